@@ -34,6 +34,7 @@ class Position:
     __slots__ = ("_hash", "board")
 
     board: tuple[int, ...]
+    _hash: int
 
     def __init__(self, board: Iterable[int]) -> None:
         slots = tuple(board)
@@ -152,11 +153,14 @@ class Position:
         """Compact text for tests: ``x 24:2 13:5 8:3 6:5; o 24:2 13:5 8:3 6:5``."""
         return (
             "x "
-            + " ".join(f"{_pt_name(p)}:{c}" for p, c in sorted(self.mover_points().items(),
-                                                              reverse=True))
+            + " ".join(
+                f"{_pt_name(p)}:{c}" for p, c in sorted(self.mover_points().items(), reverse=True)
+            )
             + "; o "
-            + " ".join(f"{_pt_name(p)}:{c}" for p, c in sorted(self.opponent_points().items(),
-                                                              reverse=True))
+            + " ".join(
+                f"{_pt_name(p)}:{c}"
+                for p, c in sorted(self.opponent_points().items(), reverse=True)
+            )
         )
 
     # -- GNU Backgammon Position ID ------------------------------------------------------------
@@ -506,8 +510,10 @@ class TurnInput:
     def check_step(self, chosen: Sequence[Move], move: Move) -> Move:
         """Validate one more move after ``chosen``; returns it with its hit flag settled."""
         for offered in self.next_moves(chosen):
-            if offered.from_point == move.from_point and offered.to_point == move.to_point and (
-                offered.die == move.die
+            if (
+                offered.from_point == move.from_point
+                and offered.to_point == move.to_point
+                and (offered.die == move.die)
             ):
                 return offered
         raise IllegalPlay(f"{move} cannot be played now")

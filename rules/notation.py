@@ -1,0 +1,255 @@
+"""Standard move text: printing a play and reading what players type.
+
+Printing follows GNU Backgammon's style: moves sorted from the back, a checker that plays
+several dice written once (``24/13``; with a hit in passing ``24/18*/13``), identical moves
+grouped (``8/5(2)``), ``bar`` and ``off``, a ``*`` after each point where a blot is hit.
+
+Reading is lenient (``24-18``, ``b/22``, ``25/22``, ``6/0``, ``6/o``, commas, missing stars,
+``24/18 18/13`` or ``24/18/13`` or ``24/13`` for one checker playing both dice) but never
+guesses: text that reads as several legal plays with different results is refused as
+ambiguous, naming each reading.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation
+from rules.position import (
+    BAR,
+    OFF,
+    Dice,
+    Move,
+    Play,
+    Position,
+    _apply,
+    _final_boards,
+    _single_moves,
+)
+
+# -- printing -------------------------------------------------------------------------------
+
+
+def _point_text(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def _chains(moves: Sequence[Move]) -> list[list[Move]]:
+    """Group single moves into checker paths: a move continues a path that ends where it starts."""
+    chains: list[list[Move]] = []
+    for move in moves:
+        for chain in chains:
+            last = chain[-1]
+            if last.to_point == move.from_point and last.to_point != OFF:
+                chain.append(move)
+                break
+        else:
+            chains.append([move])
+    return chains
+
+
+def _chain_text(chain: Sequence[Move], full_path: bool) -> str:
+    parts = [_point_text(chain[0].from_point)]
+    for i, move in enumerate(chain):
+        last = i == len(chain) - 1
+        if last or full_path or move.hit:
+            parts.append(_point_text(move.to_point) + ("*" if move.hit else ""))
+    return "/".join(parts)
+
+
+def format_moves(moves: Sequence[Move], *, full_path: bool = False) -> str:
+    """Standard text of a play: ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``, ``24/13``.
+
+    ``full_path`` writes every intermediate point (``24/18/13``), which is how two readings
+    of the same short text are told apart. An empty play is written ``-`` (no move possible).
+    """
+    if not moves:
+        return "-"
+    chains = _chains(moves)
+    chains.sort(key=lambda c: (-c[0].from_point, -c[-1].to_point))
+    texts = [_chain_text(c, full_path) for c in chains]
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        j = i
+        while j < len(texts) and texts[j] == texts[i]:
+            j += 1
+        out.append(texts[i] if j - i == 1 else f"{texts[i]}({j - i})")
+        i = j
+    return " ".join(out)
+
+
+def format_play(position: Position, dice: Dice | tuple[int, int], moves: Sequence[Move]) -> str:
+    """Text of a play that reads back as exactly this play in this position (round-trips).
+
+    The short form ``24/13`` is used unless it could also be read as another play with a
+    different result (a hit in passing on one route only); then every point is written.
+    """
+    text = format_moves(moves)
+    if len(_chains(moves)) == len(moves):
+        return text
+    try:
+        if parse_play(position, dice, text).position.board == _replay(position, moves):
+            return text
+    except InvalidNotation:
+        pass
+    return format_moves(moves, full_path=True)
+
+
+def _replay(position: Position, moves: Sequence[Move]) -> tuple[int, ...]:
+    board = position.board
+    for move in moves:
+        board = _apply(board, move.from_point, move.to_point, move.hit)
+    return board
+
+
+# -- reading --------------------------------------------------------------------------------
+
+_POINT = r"(?:bar|b|off|o|\d{1,2})"
+_TOKEN = re.compile(
+    rf"^(?P<path>{_POINT}\*?(?:[/\-]{_POINT}\*?)+)(?:\((?P<count>\d)\)|x(?P<count2>\d))?$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class _Hop:
+    start: int
+    end: int
+    star: bool
+
+
+def _read_point(text: str, *, first: bool) -> int:
+    word = text.lower().rstrip("*")
+    if word in ("bar", "b"):
+        return BAR
+    if word in ("off", "o"):
+        return OFF
+    value = int(word)
+    if value == 25 and first:
+        return BAR
+    if value == 0 and not first:
+        return OFF
+    if not 1 <= value <= 24:
+        raise InvalidNotation(f"There is no point {value}: points are 1-24, bar and off")
+    return value
+
+
+def parse_hops(text: str) -> list[_Hop]:
+    """Split move text into hops (a checker going from one named point to the next)."""
+    cleaned = text.replace(",", " ").strip()
+    if not cleaned:
+        raise InvalidNotation("No move given: write it like 24/18 13/11")
+    hops: list[_Hop] = []
+    for token in cleaned.split():
+        match = _TOKEN.match(token)
+        if not match:
+            raise InvalidNotation(f"Cannot read {token!r}: write moves like 24/18, bar/22, 6/off")
+        words = re.split(r"[/\-]", match["path"])
+        points = [_read_point(w, first=i == 0) for i, w in enumerate(words)]
+        stars = [w.endswith("*") for w in words]
+        count = int(match["count"] or match["count2"] or "1")
+        if not 1 <= count <= 4:
+            raise InvalidNotation(f"Cannot repeat a move {count} times")
+        for a, b in itertools.pairwise(points):
+            if b == BAR or a == OFF or (b != OFF and b >= a):
+                raise InvalidNotation(
+                    f"{_point_text(a)}/{_point_text(b)}: checkers move from higher points to lower"
+                )
+        for _ in range(count):
+            for k in range(len(points) - 1):
+                hops.append(_Hop(points[k], points[k + 1], stars[k + 1]))
+    return hops
+
+
+def _realisations(
+    position: Position, dice: Dice, hops: list[_Hop], finals: set[tuple[int, ...]] | None
+) -> dict[tuple[int, ...], tuple[Move, ...]]:
+    """Every way the hops can be played with the dice, by resulting board.
+
+    With ``finals`` only results that are legal whole plays are kept; without, any complete
+    realisation of the hops (used to explain why a text is refused).
+    """
+    results: dict[tuple[int, ...], tuple[Move, ...]] = {}
+    n = len(hops)
+
+    def walk(
+        board: tuple[int, ...],
+        remaining: tuple[int, ...],
+        cursors: tuple[int, ...],
+        moves: tuple[Move, ...],
+    ) -> None:
+        if all(cursors[i] == hops[i].end for i in range(n)):
+            if (finals is None or board in finals) and board not in results:
+                results[board] = moves
+            return
+        for i, die in enumerate(remaining):
+            if die in remaining[:i]:
+                continue
+            rest = remaining[:i] + remaining[i + 1 :]
+            for src, dest, hit in _single_moves(board, die, 25):
+                for h in range(n):
+                    hop = hops[h]
+                    if cursors[h] != src or cursors[h] == hop.end:
+                        continue
+                    if h and hops[h - 1] == hop and cursors[h - 1] == cursors[h]:
+                        continue  # identical hops at the same stage: try only the first
+                    if dest == OFF:
+                        if hop.end != OFF:
+                            continue
+                    elif hop.end != OFF and dest < hop.end:
+                        continue
+                    if dest == hop.end and hop.star and not hit:
+                        continue
+                    new_cursors = (*cursors[:h], dest, *cursors[h + 1 :])
+                    walk(
+                        _apply(board, src, dest, hit),
+                        rest,
+                        new_cursors,
+                        (*moves, Move(src, dest, die, hit)),
+                    )
+
+    walk(position.board, Dice(*dice).values(), tuple(h.start for h in hops), ())
+    return results
+
+
+def parse_play(position: Position, dice: Dice | tuple[int, int], text: str) -> Play:
+    """Read a whole play typed by a player and return the legal :class:`Play` it means.
+
+    Raises :class:`InvalidNotation` for text that is not move notation, :class:`IllegalPlay`
+    when no legal play matches, and :class:`AmbiguousPlay` when several legal plays with
+    different results match.
+    """
+    roll = Dice(*dice)
+    finals = _final_boards(position, roll)
+    stripped = text.strip().lower()
+    if stripped in ("-", "pass", "no move", ""):
+        if finals == {position.board}:
+            return Play((), position)
+        if not stripped:
+            raise InvalidNotation("No move given: write it like 24/18 13/11")
+        raise IllegalPlay(f"You can move with {roll}: passing is not allowed")
+    hops = parse_hops(text)
+    found = _realisations(position, roll, hops, finals)
+    if len(found) == 1:
+        ((board, moves),) = found.items()
+        return Play(moves, Position._trusted(board))
+    if len(found) > 1:
+        readings = tuple(format_moves(m, full_path=True) for m in found.values())
+        raise AmbiguousPlay(
+            f"{text.strip()} could mean {' or '.join(readings)}: write the whole path",
+            readings,
+        )
+    if _realisations(position, roll, hops, None):
+        raise IllegalPlay(
+            f"{text.strip()} is not a whole play with {roll}: you must play as many dice "
+            "as you can (and the larger one if only one can be played)"
+        )
+    raise IllegalPlay(f"{text.strip()} is not a legal play with {roll}")
