@@ -1,0 +1,138 @@
+"""Strength benchmark: seeded computer-against-computer games.
+
+    python bench/strength.py                      # the issue's set, 200 games per pairing
+    python bench/strength.py --games 1000         # the full run
+    python bench/strength.py strong gnubg0 --games 400 --jobs 2
+
+Games are single games scored 1 / 2 / 3 (gammon 2, backgammon 3; ``--no-triple`` makes it 2),
+played in the single-game ("money", cubeless) context; the players alternate who makes the
+opening move; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for its dice and the
+players' noise seeds are derived from ``seed``. ``a_points_per_game`` is A's points won minus
+points lost, per game. ``ci95`` is the Wilson score interval of A's win rate. Thinking time is
+measured per decision with a real choice (more than one legal play), in this process.
+
+Output lines are exactly::
+
+    strength: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
+    think: <level> median_ms=<x> p95_ms=<x>
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from computer.context import MatchContext  # noqa: E402
+from computer.players import BENCH_PLAYERS, make_player  # noqa: E402
+from computer.selfplay import play_game  # noqa: E402
+
+DEFAULT_PAIRS = (
+    ("strong", "random"),
+    ("strong", "medium"),
+    ("medium", "easy"),
+    ("easy", "random"),
+    ("strong", "gnubg0"),
+)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _run(
+    a: str, b: str, indices: Sequence[int], seed: int, no_triple: bool
+) -> tuple[int, int, list[float], list[float]]:
+    """Play games ``indices``; returns (A wins, A net points, A think times, B think times)."""
+    players = (make_player(a, seed * 2 + 1), make_player(b, seed * 2 + 2))
+    context = MatchContext(no_triple=no_triple)
+    wins = 0
+    points = 0
+    think: tuple[list[float], list[float]] = ([], [])
+    for i in indices:
+        rng = random.Random(seed * 1_000_003 + i)
+        record = play_game(players, rng, first=i % 2, context=context)
+        if record.winner == 0:
+            wins += 1
+            points += record.points
+        else:
+            points -= record.points
+        think[0].extend(record.think_seconds[0])
+        think[1].extend(record.think_seconds[1])
+    return wins, points, think[0], think[1]
+
+
+def run_pair(
+    a: str, b: str, games: int, seed: int, jobs: int, no_triple: bool
+) -> tuple[int, int, list[float], list[float]]:
+    if jobs <= 1:
+        return _run(a, b, range(games), seed, no_triple)
+    chunks = [list(range(j, games, jobs)) for j in range(jobs)]
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(_run, [a] * jobs, [b] * jobs, chunks, [seed] * jobs,
+                              [no_triple] * jobs))
+    wins = sum(p[0] for p in parts)
+    points = sum(p[1] for p in parts)
+    return wins, points, [t for p in parts for t in p[2]], [t for p in parts for t in p[3]]
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", nargs="?", choices=BENCH_PLAYERS, help="player A")
+    parser.add_argument("b", nargs="?", choices=BENCH_PLAYERS, help="player B")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--no-triple", action="store_true")
+    args = parser.parse_args(argv)
+    if (args.a is None) != (args.b is None):
+        parser.error("give two players, or none for the default set")
+    pairs = [(args.a, args.b)] if args.a else list(DEFAULT_PAIRS)
+    think: dict[str, list[float]] = {}
+    for a, b in pairs:
+        wins, points, think_a, think_b = run_pair(
+            a, b, args.games, args.seed, args.jobs, args.no_triple
+        )
+        lo, hi = wilson(wins, args.games)
+        print(
+            f"strength: {a} vs {b} games={args.games} a_win_rate={wins / args.games:.3f} "
+            f"ci95={lo:.3f}-{hi:.3f} a_points_per_game={points / args.games:.3f}",
+            flush=True,
+        )
+        think.setdefault(a, []).extend(think_a)
+        think.setdefault(b, []).extend(think_b)
+    for level, times in think.items():
+        if not times:
+            continue
+        print(
+            f"think: {level} median_ms={statistics.median(times) * 1000:.1f} "
+            f"p95_ms={percentile(times, 0.95) * 1000:.1f}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""The computer player: levels, hints, the match-equity table and the post-match review.
+
+The only package that imports ``gnubg_nn``; see ``docs/computer.md`` for the interface.
+"""
+
+from computer.context import MONEY, MatchContext
+from computer.evaluation import RankedPlay, equity, match_winning_chance, money_equity, rank_plays
+from computer.engine import Probabilities
+from computer.hint import Hint, hint
+from computer.met import match_equity, match_equity_table
+from computer.players import (
+    BENCH_PLAYERS,
+    LEVELS,
+    ComputerPlayer,
+    Gnubg0Player,
+    NetPlayer,
+    RandomPlayer,
+    TipsPlayer,
+    make_player,
+)
+from computer.review import Decision, MatchReview, PlayerReview, ReviewedPlay, review_match
+
+__all__ = [
+    "BENCH_PLAYERS",
+    "LEVELS",
+    "MONEY",
+    "ComputerPlayer",
+    "Decision",
+    "Gnubg0Player",
+    "Hint",
+    "MatchContext",
+    "MatchReview",
+    "NetPlayer",
+    "PlayerReview",
+    "Probabilities",
+    "RandomPlayer",
+    "RankedPlay",
+    "ReviewedPlay",
+    "TipsPlayer",
+    "equity",
+    "hint",
+    "make_player",
+    "match_equity",
+    "match_equity_table",
+    "match_winning_chance",
+    "money_equity",
+    "rank_plays",
+    "review_match",
+]

@@ -1,0 +1,56 @@
+"""The Hint button: the best play and its chances (games against the computer only)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from computer.context import MONEY, MatchContext
+from computer.evaluation import RankedPlay, match_winning_chance, rank_plays
+from computer.review import moves_text
+from rules.position import Dice, Play, Position
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The engine's best play for the side to move and what it leads to.
+
+    Chances are for the side to move, after the best play, cubeless; gammon chances include
+    backgammons. ``match_winning_chance`` is ``None`` in a single game. ``alternatives`` are the
+    next best plays (up to two) with their values, for a "why not" line.
+    """
+
+    play: Play
+    text: str
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+    equity: float
+    match_winning_chance: float | None
+    alternatives: tuple[RankedPlay, ...]
+
+
+def hint(
+    position: Position,
+    dice: Dice | tuple[int, int],
+    context: MatchContext = MONEY,
+    *,
+    plies: int = 1,
+) -> Hint:
+    """The strong level's choice for ``position`` and ``dice``, with its chances."""
+    ranked = rank_plays(position, Dice(*dice), context, plies=plies)
+    best = ranked[0]
+    p = best.probabilities
+    return Hint(
+        play=best.play,
+        text=moves_text(best.play.moves),
+        win=p.win,
+        win_gammon=p.win_gammon,
+        win_backgammon=p.win_backgammon,
+        lose_gammon=p.lose_gammon,
+        lose_backgammon=p.lose_backgammon,
+        equity=best.equity,
+        match_winning_chance=match_winning_chance(p, context) if context.is_match else None,
+        alternatives=tuple(ranked[1:3]),
+    )
