@@ -1,0 +1,56 @@
+"""Board images for a match, from one player's side, through :func:`rendering.render_board`.
+
+Drawing takes tens of milliseconds of CPU, so images are drawn once per turn (not per tap), in a
+worker thread, and the last few are kept in a small cache keyed by everything drawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from rendering import render_board
+from rules.match import Match, Phase
+from rules.position import Move, Position
+
+
+@functools.lru_cache(maxsize=256)
+def _draw(
+    position: Position,
+    viewer_on_roll: bool,
+    colour: str,
+    dice: tuple[int, int] | None,
+    last_play: tuple[Move, ...],
+    last_by_viewer: bool,
+    score: tuple[int, int, int],
+) -> bytes:
+    return render_board(
+        position,
+        viewer_on_roll=viewer_on_roll,
+        viewer_color="white" if colour == "white" else "black",
+        dice=dice,
+        last_play=last_play,
+        last_play_by="viewer" if last_by_viewer else "opponent",
+        score=score,
+    )
+
+
+def board_key(match: Match, viewer: int) -> tuple[object, ...]:
+    """Everything the image of ``match`` from ``viewer``'s side depends on (turn-level)."""
+    on_roll = viewer == match.turn
+    position = match.position if on_roll else match.position.flip()
+    dice = tuple(match.dice) if match.dice is not None and match.phase == Phase.PLAYING else None
+    last = match.last_play
+    last_moves: tuple[Move, ...] = last.moves if last is not None else ()
+    last_by_viewer = last is not None and last.player == viewer
+    score = (match.score[viewer], match.score[1 - viewer], match.length)
+    colour = "white" if viewer == 0 else "black"
+    return (position, on_roll, colour, dice, last_moves, last_by_viewer, score)
+
+
+def draw_board(match: Match, viewer: int) -> bytes:
+    return _draw(*board_key(match, viewer))  # type: ignore[arg-type]
+
+
+async def draw_board_async(match: Match, viewer: int) -> bytes:
+    return await asyncio.to_thread(draw_board, match, viewer)

@@ -1,0 +1,105 @@
+"""The callback-data codec: ``<action>:<match id>:<version>[:<arg>]``, at most 64 bytes.
+
+Buttons carry ids, versions and small indices, never move lists. The version is the match's own
+version number, which changes with every accepted step, so a second tap on the same button (or a
+tap on any older keyboard) no longer matches the match and changes nothing. The regexes the
+handlers route on live here, beside the encoder.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+MAX_BYTES = 64
+
+
+class Action(StrEnum):
+    # the turn
+    FROM = "f"  # arg: the point a checker leaves (25 = bar)
+    MOVE = "m"  # arg: "<from>-<to>" (to 0 = off), one or several dice with the same checker
+    BACK = "b"  # back from a chosen checker to the list of checkers (no change)
+    PLAY = "p"  # arg: index of a whole play among the legal plays offered directly
+    UNDO = "u"
+    CONFIRM = "c"
+    # resigning and cancelling
+    RESIGN = "r"  # arg: 1/2/3 points for the game, "m" for the match
+    RESIGN_ACCEPT = "ra"
+    RESIGN_DECLINE = "rd"
+    CANCEL = "x"
+    # challenges: match id is the challenge's match, version is 0
+    ACCEPT = "a"
+    REMATCH = "rm"
+    # the /new settings card: match id 0, version 0, arg "<length><t|n>[:<mode>]"
+    NEW = "n"
+    NEW_CANCEL = "nx"
+    # /games: jump to a match
+    SHOW = "s"
+    # /lang: arg "el" or "en"
+    LANG = "l"
+
+
+_ACTIONS = "|".join(sorted((re.escape(a.value) for a in Action), key=len, reverse=True))
+CALLBACK_RE = re.compile(rf"^({_ACTIONS}):(\d{{1,12}}):(\d{{1,9}})(?::([0-9A-Za-z_\-]{{1,24}}))?$")
+"""Every callback data this bot sends matches this; anything else is forged or stale."""
+
+_ARG_RE = re.compile(r"^[0-9A-Za-z_\-]{1,24}$")
+MOVE_ARG_RE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
+
+
+def pattern(*actions: Action) -> re.Pattern[str]:
+    """The regex a ``CallbackQueryHandler`` routes ``actions`` on."""
+    alternatives = "|".join(re.escape(a.value) for a in actions)
+    return re.compile(rf"^(?:{alternatives}):\d{{1,12}}:\d{{1,9}}(?::[0-9A-Za-z_\-]{{1,24}})?$")
+
+
+@dataclass(frozen=True)
+class Callback:
+    action: Action
+    match_id: int
+    version: int
+    arg: str | None = None
+
+    def encode(self) -> str:
+        return encode(self.action, self.match_id, self.version, self.arg)
+
+    def move(self) -> tuple[int, int]:
+        """The ``(from, to)`` of a :attr:`Action.MOVE` argument."""
+        m = MOVE_ARG_RE.match(self.arg or "")
+        if not m:
+            raise ValueError(f"not a move argument: {self.arg!r}")
+        return int(m.group(1)), int(m.group(2))
+
+    def int_arg(self) -> int:
+        if self.arg is None or not self.arg.isdigit():
+            raise ValueError(f"not a number: {self.arg!r}")
+        return int(self.arg)
+
+
+def encode(action: Action, match_id: int, version: int, arg: str | int | None = None) -> str:
+    if match_id < 0 or version < 0:
+        raise ValueError("ids and versions are not negative")
+    text = f"{action.value}:{match_id}:{version}"
+    if arg is not None:
+        arg = str(arg)
+        if not _ARG_RE.match(arg):
+            raise ValueError(f"bad callback argument {arg!r}")
+        text += f":{arg}"
+    if len(text.encode()) > MAX_BYTES:
+        raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
+    return text
+
+
+def move_arg(from_point: int, to_point: int) -> str:
+    return f"{from_point}-{to_point}"
+
+
+def decode(data: str | None) -> Callback | None:
+    """The callback, or ``None`` for data this bot never sends (forged, truncated, foreign)."""
+    if not data or len(data.encode()) > MAX_BYTES:
+        return None
+    m = CALLBACK_RE.match(data)
+    if not m:
+        return None
+    return Callback(Action(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))

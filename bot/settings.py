@@ -1,0 +1,148 @@
+"""The bot's settings, read from the environment (see ``python -m bot --help``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///portes.sqlite3"
+
+
+class SettingsError(ValueError):
+    """A setting is missing or malformed; the message is fit to print for the bot's owner."""
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """python-telegram-bot's ``AIORateLimiter`` ceilings; Telegram's own limits by default.
+
+    A rate of 0 lifts that ceiling (the tests and the benchmark do so).
+    """
+
+    overall_per_second: float = 30.0
+    group_per_minute: float = 20.0
+    max_retries: int = 5
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Reminders and the abandoned-match timeout, in seconds."""
+
+    reminders: tuple[float, ...] = (12 * 3600.0, 24 * 3600.0)
+    move_timeout: float = 7 * 24 * 3600.0
+    challenge_ttl: float = 24 * 3600.0
+    timer_poll: float = 30.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    token: str
+    database_url: str = DEFAULT_DATABASE_URL
+    api_url: str | None = None
+    file_url: str | None = None
+    webhook_url: str | None = None
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = 8443
+    webhook_path: str = "telegram"
+    webhook_secret: str | None = None
+    rate: RateLimits = field(default_factory=RateLimits)
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    log_level: str = "INFO"
+    plays_direct: int = 6
+    """Offer whole plays as buttons when there are at most this many legal plays."""
+
+    @property
+    def webhook(self) -> bool:
+        return bool(self.webhook_url)
+
+
+ENV_HELP: tuple[tuple[str, str], ...] = (
+    ("TELEGRAM_BOT_TOKEN", "required: the token BotFather gave you"),
+    ("DATABASE_URL", f"SQLAlchemy async URL (default: {DEFAULT_DATABASE_URL}); "
+     "e.g. postgresql+asyncpg://user:pass@host/portes"),
+    ("TELEGRAM_API_URL", "base URL of a self-hosted Bot API server, e.g. http://localhost:8081/bot"),
+    ("TELEGRAM_FILE_URL", "base file URL of that server, e.g. http://localhost:8081/file/bot"),
+    ("PORTES_WEBHOOK_URL", "public HTTPS URL Telegram posts updates to; set it to use a webhook "
+     "behind a reverse proxy instead of long polling (several instances on one PostgreSQL)"),
+    ("PORTES_WEBHOOK_LISTEN", "address the webhook server listens on (default 127.0.0.1)"),
+    ("PORTES_WEBHOOK_PORT", "port the webhook server listens on (default 8443)"),
+    ("PORTES_WEBHOOK_PATH", "URL path of the webhook (default: telegram)"),
+    ("PORTES_WEBHOOK_SECRET", "secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token"),
+    ("PORTES_RATE_OVERALL", "messages per second over all chats (default 30; 0 lifts the limit)"),
+    ("PORTES_RATE_GROUP", "messages per minute in one group (default 20; 0 lifts the limit)"),
+    ("PORTES_RATE_RETRIES", "retries after a 429 'retry after' answer (default 5)"),
+    ("PORTES_REMINDERS", "hours after which the player to move is reminded (default 12,24)"),
+    ("PORTES_MOVE_TIMEOUT", "hours without a move after which the player to move loses the "
+     "match (default 168 = 7 days)"),
+    ("PORTES_CHALLENGE_TTL", "hours a challenge stays open (default 24)"),
+    ("PORTES_TIMER_POLL", "seconds between checks for due reminders and timeouts (default 30)"),
+    ("PORTES_LOG_LEVEL", "DEBUG, INFO, WARNING... (default INFO)"),
+)
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r}") from None
+    if value < 0:
+        raise SettingsError(f"{name} must not be negative")
+    return value
+
+
+def _hours(env: Mapping[str, str], name: str, default_seconds: float) -> float:
+    return _float(env, name, default_seconds / 3600.0) * 3600.0
+
+
+def from_env(env: Mapping[str, str] | None = None) -> Settings:
+    """Read the settings; raises :class:`SettingsError` with a message for the owner."""
+    env = os.environ if env is None else env
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is not set. Create a bot with @BotFather in Telegram "
+            "(/newbot), then run:  TELEGRAM_BOT_TOKEN=123456:ABC... portes-bot"
+        )
+    reminders_raw = env.get("PORTES_REMINDERS", "").strip()
+    reminders: tuple[float, ...] = Timeouts().reminders
+    if reminders_raw:
+        try:
+            reminders = tuple(
+                sorted(float(x) * 3600.0 for x in reminders_raw.split(",") if x.strip())
+            )
+        except ValueError:
+            raise SettingsError(
+                f"PORTES_REMINDERS must be hours separated by commas, not {reminders_raw!r}"
+            ) from None
+    port_raw = env.get("PORTES_WEBHOOK_PORT", "8443").strip() or "8443"
+    if not port_raw.isdigit():
+        raise SettingsError(f"PORTES_WEBHOOK_PORT must be a port number, not {port_raw!r}")
+    timeouts = Timeouts(
+        reminders=reminders,
+        move_timeout=_hours(env, "PORTES_MOVE_TIMEOUT", Timeouts.move_timeout),
+        challenge_ttl=_hours(env, "PORTES_CHALLENGE_TTL", Timeouts.challenge_ttl),
+        timer_poll=_float(env, "PORTES_TIMER_POLL", Timeouts.timer_poll) or Timeouts.timer_poll,
+    )
+    rate = RateLimits(
+        overall_per_second=_float(env, "PORTES_RATE_OVERALL", RateLimits.overall_per_second),
+        group_per_minute=_float(env, "PORTES_RATE_GROUP", RateLimits.group_per_minute),
+        max_retries=int(_float(env, "PORTES_RATE_RETRIES", RateLimits.max_retries)),
+    )
+    return Settings(
+        token=token,
+        database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
+        api_url=env.get("TELEGRAM_API_URL", "").strip() or None,
+        file_url=env.get("TELEGRAM_FILE_URL", "").strip() or None,
+        webhook_url=env.get("PORTES_WEBHOOK_URL", "").strip() or None,
+        webhook_listen=env.get("PORTES_WEBHOOK_LISTEN", "").strip() or "127.0.0.1",
+        webhook_port=int(port_raw),
+        webhook_path=env.get("PORTES_WEBHOOK_PATH", "").strip().strip("/") or "telegram",
+        webhook_secret=env.get("PORTES_WEBHOOK_SECRET", "").strip() or None,
+        rate=rate,
+        timeouts=timeouts,
+        log_level=env.get("PORTES_LOG_LEVEL", "").strip().upper() or "INFO",
+    )

@@ -1,0 +1,44 @@
+"""The callback-data codec: round trips, the 64-byte limit, forged and stale data."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.callbacks import CALLBACK_RE, MAX_BYTES, Action, Callback, decode, encode, pattern
+
+
+@pytest.mark.parametrize("action", list(Action))
+def test_every_action_round_trips_at_the_largest_ids(action: Action) -> None:
+    data = encode(action, 999_999_999_999, 999_999_999, "x" * 24)
+    assert len(data.encode()) <= MAX_BYTES
+    assert decode(data) == Callback(action, 999_999_999_999, 999_999_999, "x" * 24)
+    assert pattern(action).match(data)
+
+
+def test_routing_patterns_do_not_overlap() -> None:
+    assert not pattern(Action.REMATCH).match(encode(Action.RESIGN, 1, 2, "m"))
+    assert not pattern(Action.RESIGN).match(encode(Action.RESIGN_ACCEPT, 1, 2))
+    assert pattern(Action.RESIGN_ACCEPT).match("ra:1:2")
+
+
+@pytest.mark.parametrize(
+    "data",
+    ["", "m", "m:1", "m:a:1", "zz:1:2", "m:1:2:3:4", "m:-1:2", "m:1:2:" + "x" * 25,
+     "m:1:2:<script>", "a" * 65, None],
+)
+def test_forged_or_malformed_data_decodes_to_none(data: str | None) -> None:
+    assert decode(data) is None
+    if data:
+        assert not CALLBACK_RE.match(data) or len(data) > MAX_BYTES
+
+
+def test_bad_arguments_are_refused_by_the_encoder() -> None:
+    with pytest.raises(ValueError):
+        encode(Action.MOVE, 1, 1, "24/18")
+    with pytest.raises(ValueError):
+        encode(Action.MOVE, -1, 1)
+
+
+def test_move_argument() -> None:
+    cb = decode(encode(Action.MOVE, 7, 3, "24-13"))
+    assert cb is not None and cb.move() == (24, 13)
