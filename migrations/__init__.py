@@ -1,0 +1,1 @@
+"""Alembic migrations for :mod:`storage` (run them with :func:`storage.migrate.upgrade`)."""

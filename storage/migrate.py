@@ -1,0 +1,82 @@
+"""Run the Alembic migrations from code (works after ``pip install``: no ``alembic.ini``).
+
+At start the bot runs ``await upgrade_async(url)`` (or ``upgrade(url)`` outside an event loop).
+For the command line::
+
+    python -m storage.migrate [upgrade|downgrade|current|revision] [REV] [--url URL] [-m MSG]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+
+import migrations
+from storage.db import database_url, normalise_url
+
+SCRIPT_LOCATION = str(Path(migrations.__file__).resolve().parent)
+
+
+def alembic_config(url: str | None = None, *, connection: Connection | None = None) -> Config:
+    """An Alembic config for ``url`` (default :func:`storage.db.database_url`).
+
+    ``connection``: an open synchronous connection to migrate inside (e.g. from
+    ``AsyncConnection.run_sync``)."""
+    config = Config()
+    config.set_main_option("script_location", SCRIPT_LOCATION)
+    # '%' must be doubled for ConfigParser interpolation (URL-encoded passwords).
+    rendered = normalise_url(url or database_url())
+    config.set_main_option("sqlalchemy.url", rendered.replace("%", "%%"))
+    if connection is not None:
+        config.attributes["connection"] = connection
+    return config
+
+
+def upgrade(url: str | None = None, revision: str = "head") -> None:
+    """``alembic upgrade head``. Do not call from a running event loop: use
+    :func:`upgrade_async` there."""
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade(url: str | None = None, revision: str = "base") -> None:
+    command.downgrade(alembic_config(url), revision)
+
+
+async def upgrade_async(url: str | None = None, revision: str = "head") -> None:
+    """:func:`upgrade` run in a worker thread, for use inside the bot's event loop."""
+    await asyncio.to_thread(upgrade, url, revision)
+
+
+async def downgrade_async(url: str | None = None, revision: str = "base") -> None:
+    await asyncio.to_thread(downgrade, url, revision)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m storage.migrate")
+    parser.add_argument(
+        "action", choices=["upgrade", "downgrade", "current", "history", "revision"]
+    )
+    parser.add_argument("revision", nargs="?")
+    parser.add_argument("--url", help="database URL (default: DATABASE_URL or the SQLite file)")
+    parser.add_argument("-m", "--message", default="change")
+    args = parser.parse_args(argv)
+    config = alembic_config(args.url)
+    if args.action == "upgrade":
+        command.upgrade(config, args.revision or "head")
+    elif args.action == "downgrade":
+        command.downgrade(config, args.revision or "-1")
+    elif args.action == "current":
+        command.current(config, verbose=True)
+    elif args.action == "history":
+        command.history(config)
+    else:
+        command.revision(config, message=args.message, autogenerate=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,249 @@
+"""SQLAlchemy 2 typed models. Repositories and use cases turn rows into :mod:`storage.results`.
+
+The constraint naming convention gives every constraint a stable name, which Alembic's batch
+mode needs to alter SQLite tables. Times are stored in UTC and read back as aware datetimes.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """An aware UTC datetime on every backend (SQLite stores naive UTC text)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to a UTC column")
+        value = value.astimezone(UTC)
+        if dialect.name == "sqlite":
+            return value.replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+MATCH_STATUSES = ("challenge", "active", "finished", "abandoned", "expired", "cancelled")
+CHALLENGE_STATUSES = ("open", "accepted", "cancelled", "expired")
+TIMER_KINDS = ("reminder", "timeout", "challenge_expiry")
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    """The Telegram user id."""
+    display_name: Mapped[str] = mapped_column(String(128))
+    username: Mapped[str | None] = mapped_column(String(64), index=True)
+    language: Mapped[str | None] = mapped_column(String(16))
+    can_message: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class MatchRow(Base):
+    __tablename__ = "matches"
+    __table_args__ = (
+        CheckConstraint(_in("status", MATCH_STATUSES), name="status"),
+        CheckConstraint("length IN (1, 3, 5, 7)", name="length"),
+        CheckConstraint("version >= 1", name="version"),
+        CheckConstraint(
+            "computer_level IS NULL OR player1_id IS NULL", name="computer_has_no_user"
+        ),
+        Index("ix_matches_status_updated", "status", "updated_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int] = mapped_column(Integer)
+    """Bumped by every accepted action; every write compares and swaps it."""
+    player0_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="RESTRICT"), index=True
+    )
+    player1_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="RESTRICT"), index=True
+    )
+    computer_level: Mapped[int | None] = mapped_column(SmallInteger)
+    """Not NULL: seat 1 is the computer at this level."""
+    length: Mapped[int] = mapped_column(SmallInteger)
+    no_triple: Mapped[bool] = mapped_column(Boolean, default=False)
+    score0: Mapped[int] = mapped_column(SmallInteger, default=0)
+    score1: Mapped[int] = mapped_column(SmallInteger, default=0)
+    winner: Mapped[int | None] = mapped_column(SmallInteger)
+    end_reason: Mapped[str | None] = mapped_column(String(16))
+    to_act: Mapped[int | None] = mapped_column(SmallInteger)
+    """The seat that must act now (denormalised from the state for listings)."""
+    chat_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    inline_message_id: Mapped[str | None] = mapped_column(String(128))
+    state: Mapped[str] = mapped_column(Text)
+    """The rules core's ``Match.to_json()``."""
+    state_format: Mapped[int] = mapped_column(SmallInteger)
+    seed: Mapped[bytes] = mapped_column(LargeBinary(32))
+    """The secret dice seed; never shown before the match has ended."""
+    commitment: Mapped[str] = mapped_column(String(64))
+    mix: Mapped[str | None] = mapped_column(String(256))
+    dice_drawn: Mapped[int] = mapped_column(Integer, default=0)
+    turn_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(SmallInteger)
+    opening0: Mapped[int | None] = mapped_column(SmallInteger)
+    opening1: Mapped[int | None] = mapped_column(SmallInteger)
+    winner: Mapped[int | None] = mapped_column(SmallInteger)
+    kind: Mapped[str | None] = mapped_column(String(16))
+    points: Mapped[int | None] = mapped_column(SmallInteger)
+    resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TurnRow(Base):
+    """The move log: one row per turn played (passes and forced plays included)."""
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("match_id", "game", "turn"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    game: Mapped[int] = mapped_column(SmallInteger)
+    turn: Mapped[int] = mapped_column(SmallInteger)
+    player: Mapped[int] = mapped_column(SmallInteger)
+    die1: Mapped[int] = mapped_column(SmallInteger)
+    die2: Mapped[int] = mapped_column(SmallInteger)
+    steps: Mapped[list[list[int]]] = mapped_column(JSON)
+    """The single moves: ``[[from, to, die, hit], ...]`` (25 = bar, 0 = off)."""
+    text: Mapped[str] = mapped_column(String(96))
+    gnubg_id: Mapped[str] = mapped_column(String(40))
+    forced: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ChallengeRow(Base):
+    __tablename__ = "challenges"
+    __table_args__ = (CheckConstraint(_in("status", CHALLENGE_STATUSES), name="status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), unique=True
+    )
+    token: Mapped[str] = mapped_column(String(16), unique=True)
+    status: Mapped[str] = mapped_column(String(16))
+    author_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="RESTRICT"), index=True
+    )
+    target_id: Mapped[int | None] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="SET NULL")
+    )
+    target_username: Mapped[str | None] = mapped_column(String(64))
+    chat_id: Mapped[int | None] = mapped_column(BigInteger)
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    inline: Mapped[bool] = mapped_column(Boolean, default=False)
+    card_chat_id: Mapped[int | None] = mapped_column(BigInteger)
+    card_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    card_inline_message_id: Mapped[str | None] = mapped_column(String(128))
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class BoardMessageRow(Base):
+    __tablename__ = "board_messages"
+    __table_args__ = (
+        CheckConstraint(
+            "(chat_id IS NOT NULL AND message_id IS NOT NULL) OR inline_message_id IS NOT NULL",
+            name="has_address",
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), index=True
+    )
+    chat_id: Mapped[int | None] = mapped_column(BigInteger)
+    message_id: Mapped[int | None] = mapped_column(BigInteger)
+    inline_message_id: Mapped[str | None] = mapped_column(String(128))
+    for_seat: Mapped[int | None] = mapped_column(SmallInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    live: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class TimerRow(Base):
+    """A reminder, timeout or challenge expiry; fired at most once (``fired_at`` set)."""
+
+    __tablename__ = "timers"
+    __table_args__ = (
+        CheckConstraint(_in("kind", TIMER_KINDS), name="kind"),
+        Index("ix_timers_pending", "fired_at", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(24))
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), index=True
+    )
+    seat: Mapped[int | None] = mapped_column(SmallInteger)
+    after_s: Mapped[int | None] = mapped_column(Integer)
+    """For reminders: seconds since the turn started."""
+    fired_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    fired_by: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
