@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from computer.context import MONEY, MatchContext
-from computer.evaluation import RankedPlay, match_winning_chance, rank_plays
+from computer.evaluation import RankedPlay, evaluate_play, match_winning_chance, rank_plays
 from computer.review import moves_text
 from rules.position import Dice, Play, Position
 
@@ -52,5 +52,8 @@ def hint(
         lose_backgammon=p.lose_backgammon,
         equity=best.equity,
         match_winning_chance=match_winning_chance(p, context) if context.is_match else None,
-        alternatives=tuple(ranked[1:3]),
+        alternatives=tuple(
+            r if r.plies == best.plies else evaluate_play(r.play, context, best.plies)
+            for r in ranked[1:3]
+        ),
     )

@@ -80,12 +80,10 @@ class MatchReview:
 
 def moves_text(moves: Sequence[Move]) -> str:
     """Standard notation via ``rules.notation.format_moves`` when available."""
-    if not moves:
-        return "(no move)"
     try:
         from rules.notation import format_moves
-    except ImportError:
-        return " ".join(str(m) for m in moves)
+    except ImportError:  # pragma: no cover - the notation module arrived later
+        return " ".join(str(m) for m in moves) if moves else "-"
     return str(format_moves(tuple(moves)))
 
 

@@ -1,0 +1,137 @@
+"""Asynchronous wrappers: the engine runs off the event loop.
+
+``gnubg_nn`` does not release the GIL while it evaluates (measured: a Python thread makes no
+progress during a call; a 2-ply evaluation holds it for 10-80 ms, a whole review for seconds).
+A worker *thread* would therefore still stall the bot's event loop for the length of each engine
+call. So the default executor is a **process pool** (one worker, ``spawn`` start so no threads
+of the bot are forked): the loop only waits on a pipe. The worker loads the nets once (about
+0.3 s) when the pool starts; call :func:`start` at bot start-up to pay that early.
+
+Values cross the process boundary by pickling. ``rules.position.Position`` refuses
+``__setattr__``, which breaks pickle's default for slotted classes, so this module registers a
+reducer for it (``copyreg``; rebuilding goes through ``Position(board)``).
+
+Every result is mapped back to the caller's own objects: :func:`choose_play_async` returns an
+element of ``legal_plays(position, dice)`` computed in this process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copyreg
+import multiprocessing
+import pickle
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from computer.context import MONEY, MatchContext
+from computer.hint import Hint, hint
+from computer.players import ComputerPlayer
+from computer.review import Decision, MatchReview, review_match
+from rules.position import Dice, Play, Position, legal_plays
+
+
+def _reduce_position(position: Position) -> tuple[type[Position], tuple[tuple[int, ...]]]:
+    return Position, (position.board,)
+
+
+try:
+    pickle.loads(pickle.dumps(Position.start()))
+except AttributeError:
+    copyreg.pickle(Position, _reduce_position)
+
+_executor: Executor | None = None
+
+
+def _warm_up() -> None:
+    import computer.engine  # noqa: F401  (loads the nets)
+
+
+def _new_default() -> Executor:
+    return ProcessPoolExecutor(
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
+    )
+
+
+def use_executor(executor: Executor | None) -> None:
+    """Use ``executor`` for engine work (``None``: back to the default process pool).
+
+    A ``ThreadPoolExecutor`` works too (lighter, but see the module text about the GIL).
+    The previous default pool, if any, is shut down; an executor passed in is the caller's.
+    """
+    global _executor
+    if _executor is not None and getattr(_executor, "_portes_default", False):
+        _executor.shutdown(wait=False, cancel_futures=True)
+    _executor = executor
+
+
+def executor() -> Executor:
+    """The executor in use, creating the default process pool on first use."""
+    global _executor
+    if _executor is None:
+        _executor = _new_default()
+        _executor._portes_default = True  # type: ignore[attr-defined]
+    return _executor
+
+
+async def start() -> None:
+    """Start the worker and load the nets now (optional; the first call would do it)."""
+    await asyncio.get_running_loop().run_in_executor(executor(), _warm_up)
+
+
+def shutdown() -> None:
+    """Stop the default worker process (at bot shutdown)."""
+    use_executor(None)
+
+
+def _choose(
+    player: ComputerPlayer, position: Position, dice: Dice, context: MatchContext
+) -> Position:
+    return player.choose_play(position, dice, context).position
+
+
+async def choose_play_async(
+    player: ComputerPlayer,
+    position: Position,
+    dice: Dice | tuple[int, int],
+    context: MatchContext = MONEY,
+) -> Play:
+    """``player.choose_play`` off the event loop; returns one of ``legal_plays(position, dice)``."""
+    dice = Dice(*dice)
+    plays = legal_plays(position, dice)
+    if len(plays) == 1:
+        return plays[0]  # forced or a pass: nothing to think about
+    loop = asyncio.get_running_loop()
+    chosen = await loop.run_in_executor(executor(), _choose, player, position, dice, context)
+    for play in plays:
+        if play.position == chosen:
+            return play
+    raise RuntimeError("the computer chose a position that is not a legal play")
+
+
+async def hint_async(
+    position: Position,
+    dice: Dice | tuple[int, int],
+    context: MatchContext = MONEY,
+    *,
+    plies: int = 1,
+) -> Hint:
+    """:func:`computer.hint.hint` off the event loop."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(
+        executor(), _hint, position, Dice(*dice), context, plies
+    )
+
+
+def _hint(position: Position, dice: Dice, context: MatchContext, plies: int) -> Hint:
+    return hint(position, dice, context, plies=plies)
+
+
+def _review(decisions: list[Decision], plies: int) -> MatchReview:
+    return review_match(decisions, plies=plies)
+
+
+async def review_match_async(decisions: Sequence[Decision], *, plies: int = 1) -> MatchReview:
+    """:func:`computer.review.review_match` off the event loop (seconds for a long match)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(executor(), _review, list(decisions), plies)
