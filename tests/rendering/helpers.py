@@ -1,0 +1,57 @@
+"""Shared helpers of the rendering tests: render to a lossless image and sample its pixels."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from PIL import Image
+
+from rendering import render_board
+from rules.position import Position
+
+Colour = tuple[int, int, int]
+
+
+def draw(position: Position, **options: Any) -> Image.Image:
+    """``render_board`` as PNG (lossless, so pixel colours are exact), decoded."""
+    data = render_board(position, image_format="png", **options)
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def at(image: Image.Image, x: int, y: int) -> Colour:
+    r, g, b = image.getpixel((x, y))  # type: ignore[misc]
+    return (r, g, b)
+
+
+def near(actual: Colour, expected: Colour, tolerance: int = 10) -> bool:
+    return all(abs(a - e) <= tolerance for a, e in zip(actual, expected, strict=True))
+
+
+def assert_colour(
+    image: Image.Image, x: int, y: int, expected: Colour, tolerance: int = 10
+) -> None:
+    actual = at(image, x, y)
+    assert near(actual, expected, tolerance), f"pixel ({x}, {y}) is {actual}, expected {expected}"
+
+
+def closer_to(actual: Colour, a: Colour, b: Colour) -> bool:
+    """True when ``actual`` is nearer to ``a`` than to ``b``."""
+
+    def dist(c: Colour, d: Colour) -> int:
+        return sum((x - y) ** 2 for x, y in zip(c, d, strict=True))
+
+    return dist(actual, a) < dist(actual, b)
+
+
+def count_near(
+    image: Image.Image, box: tuple[int, int, int, int], colour: Colour, tolerance: int
+) -> int:
+    """How many pixels in ``box`` are within ``tolerance`` of ``colour``."""
+    left, top, right, bottom = box
+    return sum(
+        1
+        for y in range(top, bottom)
+        for x in range(left, right)
+        if near(at(image, x, y), colour, tolerance)
+    )
