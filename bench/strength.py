@@ -30,9 +30,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from computer.context import MatchContext  # noqa: E402
-from computer.players import BENCH_PLAYERS, make_player  # noqa: E402
-from computer.selfplay import play_game  # noqa: E402
+from computer.context import MatchContext
+from computer.players import BENCH_PLAYERS, make_player
+from computer.selfplay import play_game
 
 DEFAULT_PAIRS = (
     ("strong", "random"),

@@ -4,8 +4,8 @@ The only package that imports ``gnubg_nn``; see ``docs/computer.md`` for the int
 """
 
 from computer.context import MONEY, MatchContext
-from computer.evaluation import RankedPlay, equity, match_winning_chance, money_equity, rank_plays
 from computer.engine import Probabilities
+from computer.evaluation import RankedPlay, equity, match_winning_chance, money_equity, rank_plays
 from computer.hint import Hint, hint
 from computer.met import match_equity, match_equity_table
 from computer.players import (

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from computer.context import MatchContext
-from computer.evaluation import equity, evaluate_play, rank_plays
 from computer.engine import evaluate_after
+from computer.evaluation import equity, evaluate_play, rank_plays
 from rules.position import ALL_ROLLS, Dice, Move, Play, Position, legal_plays
 
 WORST_COUNT = 3
