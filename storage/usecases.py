@@ -33,25 +33,61 @@ claims and fires each one exactly once, across any number of bot instances.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from datetime import datetime
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from rules.position import Move, Play
+from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from rules.dice import DiceSource
+from rules.errors import CorruptState, PortesError
+from rules.fairdice import FairDice, commitment, new_seed
+from rules.match import (
+    FORMAT_VERSION,
+    Event,
+    GameEnded,
+    GameStarted,
+    Match,
+    Phase,
+    TurnPlayed,
+)
+from rules.position import Dice, Move, Play
 from storage.db import Database
+from storage.models import (
+    BoardMessageRow,
+    ChallengeRow,
+    GameRow,
+    MatchRow,
+    Player,
+    TimerRow,
+    TurnRow,
+)
 from storage.results import (
     COMPUTER,
+    ENDED_STATUSES,
     ActionResult,
     Actor,
     BoardMessageView,
     ChallengeResult,
+    ChallengeStatus,
     ChallengeView,
     Fairness,
+    GameRecord,
+    LoggedTurn,
     MatchRecord,
     MatchStatus,
     MatchSummary,
     MatchView,
     Outcome,
+    Place,
     PlayerView,
+    Seat,
     TimerFired,
     TimerKind,
     TimerPolicy,
@@ -77,8 +113,94 @@ __all__ = [
     "UseCases",
 ]
 
+log = logging.getLogger(__name__)
+
 Clock = Callable[[], datetime]
 Checkpoint = Callable[[str], Awaitable[None]]
+Decision = Callable[[Match, int, DiceSource], tuple[Match, list[Event]]]
+
+MAX_MIX_LENGTH = 256
+TOKEN_BYTES = 9  # 12 URL-safe characters
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _player_view(player: Player | None) -> PlayerView | None:
+    if player is None:
+        return None
+    return PlayerView(
+        id=player.id,
+        display_name=player.display_name,
+        username=player.username,
+        language=player.language,
+        can_message=player.can_message,
+    )
+
+
+def _board_view(row: BoardMessageRow) -> BoardMessageView:
+    return BoardMessageView(
+        id=row.id,
+        match_id=row.match_id,
+        chat_id=row.chat_id,
+        message_id=row.message_id,
+        inline_message_id=row.inline_message_id,
+        for_seat=row.for_seat,
+        version=row.version,
+        created_at=row.created_at,
+    )
+
+
+def _to_act(status: str, state: Match) -> int | None:
+    if status != MatchStatus.ACTIVE:
+        return None
+    if state.phase == Phase.RESIGN_OFFERED:
+        return 1 - state.turn
+    if state.phase == Phase.PLAYING:
+        return state.turn
+    return None
+
+
+def _waiting_key(status: str, state: Match) -> tuple[Any, ...]:
+    """Changes exactly when someone new is waited for (a new turn, an offer, an answer)."""
+    return (status, state.game, state.turn_number, state.phase, _to_act(status, state))
+
+
+def _status_after(state: Match) -> MatchStatus:
+    if state.phase == Phase.CANCELLED:
+        return MatchStatus.CANCELLED
+    if state.phase == Phase.MATCH_OVER:
+        return MatchStatus.ABANDONED if state.end_reason == "timeout" else MatchStatus.FINISHED
+    return MatchStatus.ACTIVE
+
+
+def _auto_play(state: Match, dice: DiceSource) -> tuple[Match, list[Event]]:
+    """Play forced plays for the players until a real decision is needed (passes are played
+    by the rules core itself)."""
+    events: list[Event] = []
+    while state.phase == Phase.PLAYING:
+        forced = state.forced_play()
+        if forced is None:
+            break
+        state, more = state.play(state.turn, forced, dice, forced=True)
+        events.extend(more)
+    return state, events
+
+
+def _refused(code: str, message: str, match: MatchView | None = None) -> ActionResult:
+    return ActionResult(Outcome.REFUSED, match=match, code=code, message=message)
+
+
+STALE_MESSAGE = "This board is out of date; here is the current one."
+
+
+@dataclass
+class _Loaded:
+    row: MatchRow
+    state: Match
+    players: dict[int, Player]
+    boards: list[BoardMessageRow]
 
 
 class UseCases:
@@ -97,7 +219,15 @@ class UseCases:
         clock: Clock | None = None,
         checkpoint: Checkpoint | None = None,
     ) -> None:
-        raise NotImplementedError
+        self.db = db
+        self.sessions = db.sessions
+        self.timers = timers or TimerPolicy()
+        self.clock = clock or utcnow
+        self._checkpoint = checkpoint
+
+    async def _cp(self, name: str) -> None:
+        if self._checkpoint is not None:
+            await self._checkpoint(name)
 
     # -- players ------------------------------------------------------------------------
 
@@ -115,16 +245,365 @@ class UseCases:
         ``can_message``: ``True`` when the user started the bot in private, ``False`` after a
         403; ``None`` leaves it as it was (new players start with ``False``).
         """
-        raise NotImplementedError
+        now = self.clock()
+        values: dict[str, Any] = {
+            "id": user_id,
+            "display_name": (display_name or str(user_id))[:128],
+            "username": username[:64] if username else None,
+            "language": language[:16] if language else None,
+            "can_message": bool(can_message),
+            "created_at": now,
+            "updated_at": now,
+        }
+        changes = {k: values[k] for k in ("display_name", "username", "language", "updated_at")}
+        if can_message is not None:
+            changes["can_message"] = can_message
+        insert = pg_insert if self.db.engine.dialect.name == "postgresql" else sqlite_insert
+        stmt = insert(Player).values(**values)
+        stmt = stmt.on_conflict_do_update(index_elements=[Player.id], set_=changes)
+        async with self.sessions.begin() as session:
+            await session.execute(stmt)
+            player = await session.get(Player, user_id, populate_existing=True)
+            assert player is not None
+            view = _player_view(player)
+        assert view is not None
+        return view
 
     async def set_can_message(self, user_id: int, can_message: bool) -> None:
         """Record whether the bot may message this user privately (after /start or a 403)."""
-        raise NotImplementedError
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(Player)
+                .where(Player.id == user_id)
+                .values(can_message=can_message, updated_at=self.clock())
+            )
 
     async def get_player(self, user_id: int) -> PlayerView | None:
-        raise NotImplementedError
+        async with self.sessions() as session:
+            return _player_view(await session.get(Player, user_id))
+
+    async def _ensure_player(self, session: AsyncSession, user_id: int) -> Player:
+        player = await session.get(Player, user_id)
+        if player is None:
+            now = self.clock()
+            player = Player(
+                id=user_id,
+                display_name=str(user_id),
+                can_message=False,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(player)
+            await session.flush()
+        return player
+
+    # -- loading ------------------------------------------------------------------------
+
+    async def _players(self, session: AsyncSession, *ids: int | None) -> dict[int, Player]:
+        wanted = [i for i in ids if i is not None]
+        if not wanted:
+            return {}
+        rows = await session.scalars(select(Player).where(Player.id.in_(wanted)))
+        return {p.id: p for p in rows}
+
+    async def _boards(self, session: AsyncSession, match_id: int) -> list[BoardMessageRow]:
+        rows = await session.scalars(
+            select(BoardMessageRow)
+            .where(BoardMessageRow.match_id == match_id, BoardMessageRow.live.is_(True))
+            .order_by(BoardMessageRow.id)
+        )
+        return list(rows)
+
+    async def _load(self, session: AsyncSession, match_id: int) -> _Loaded | ActionResult:
+        row = await session.get(MatchRow, match_id)
+        if row is None:
+            return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")
+        try:
+            state = Match.from_json(row.state)
+        except CorruptState as exc:
+            log.error("match %s: stored state unreadable: %s", match_id, exc.message)
+            return ActionResult(
+                Outcome.CORRUPT,
+                code=exc.code,
+                message=f"Match {match_id} cannot be loaded: its stored state is damaged.",
+            )
+        players = await self._players(session, row.player0_id, row.player1_id)
+        boards = await self._boards(session, match_id)
+        return _Loaded(row, state, players, boards)
+
+    def _view(
+        self,
+        row: MatchRow,
+        state: Match,
+        players: dict[int, Player],
+        boards: Sequence[BoardMessageRow] = (),
+    ) -> MatchView:
+        status = MatchStatus(row.status)
+        seat1 = Seat(
+            1,
+            _player_view(players.get(row.player1_id)) if row.player1_id is not None else None,
+            row.computer_level,
+        )
+        return MatchView(
+            id=row.id,
+            version=row.version,
+            status=status,
+            state=state,
+            seats=(Seat(0, _player_view(players.get(row.player0_id))), seat1),
+            place=Place(row.chat_id, row.thread_id, row.inline_message_id),
+            commitment=row.commitment,
+            seed_hex=row.seed.hex() if status in ENDED_STATUSES else None,
+            mix=row.mix,
+            turn_deadline=row.turn_deadline,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            finished_at=row.finished_at,
+            board_messages=tuple(_board_view(b) for b in boards),
+        )
+
+    def _loaded_view(self, loaded: _Loaded) -> MatchView:
+        return self._view(loaded.row, loaded.state, loaded.players, loaded.boards)
+
+    @staticmethod
+    def _seat(row: MatchRow, actor: Actor) -> int | None:
+        if actor == COMPUTER:
+            return 1 if row.computer_level is not None else None
+        if actor == row.player0_id:
+            return 0
+        if row.player1_id is not None and actor == row.player1_id:
+            return 1
+        return None
+
+    # -- writing ------------------------------------------------------------------------
+
+    async def _write(
+        self,
+        session: AsyncSession,
+        row: MatchRow,
+        before: Match,
+        after: Match,
+        events: Sequence[Event],
+        now: datetime,
+        *,
+        extra: dict[str, Any] | None = None,
+        expect_status: str | None = None,
+        status: MatchStatus | None = None,
+    ) -> bool:
+        """Compare-and-swap the match (version read -> version + 1) and log the events.
+
+        Returns False, having written nothing, when the match changed since it was read."""
+        old_status = row.status
+        new_status = status or _status_after(after)
+        values: dict[str, Any] = {
+            "status": new_status.value,
+            "version": row.version + 1,
+            "state": after.to_json(),
+            "state_format": FORMAT_VERSION,
+            "score0": after.score[0],
+            "score1": after.score[1],
+            "winner": after.winner,
+            "end_reason": after.end_reason,
+            "dice_drawn": after.dice_drawn,
+            "to_act": _to_act(new_status, after),
+            "updated_at": now,
+        }
+        if new_status in ENDED_STATUSES:
+            values["finished_at"] = now
+            values["turn_deadline"] = None
+        renew = _waiting_key(old_status, before) != _waiting_key(new_status, after)
+        waiting = _to_act(new_status, after)
+        computer_waits = waiting == 1 and row.computer_level is not None
+        if renew and new_status == MatchStatus.ACTIVE:
+            values["turn_deadline"] = None if computer_waits else now + self.timers.turn_timeout
+        values.update(extra or {})
+        stmt = (
+            update(MatchRow)
+            .where(MatchRow.id == row.id, MatchRow.version == row.version)
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+        if expect_status is not None:
+            stmt = stmt.where(MatchRow.status == expect_status)
+        result = await session.execute(stmt)
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            return False
+        await self._log_events(session, row.id, events, now)
+        if renew or new_status in ENDED_STATUSES:
+            await session.execute(
+                delete(TimerRow).where(TimerRow.match_id == row.id, TimerRow.fired_at.is_(None))
+            )
+            if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
+                for after_delta in self.timers.reminders:
+                    session.add(
+                        TimerRow(
+                            kind=TimerKind.REMINDER.value,
+                            due_at=now + after_delta,
+                            match_id=row.id,
+                            seat=waiting,
+                            after_s=int(after_delta.total_seconds()),
+                            created_at=now,
+                        )
+                    )
+                session.add(
+                    TimerRow(
+                        kind=TimerKind.TIMEOUT.value,
+                        due_at=now + self.timers.turn_timeout,
+                        match_id=row.id,
+                        seat=waiting,
+                        created_at=now,
+                    )
+                )
+        # The row object is not flushed again: detach it and mirror the new values.
+        session.expunge(row)
+        for key, value in values.items():
+            setattr(row, key, value)
+        return True
+
+    async def _log_events(
+        self, session: AsyncSession, match_id: int, events: Sequence[Event], now: datetime
+    ) -> None:
+        for event in events:
+            if isinstance(event, TurnPlayed):
+                session.add(
+                    TurnRow(
+                        match_id=match_id,
+                        game=event.game,
+                        turn=event.turn,
+                        player=event.player,
+                        die1=event.dice.die1,
+                        die2=event.dice.die2,
+                        steps=[[m.from_point, m.to_point, m.die, int(m.hit)] for m in event.moves],
+                        text=event.text,
+                        gnubg_id=event.gnubg_id,
+                        forced=event.forced,
+                        created_at=now,
+                    )
+                )
+            elif isinstance(event, GameStarted):
+                session.add(
+                    GameRow(
+                        match_id=match_id,
+                        number=event.game,
+                        opening0=event.opening[0],
+                        opening1=event.opening[1],
+                        resigned=False,
+                        started_at=now,
+                    )
+                )
+            elif isinstance(event, GameEnded):
+                await session.flush()
+                await session.execute(
+                    update(GameRow)
+                    .where(GameRow.match_id == match_id, GameRow.number == event.game)
+                    .values(
+                        winner=event.winner,
+                        kind=event.kind.value,
+                        points=event.points,
+                        resigned=event.resigned,
+                        ended_at=now,
+                    )
+                    .execution_options(synchronize_session=False)
+                )
+        await session.flush()
+
+    async def _act(
+        self,
+        match_id: int,
+        actor: Actor,
+        version: int | None,
+        decide: Decision,
+        *,
+        auto: bool = False,
+    ) -> ActionResult:
+        """Load, check the version and the actor, decide through the rules core, then write
+        with compare-and-swap, all in one short transaction."""
+        async with self.sessions() as session:
+            loaded = await self._load(session, match_id)
+            if isinstance(loaded, ActionResult):
+                return loaded
+            row, state = loaded.row, loaded.state
+            if version is not None and row.version != version:
+                return ActionResult(
+                    Outcome.STALE,
+                    match=self._loaded_view(loaded),
+                    code="stale",
+                    message=STALE_MESSAGE,
+                )
+            seat = self._seat(row, actor)
+            if seat is None:
+                return _refused(
+                    "not_a_player", "You are not playing in this match.", self._loaded_view(loaded)
+                )
+            if row.status != MatchStatus.ACTIVE:
+                code, message = (
+                    ("invalid_action", "The match has not started yet.")
+                    if row.status == MatchStatus.CHALLENGE
+                    else ("game_over", "The match is over.")
+                )
+                return _refused(code, message, self._loaded_view(loaded))
+            if row.mix is None:
+                return ActionResult(
+                    Outcome.CORRUPT,
+                    code="corrupt_state",
+                    message=f"Match {match_id} has no dice stream.",
+                )
+            dice = FairDice(row.seed, row.mix)
+            try:
+                new_state, events = decide(state, seat, dice)
+                if auto:
+                    new_state, more = _auto_play(new_state, dice)
+                    events = [*events, *more]
+            except PortesError as exc:
+                return _refused(exc.code, exc.message, self._loaded_view(loaded))
+            await self._cp("read")
+            now = self.clock()
+            if not await self._write(session, row, state, new_state, events, now):
+                await session.rollback()
+                return await self._stale(match_id)
+            await session.commit()
+        await self._cp("committed")
+        boards = [] if row.status in ENDED_STATUSES else loaded.boards
+        view = self._view(row, new_state, loaded.players, boards)
+        return ActionResult(Outcome.OK, match=view, events=tuple(events))
+
+    async def _stale(self, match_id: int) -> ActionResult:
+        async with self.sessions() as session:
+            loaded = await self._load(session, match_id)
+        view = None if isinstance(loaded, ActionResult) else self._loaded_view(loaded)
+        return ActionResult(Outcome.STALE, match=view, code="stale", message=STALE_MESSAGE)
 
     # -- challenges ---------------------------------------------------------------------
+
+    def _challenge_view(
+        self, ch: ChallengeRow, match: MatchRow, players: dict[int, Player]
+    ) -> ChallengeView:
+        author = _player_view(players.get(ch.author_id))
+        assert author is not None
+        state_length, no_triple = match.length, match.no_triple
+        return ChallengeView(
+            id=ch.id,
+            match_id=ch.match_id,
+            token=ch.token,
+            status=ChallengeStatus(ch.status),
+            author=author,
+            target=_player_view(players.get(ch.target_id)) if ch.target_id else None,
+            target_username=ch.target_username,
+            length=state_length,
+            no_triple=no_triple,
+            computer_level=match.computer_level,
+            place=Place(ch.chat_id, ch.thread_id, ch.card_inline_message_id),
+            commitment=match.commitment,
+            expires_at=ch.expires_at,
+            created_at=ch.created_at,
+            card_chat_id=ch.card_chat_id,
+            card_message_id=ch.card_message_id,
+            card_inline_message_id=ch.card_inline_message_id,
+        )
+
+    async def _challenge_players(
+        self, session: AsyncSession, ch: ChallengeRow
+    ) -> dict[int, Player]:
+        return await self._players(session, ch.author_id, ch.target_id)
 
     async def create_challenge(
         self,
@@ -147,9 +626,71 @@ class UseCases:
         match against the computer, which only the author may start with
         :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
         An expiry timer is set (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action``
-        (length not 1, 3, 5 or 7).
+        (length not 1, 3, 5 or 7), ``own_challenge`` (targeting oneself).
         """
-        raise NotImplementedError
+        try:
+            state = Match.new(length, no_triple=no_triple)
+        except PortesError as exc:
+            return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
+        if target_id is not None and target_id == author_id:
+            return ChallengeResult(
+                Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
+            )
+        if target_username:
+            target_username = target_username.lstrip("@")[:64] or None
+        now = self.clock()
+        seed = new_seed()
+        async with self.sessions.begin() as session:
+            await self._ensure_player(session, author_id)
+            if target_id is not None:
+                await self._ensure_player(session, target_id)
+            row = MatchRow(
+                status=MatchStatus.CHALLENGE.value,
+                version=1,
+                player0_id=author_id,
+                player1_id=None,
+                computer_level=computer_level,
+                length=length,
+                no_triple=no_triple,
+                score0=0,
+                score1=0,
+                chat_id=chat_id,
+                thread_id=thread_id,
+                state=state.to_json(),
+                state_format=FORMAT_VERSION,
+                seed=seed,
+                commitment=commitment(seed),
+                dice_drawn=0,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            await session.flush()
+            ch = ChallengeRow(
+                match_id=row.id,
+                token=secrets.token_urlsafe(TOKEN_BYTES),
+                status=ChallengeStatus.OPEN.value,
+                author_id=author_id,
+                target_id=target_id,
+                target_username=target_username,
+                chat_id=chat_id,
+                thread_id=thread_id,
+                inline=inline,
+                expires_at=now + self.timers.challenge_ttl,
+                created_at=now,
+            )
+            session.add(ch)
+            session.add(
+                TimerRow(
+                    kind=TimerKind.CHALLENGE_EXPIRY.value,
+                    due_at=ch.expires_at,
+                    match_id=row.id,
+                    created_at=now,
+                )
+            )
+            await session.flush()
+            view = self._challenge_view(ch, row, await self._challenge_players(session, ch))
+        return ChallengeResult(Outcome.OK, challenge=view)
 
     async def set_challenge_card(
         self,
@@ -161,13 +702,38 @@ class UseCases:
     ) -> ChallengeResult:
         """Remember the message showing the challenge card, to edit it when it is accepted,
         cancelled or expires."""
-        raise NotImplementedError
+        async with self.sessions.begin() as session:
+            ch = await session.get(ChallengeRow, challenge_id)
+            if ch is None:
+                return ChallengeResult(Outcome.NOT_FOUND, code="not_found")
+            if chat_id is not None:
+                ch.card_chat_id = chat_id
+            if message_id is not None:
+                ch.card_message_id = message_id
+            if inline_message_id is not None:
+                ch.card_inline_message_id = inline_message_id
+            await session.flush()
+            match = await session.get(MatchRow, ch.match_id)
+            assert match is not None
+            view = self._challenge_view(ch, match, await self._challenge_players(session, ch))
+        return ChallengeResult(Outcome.OK, challenge=view)
 
     async def get_challenge(
         self, challenge_id: int | None = None, *, token: str | None = None
     ) -> ChallengeView | None:
         """A challenge by id or by its deep-link token."""
-        raise NotImplementedError
+        async with self.sessions() as session:
+            if challenge_id is not None:
+                ch = await session.get(ChallengeRow, challenge_id)
+            elif token is not None:
+                ch = await session.scalar(select(ChallengeRow).where(ChallengeRow.token == token))
+            else:
+                raise ValueError("give a challenge id or a token")
+            if ch is None:
+                return None
+            match = await session.get(MatchRow, ch.match_id)
+            assert match is not None
+            return self._challenge_view(ch, match, await self._challenge_players(session, ch))
 
     async def accept_challenge(
         self,
@@ -189,32 +755,170 @@ class UseCases:
         ``challenge_closed`` (accepted, cancelled or expired). On success ``result.match`` is
         the active match, ``result.events`` the opening roll (and any forced plays).
         """
-        raise NotImplementedError
+        if not mix or len(mix) > MAX_MIX_LENGTH:
+            raise ValueError(f"mix must be 1-{MAX_MIX_LENGTH} characters")
+        closed = _refused("challenge_closed", "This challenge is no longer open.")
+        async with self.sessions() as session:
+            ch = await session.get(ChallengeRow, challenge_id)
+            if ch is None:
+                return ActionResult(
+                    Outcome.NOT_FOUND, code="not_found", message="No such challenge."
+                )
+            now = self.clock()
+            if ch.status != ChallengeStatus.OPEN or ch.expires_at <= now:
+                return closed
+            row = await session.get(MatchRow, ch.match_id)
+            assert row is not None
+            if row.computer_level is not None:
+                if acceptor_id != ch.author_id:
+                    return _refused("not_for_you", "This match against the computer is not yours.")
+            else:
+                if acceptor_id == ch.author_id:
+                    return _refused("own_challenge", "You cannot accept your own challenge.")
+                if ch.target_id is not None and ch.target_id != acceptor_id:
+                    return _refused("not_for_you", "This challenge is for another player.")
+                if ch.target_username is not None:
+                    acceptor = await session.get(Player, acceptor_id)
+                    name = (acceptor.username or "") if acceptor else ""
+                    if name.lower() != ch.target_username.lower():
+                        return _refused("not_for_you", "This challenge is for another player.")
+            try:
+                state = Match.from_json(row.state)
+            except CorruptState as exc:
+                return ActionResult(Outcome.CORRUPT, code=exc.code, message=exc.message)
+            dice = FairDice(row.seed, mix)
+            new_state, events = state.start(dice)
+            new_state, more = _auto_play(new_state, dice)
+            events = [*events, *more]
+            await self._cp("read")
+            if row.computer_level is None:
+                await self._ensure_player(session, acceptor_id)
+            extra: dict[str, Any] = {"mix": mix, "started_at": now}
+            if row.computer_level is None:
+                extra["player1_id"] = acceptor_id
+            if row.chat_id is None and chat_id is not None:
+                extra["chat_id"] = chat_id
+            if inline_message_id is not None or ch.card_inline_message_id is not None:
+                extra["inline_message_id"] = inline_message_id or ch.card_inline_message_id
+            claimed = await session.execute(
+                update(ChallengeRow)
+                .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
+                .values(status=ChallengeStatus.ACCEPTED.value)
+                .execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1 or not await self._write(  # type: ignore[attr-defined]
+                session,
+                row,
+                state,
+                new_state,
+                events,
+                now,
+                extra=extra,
+                expect_status=MatchStatus.CHALLENGE.value,
+            ):
+                await session.rollback()
+                return closed
+            await session.commit()
+            ch.status = ChallengeStatus.ACCEPTED.value
+            async with self.sessions() as fresh:
+                players = await self._players(fresh, row.player0_id, row.player1_id, ch.target_id)
+                cview = self._challenge_view(ch, row, players)
+        await self._cp("committed")
+        view = self._view(row, new_state, players)
+        return ActionResult(Outcome.OK, match=view, events=tuple(events), challenge=cview)
 
     async def cancel_challenge(self, challenge_id: int, author_id: int) -> ChallengeResult:
         """The author withdraws an open challenge (its match becomes ``cancelled``).
         Refusals: ``not_author``, ``challenge_closed``."""
-        raise NotImplementedError
+        async with self.sessions() as session:
+            ch = await session.get(ChallengeRow, challenge_id)
+            if ch is None:
+                return ChallengeResult(Outcome.NOT_FOUND, code="not_found")
+            if ch.author_id != author_id:
+                return ChallengeResult(
+                    Outcome.REFUSED,
+                    code="not_author",
+                    message="Only the author can withdraw a challenge.",
+                )
+            if ch.status != ChallengeStatus.OPEN:
+                return ChallengeResult(
+                    Outcome.REFUSED,
+                    code="challenge_closed",
+                    message="This challenge is no longer open.",
+                )
+            view = await self._close_challenge(session, ch, ChallengeStatus.CANCELLED)
+            if view is None:
+                await session.rollback()
+                return ChallengeResult(
+                    Outcome.REFUSED,
+                    code="challenge_closed",
+                    message="This challenge is no longer open.",
+                )
+            await session.commit()
+        return ChallengeResult(Outcome.OK, challenge=view)
+
+    async def _close_challenge(
+        self, session: AsyncSession, ch: ChallengeRow, status: ChallengeStatus
+    ) -> ChallengeView | None:
+        """Mark an open challenge and its match cancelled / expired (compare-and-swap)."""
+        now = self.clock()
+        claimed = await session.execute(
+            update(ChallengeRow)
+            .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
+            .values(status=status.value)
+            .execution_options(synchronize_session=False)
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            return None
+        match_status = (
+            MatchStatus.CANCELLED if status == ChallengeStatus.CANCELLED else MatchStatus.EXPIRED
+        )
+        await session.execute(
+            update(MatchRow)
+            .where(MatchRow.id == ch.match_id, MatchRow.status == MatchStatus.CHALLENGE)
+            .values(
+                status=match_status.value,
+                version=MatchRow.version + 1,
+                end_reason=match_status.value,
+                finished_at=now,
+                updated_at=now,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        await session.execute(
+            delete(TimerRow).where(TimerRow.match_id == ch.match_id, TimerRow.fired_at.is_(None))
+        )
+        row = await session.get(MatchRow, ch.match_id, populate_existing=True)
+        assert row is not None
+        ch.status = status.value
+        view = self._challenge_view(ch, row, await self._challenge_players(session, ch))
+        return view
 
     # -- playing a turn -----------------------------------------------------------------
 
     async def step(self, match_id: int, actor: Actor, version: int, move: Move) -> ActionResult:
         """Add one single move to the turn being entered (one tap). Choose ``move`` from
         ``match.state.next_moves()``. Nothing is sent to the opponent until :meth:`confirm`."""
-        raise NotImplementedError
+        return await self._act(
+            match_id, actor, version, lambda m, seat, _d: (m.step(seat, move), [])
+        )
 
     async def undo(self, match_id: int, actor: Actor, version: int) -> ActionResult:
         """Take back the last single move chosen this turn."""
-        raise NotImplementedError
+        return await self._act(match_id, actor, version, lambda m, seat, _d: (m.undo(seat), []))
 
     async def reset_turn(self, match_id: int, actor: Actor, version: int) -> ActionResult:
         """Take back every single move chosen this turn."""
-        raise NotImplementedError
+        return await self._act(
+            match_id, actor, version, lambda m, seat, _d: (m.reset_turn(seat), [])
+        )
 
     async def confirm(self, match_id: int, actor: Actor, version: int) -> ActionResult:
         """End the turn with the moves chosen (they must make a whole legal play). The
         opponent's dice are rolled; forced plays and passes follow automatically."""
-        raise NotImplementedError
+        return await self._act(
+            match_id, actor, version, lambda m, seat, d: m.confirm(seat, d), auto=True
+        )
 
     async def play(
         self, match_id: int, actor: Actor, version: int, play: Play | str
@@ -222,7 +926,13 @@ class UseCases:
         """Play a whole turn at once: a :class:`~rules.position.Play` from
         ``match.state.legal_plays()`` (the computer) or move text such as ``"24/18 13/11"``
         (a player typing). Any moves chosen tap by tap are replaced."""
-        raise NotImplementedError
+
+        def decide(m: Match, seat: int, d: DiceSource) -> tuple[Match, list[Event]]:
+            if m.chosen:
+                m = m.reset_turn(seat)
+            return m.play(seat, play, d)
+
+        return await self._act(match_id, actor, version, decide, auto=True)
 
     # -- resigning and cancelling --------------------------------------------------------
 
@@ -230,53 +940,183 @@ class UseCases:
         self, match_id: int, actor: Actor, version: int, points: int
     ) -> ActionResult:
         """On their turn, a player offers to resign the game for 1, 2 or 3 points."""
-        raise NotImplementedError
+        return await self._act(
+            match_id, actor, version, lambda m, seat, _d: m.offer_resignation(seat, points)
+        )
 
     async def answer_resignation(
         self, match_id: int, actor: Actor, version: int, *, accept: bool
     ) -> ActionResult:
         """The opponent accepts (the game ends; the next game starts or the match ends) or
         declines (play goes on) a resignation offer."""
-        raise NotImplementedError
+
+        def decide(m: Match, seat: int, d: DiceSource) -> tuple[Match, list[Event]]:
+            if accept:
+                return m.accept_resignation(seat, d)
+            return m.decline_resignation(seat)
+
+        return await self._act(match_id, actor, version, decide, auto=accept)
 
     async def resign_match(
         self, match_id: int, actor: Actor, version: int | None = None
     ) -> ActionResult:
         """A player gives up the whole match at any time; the opponent wins it.
         ``version=None`` skips the version check (a typed command rather than a button)."""
-        raise NotImplementedError
+        return await self._act(
+            match_id, actor, version, lambda m, seat, _d: m.resign_match(seat)
+        )
 
     async def cancel_match(
         self, match_id: int, actor: Actor, version: int | None = None
     ) -> ActionResult:
         """Either player cancels a match nobody has moved in yet (no result)."""
-        raise NotImplementedError
+        return await self._act(match_id, actor, version, lambda m, seat, _d: m.cancel(seat))
 
     # -- reading ------------------------------------------------------------------------
 
     async def load_match(self, match_id: int) -> ActionResult:
         """Everything needed to draw the match: OK with ``result.match``, NOT_FOUND, or CORRUPT
         (a stored state that cannot be read: a clear error for that match only)."""
-        raise NotImplementedError
+        async with self.sessions() as session:
+            loaded = await self._load(session, match_id)
+        if isinstance(loaded, ActionResult):
+            return loaded
+        return ActionResult(Outcome.OK, match=self._loaded_view(loaded))
+
+    async def _summaries(
+        self, session: AsyncSession, rows: Sequence[MatchRow], seat_of: Callable[[MatchRow], int]
+    ) -> list[MatchSummary]:
+        ids = {r.player0_id for r in rows} | {r.player1_id for r in rows if r.player1_id}
+        players = await self._players(session, *ids)
+        out = []
+        for r in rows:
+            seat = seat_of(r)
+            other_id = r.player1_id if seat == 0 else r.player0_id
+            out.append(
+                MatchSummary(
+                    id=r.id,
+                    version=r.version,
+                    status=MatchStatus(r.status),
+                    length=r.length,
+                    no_triple=r.no_triple,
+                    score=(r.score0, r.score1),
+                    my_seat=seat,
+                    opponent=_player_view(players.get(other_id)) if other_id else None,
+                    computer_level=r.computer_level,
+                    my_turn=r.to_act == seat,
+                    place=Place(r.chat_id, r.thread_id, r.inline_message_id),
+                    turn_deadline=r.turn_deadline,
+                    updated_at=r.updated_at,
+                )
+            )
+        return out
 
     async def list_active_matches(self, user_id: int) -> list[MatchSummary]:
-        """The player's active matches (and open challenges' matches are not included),
-        those waiting for this player first, then the most recently updated."""
-        raise NotImplementedError
+        """The player's active matches (open challenges are not included), those waiting for
+        this player first, then the most recently updated."""
+        async with self.sessions() as session:
+            rows = list(
+                await session.scalars(
+                    select(MatchRow)
+                    .where(
+                        MatchRow.status == MatchStatus.ACTIVE,
+                        or_(MatchRow.player0_id == user_id, MatchRow.player1_id == user_id),
+                    )
+                    .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
+                )
+            )
+            out = await self._summaries(
+                session, rows, lambda r: 0 if r.player0_id == user_id else 1
+            )
+        out.sort(key=lambda s: not s.my_turn)
+        return out
 
     async def pending_computer_turns(self) -> list[MatchSummary]:
         """Active matches where the computer must act (for a worker to resume after restart).
         ``my_seat`` is the computer's seat."""
-        raise NotImplementedError
+        async with self.sessions() as session:
+            rows = list(
+                await session.scalars(
+                    select(MatchRow)
+                    .where(
+                        MatchRow.status == MatchStatus.ACTIVE,
+                        MatchRow.computer_level.is_not(None),
+                        MatchRow.to_act == 1,
+                    )
+                    .order_by(MatchRow.updated_at)
+                )
+            )
+            return await self._summaries(session, rows, lambda _r: 1)
 
     async def match_record(self, match_id: int) -> MatchRecord | None:
-        """The match with its games and its full move log (for .mat export and replay)."""
-        raise NotImplementedError
+        """The match with its games and its full move log (for .mat export and replay).
+        ``None`` when there is no such match or its state cannot be read."""
+        async with self.sessions() as session:
+            loaded = await self._load(session, match_id)
+            if isinstance(loaded, ActionResult):
+                return None
+            games = await session.scalars(
+                select(GameRow).where(GameRow.match_id == match_id).order_by(GameRow.number)
+            )
+            turns = await session.scalars(
+                select(TurnRow)
+                .where(TurnRow.match_id == match_id)
+                .order_by(TurnRow.game, TurnRow.turn)
+            )
+            return MatchRecord(
+                match=self._loaded_view(loaded),
+                games=tuple(
+                    GameRecord(
+                        number=g.number,
+                        opening=(g.opening0, g.opening1)
+                        if g.opening0 is not None and g.opening1 is not None
+                        else None,
+                        winner=g.winner,
+                        kind=g.kind,
+                        points=g.points,
+                        resigned=g.resigned,
+                        started_at=g.started_at,
+                        ended_at=g.ended_at,
+                    )
+                    for g in games
+                ),
+                turns=tuple(
+                    LoggedTurn(
+                        game=t.game,
+                        turn=t.turn,
+                        player=t.player,
+                        dice=Dice(t.die1, t.die2),
+                        moves=tuple(Move(a, b, c, bool(h)) for a, b, c, h in t.steps),
+                        text=t.text,
+                        gnubg_id=t.gnubg_id,
+                        forced=t.forced,
+                        at=t.created_at,
+                    )
+                    for t in turns
+                ),
+            )
 
     async def fairness(self, match_id: int) -> Fairness | None:
         """The dice commitment, and once the match has ended (finished, abandoned, expired or
         cancelled) the seed and every die drawn, with a command to verify them."""
-        raise NotImplementedError
+        async with self.sessions() as session:
+            row = await session.get(MatchRow, match_id)
+            if row is None:
+                return None
+            ended = MatchStatus(row.status) in ENDED_STATUSES
+            dice: tuple[int, ...] | None = None
+            if ended:
+                dice = (
+                    tuple(FairDice(row.seed, row.mix).dice(row.dice_drawn)) if row.mix else ()
+                )
+            return Fairness(
+                match_id=row.id,
+                commitment=row.commitment,
+                mix=row.mix,
+                dice_drawn=row.dice_drawn,
+                seed_hex=row.seed.hex() if ended else None,
+                dice=dice,
+            )
 
     # -- board messages -----------------------------------------------------------------
 
@@ -293,19 +1133,85 @@ class UseCases:
         """Remember a board message just sent (``for_seat`` None: the shared board in a group or
         inline; 0/1: that player's private board). Earlier live boards for the same audience
         are superseded and returned, so the bot can delete them (or edit them to a stub)."""
-        raise NotImplementedError
+        if inline_message_id is None and (chat_id is None or message_id is None):
+            raise ValueError("a board message needs chat_id and message_id, or inline_message_id")
+        async with self.sessions.begin() as session:
+            same_seat = (
+                BoardMessageRow.for_seat.is_(None)
+                if for_seat is None
+                else BoardMessageRow.for_seat == for_seat
+            )
+            old = list(
+                await session.scalars(
+                    select(BoardMessageRow).where(
+                        BoardMessageRow.match_id == match_id,
+                        BoardMessageRow.live.is_(True),
+                        same_seat,
+                    )
+                )
+            )
+            superseded = []
+            for board in old:
+                if (board.chat_id, board.message_id, board.inline_message_id) == (
+                    chat_id,
+                    message_id,
+                    inline_message_id,
+                ):
+                    board.version = version  # the same message, edited
+                    continue
+                board.live = False
+                superseded.append(_board_view(board))
+            if not any(
+                (b.chat_id, b.message_id, b.inline_message_id)
+                == (chat_id, message_id, inline_message_id)
+                for b in old
+            ):
+                session.add(
+                    BoardMessageRow(
+                        match_id=match_id,
+                        chat_id=chat_id,
+                        message_id=message_id,
+                        inline_message_id=inline_message_id,
+                        for_seat=for_seat,
+                        version=version,
+                        live=True,
+                        created_at=self.clock(),
+                    )
+                )
+        return superseded
 
     async def board_messages(self, match_id: int) -> list[BoardMessageView]:
         """The live (not superseded) boards of a match."""
-        raise NotImplementedError
+        async with self.sessions() as session:
+            return [_board_view(b) for b in await self._boards(session, match_id)]
 
     async def forget_board_message(self, board_message_id: int) -> None:
         """Drop a board the bot deleted or can no longer edit."""
-        raise NotImplementedError
+        async with self.sessions.begin() as session:
+            await session.execute(
+                update(BoardMessageRow)
+                .where(BoardMessageRow.id == board_message_id)
+                .values(live=False)
+            )
 
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """Follow a group's migration to a supergroup; returns how many rows changed."""
-        raise NotImplementedError
+        changed = 0
+        async with self.sessions.begin() as session:
+            for model, column in (
+                (MatchRow, MatchRow.chat_id),
+                (ChallengeRow, ChallengeRow.chat_id),
+                (ChallengeRow, ChallengeRow.card_chat_id),
+                (BoardMessageRow, BoardMessageRow.chat_id),
+            ):
+                result = await session.execute(
+                    update(model)
+                    .where(column == old_chat_id)
+                    .values({column.key: new_chat_id})
+                    .execution_options(synchronize_session=False)
+                )
+                changed += result.rowcount  # type: ignore[attr-defined]
+        return changed
 
     # -- timers -------------------------------------------------------------------------
 
@@ -314,8 +1220,90 @@ class UseCases:
         in its own transaction: reminders (notify ``seat``), timeouts (the player to act loses
         the match: status ``abandoned``), challenge expiries (status ``expired``). Call it
         every minute or so from each instance (e.g. the job queue)."""
-        raise NotImplementedError
+        now = self.clock()
+        async with self.sessions() as session:
+            due = list(
+                await session.scalars(
+                    select(TimerRow.id)
+                    .where(TimerRow.fired_at.is_(None), TimerRow.due_at <= now)
+                    .order_by(TimerRow.due_at, TimerRow.id)
+                    .limit(limit)
+                )
+            )
+        fired = []
+        for timer_id in due:
+            try:
+                result = await self._fire(timer_id, worker or "worker", now)
+            except Exception:  # one bad timer must not stop the others
+                log.exception("timer %s failed", timer_id)
+                continue
+            if result is not None:
+                fired.append(result)
+        return fired
+
+    async def _fire(self, timer_id: int, worker: str, now: datetime) -> TimerFired | None:
+        async with self.sessions() as session:
+            # The claim is the transaction's first statement: a write, so on SQLite it takes
+            # the write lock at once, and on PostgreSQL it locks the row. Exactly one worker
+            # sees rowcount 1; the effect commits (or rolls back) together with the claim.
+            claimed = await session.execute(
+                update(TimerRow)
+                .where(TimerRow.id == timer_id, TimerRow.fired_at.is_(None))
+                .values(fired_at=now, fired_by=worker[:64])
+                .execution_options(synchronize_session=False)
+            )
+            if claimed.rowcount != 1:  # type: ignore[attr-defined]
+                await session.rollback()
+                return None
+            timer = await session.get(TimerRow, timer_id)
+            assert timer is not None
+            kind = TimerKind(timer.kind)
+            if kind == TimerKind.CHALLENGE_EXPIRY:
+                ch = await session.scalar(
+                    select(ChallengeRow).where(ChallengeRow.match_id == timer.match_id)
+                )
+                cview = None
+                if ch is not None and ch.status == ChallengeStatus.OPEN:
+                    cview = await self._close_challenge(session, ch, ChallengeStatus.EXPIRED)
+                await session.commit()
+                if cview is None:
+                    return None
+                return TimerFired(timer_id, kind, None, None, None, challenge=cview)
+            loaded = await self._load(session, timer.match_id)
+            if isinstance(loaded, ActionResult):
+                await session.commit()  # fired once, not retried in a loop
+                return TimerFired(
+                    timer_id,
+                    kind,
+                    timer.seat,
+                    None,
+                    None,
+                    outcome=loaded.outcome,
+                    message=loaded.message,
+                )
+            row, state = loaded.row, loaded.state
+            if _to_act(row.status, state) != timer.seat:
+                await session.commit()  # obsolete (should have been replaced): nothing to do
+                return None
+            if kind == TimerKind.REMINDER:
+                await session.commit()
+                after = timedelta(seconds=timer.after_s) if timer.after_s is not None else None
+                return TimerFired(
+                    timer_id, kind, timer.seat, after, self._loaded_view(loaded)
+                )
+            assert timer.seat is not None
+            new_state, events = state.resign_match(timer.seat, reason="timeout")
+            if not await self._write(session, row, state, new_state, events, now):
+                await session.rollback()  # the player acted meanwhile
+                return None
+            await session.commit()
+        view = self._view(row, new_state, loaded.players)
+        return TimerFired(timer_id, kind, timer.seat, None, view, events=tuple(events))
 
     async def next_timer_due(self) -> datetime | None:
         """When the next unfired timer is due (for scheduling the next wake-up)."""
-        raise NotImplementedError
+        async with self.sessions() as session:
+            due: datetime | None = await session.scalar(
+                select(func.min(TimerRow.due_at)).where(TimerRow.fired_at.is_(None))
+            )
+            return due
