@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -56,7 +57,12 @@ def parse_multipart(body: bytes, content_type: str) -> dict[str, Any]:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    wbufsize = 1 << 16  # one write per response (handle_one_request flushes)
     server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet
         pass
@@ -279,6 +285,8 @@ class StandIn:
             gid = -(1_000_000_000_000 + next(self.world._super_ids) - 1_000_000_000)
             rec = ChatRec(id=gid, type="supergroup", title=title, is_forum=forum,
                           username=username)
+            if forum:
+                rec.next_message_id = 2  # thread id 1 is the General topic
             self._populate(rec, members, bot, bot_admin)
             return Chat(self, rec)
 

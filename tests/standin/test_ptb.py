@@ -8,7 +8,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 from PIL import Image
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, InputMediaPhoto, Update
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    Update,
+)
 from telegram.error import BadRequest, Forbidden, InvalidToken
 from telegram.ext import (
     AIORateLimiter,
@@ -46,7 +52,7 @@ async def tapped(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     assert query is not None and query.data is not None
     if query.data == "photo":
         await query.answer()
-        assert query.message is not None
+        assert isinstance(query.message, Message)
         sent = await query.message.reply_photo(_png("red"), caption="red",
                                                reply_markup=keyboard(0))
         await sent.edit_media(InputMediaPhoto(_png("blue"), caption="blue"),

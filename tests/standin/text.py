@@ -47,12 +47,18 @@ def detect_entities(text: str) -> list[Entity]:
     return out
 
 
+_NO_NESTING = {"text_link", "text_mention", "code", "pre", "mention", "bot_command", "url",
+               "email", "hashtag", "cashtag", "phone_number", "custom_emoji"}
+
+
 def merge_entities(explicit: list[Entity], detected: list[Entity]) -> list[Entity]:
-    """Detected entities are added where they do not overlap explicit ones."""
+    """Detected entities are added unless they overlap links, code or other detected ones
+    (formatting such as bold may nest around them)."""
     out = list(explicit)
+    blocking = [e for e in explicit if e["type"] in _NO_NESTING]
     for d in detected:
         d0, d1 = d["offset"], d["offset"] + d["length"]
-        if all(d1 <= e["offset"] or d0 >= e["offset"] + e["length"] for e in explicit):
+        if all(d1 <= e["offset"] or d0 >= e["offset"] + e["length"] for e in blocking):
             out.append(d)
     out.sort(key=lambda e: (e["offset"], -e["length"]))
     return out
