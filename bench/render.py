@@ -1,0 +1,89 @@
+"""Benchmark of the board image: milliseconds per full-size board, encoding included, and size.
+
+    python bench/render.py [--rounds N]
+
+Renders a fixed set of scenes (start, mid-game with every kind of mark, doubles, bear-off,
+fifteen on a point, both themes, both orientations, both perspectives) as the bot would: JPEG,
+1280 x 908. The cached empty boards and sprites are built once before timing (the cold first
+render is printed separately). The last line is exactly
+``render: median_ms=<x> p95_ms=<x> max_kb=<x>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rendering import CLASSIC, HIGH_CONTRAST, render_board
+from rules.position import Move, Position, parse_fixture
+
+MIDGAME = parse_fixture("x 24:1 22:1 13:4 8:2 6:3 5:2; o 2:12 6:1 13:1 bar:1")
+SCENES: list[tuple[str, Position, dict[str, Any]]] = [
+    ("start", Position.start(), {"opening_roll": (6, 5), "score": (0, 0, 5)}),
+    ("start 6-5", Position.start(), {"dice": (6, 5), "score": (0, 0, 5)}),
+    (
+        "midgame, every mark",
+        MIDGAME,
+        {
+            "dice": (3, 3),
+            "score": (3, 1, 5),
+            "last_play": [Move(13, 7, 6, True), Move(7, 6, 1)],
+            "moves_made": [Move(25, 22, 3)],
+            "chosen_point": 13,
+            "targets": [10, 7],
+        },
+    ),
+    ("midgame, high contrast", MIDGAME, {"dice": (4, 2), "theme": HIGH_CONTRAST}),
+    (
+        "midgame, other side, home left",
+        MIDGAME.flip(),
+        {"viewer_on_roll": False, "viewer_color": "black", "home": "left", "dice": (5, 1)},
+    ),
+    ("bar", parse_fixture("x 13:5 8:3 6:5 bar:2; o 24:2 13:5 8:3 6:4 bar:1"), {"dice": (2, 1)}),
+    (
+        "bear-off",
+        parse_fixture("x 6:2 5:3 4:1; o 6:1 bar:1 22:2"),
+        {"dice": (6, 6), "chosen_point": 6, "targets": [0], "score": (6, 6, 7)},
+    ),
+    ("fifteen on a point", parse_fixture("x 6:15; o 6:15"), {"dice": (1, 1)}),
+    ("all off", parse_fixture("x ; o 6:3 5:2"), {"theme": CLASSIC, "score": (4, 2, 5)}),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=40)
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    for _, position, options in SCENES:
+        render_board(position, **options)
+    cold_ms = (time.perf_counter() - start) * 1000
+    print(f"cold (first render of each scene, caches built): {cold_ms:.0f} ms")
+
+    times: list[float] = []
+    sizes: dict[str, int] = {}
+    for _ in range(args.rounds):
+        for name, position, options in SCENES:
+            t0 = time.perf_counter()
+            data = render_board(position, **options)
+            times.append((time.perf_counter() - t0) * 1000)
+            sizes[name] = len(data)
+    for name, size in sizes.items():
+        print(f"  {name:34} {size / 1024:6.1f} KB")
+    times.sort()
+    median = statistics.median(times)
+    p95 = times[min(len(times) - 1, round(0.95 * len(times)) - 1)]
+    max_kb = max(sizes.values()) / 1024
+    print(f"{len(times)} renders of {len(SCENES)} scenes, 1280x908 JPEG")
+    print(f"render: median_ms={median:.2f} p95_ms={p95:.2f} max_kb={max_kb:.1f}")
+
+
+if __name__ == "__main__":
+    main()
