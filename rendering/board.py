@@ -119,7 +119,7 @@ def render_board(
     if image_format == "jpeg":
         image.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling="4:2:0")
     elif image_format == "png":
-        image.save(buffer, "PNG", compress_level=1)
+        image.save(buffer, "PNG", compress_level=3)
     else:
         raise ValueError(f"image_format must be 'jpeg' or 'png', not {image_format!r}")
     return buffer.getvalue()
@@ -273,7 +273,13 @@ def _draw(scene: _Scene) -> Image.Image:
 
     # Dots where checkers arrived, crosses where they hit, then the input highlights.
     for place, (count, colour) in dots.items():
-        for centre in centres.get(place, [])[-count:]:
+        spots = centres.get(place, [])
+        if len(spots) > (MAX_PLAIN if place[0] == "point" else BAR_PLAIN):
+            # A counted stack: one dot beside the count on the top checker.
+            x, y = spots[-1]
+            _paste_centred(image, _dot_sprite(colour, 18), (x + 22, y))
+            continue
+        for centre in spots[-count:]:
             _paste_centred(image, _dot_sprite(colour, 22), centre)
     for place in hits:
         point = place[1]

@@ -220,9 +220,11 @@ def test_last_play_is_marked_where_it_left_landed_and_hit():
     assert_colour(image, 84, 607, BLACK)
     assert_colour(image, 84 + 30, 537, CLASSIC.last_play, 30)
     assert closer_to(at(image, 84 + 15, 537), ODD, BLACK)  # faint: the triangle shows through
-    # Where it landed (19, six black checkers now: the sixth place is the top one), a dot.
-    landed = GEO.checker_centers(19, 6)[-1]
-    assert_colour(image, *landed, CLASSIC.last_play, 20)
+    # Where it landed (19, six black checkers now, so a counted stack), a dot beside the count.
+    x, y = GEO.checker_centers(19, 6)[-1]
+    assert (x, y) == (660, 371)
+    assert_colour(image, 660 + 22, 371, CLASSIC.last_play, 20)
+    assert count_near(image, (646, 357, 674, 385), CLASSIC.black.ink, 40) > 20  # "6"
     # Where it hit, a cross on the hit colour.
     assert_colour(image, 484 + 12, 91 - 6, CLASSIC.hit, 40)
 
