@@ -380,11 +380,12 @@ class StandIn:
     def _is_idle(self, quiet: float) -> bool:
         with self.world.cond:
             w = self.world
-            return (not w.updates and w.in_flight == 0
+            unfetched = [u for u in w.updates if u["update_id"] > w.last_fetched_update_id]
+            return (not unfetched and w.in_flight == 0
                     and time.monotonic() - w.last_activity >= quiet)
 
     async def idle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
-        """Wait until every update was fetched (and confirmed) by the bot, no request is in
+        """Wait until every update was fetched by the bot, no request is in
         flight, and no request finished in the last ``quiet`` seconds."""
         await _Until(lambda: self._is_idle(quiet), "the bot to go idle", timeout)
 

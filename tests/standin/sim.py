@@ -455,11 +455,11 @@ class User:
 
     def _callback(self, rec: MsgRec, data: str) -> Tap:
         world = self.standin.world
-        query_id = str(abs(hash((self.id, world.next_update_id, time.monotonic_ns()))))
+        query_id = str(4_000_000_000_000_000 + next(world._ids))
         cq = CallbackRec(id=query_id, user=self._rec, time=world.now(), data=data, message=rec)
         world.callbacks[query_id] = cq
         payload: JSON = {"id": query_id, "from": self._rec.to_json(),
-                         "chat_instance": str(abs(hash(("ci", rec.chat.id))) % 10**18)}
+                         "chat_instance": str(abs(rec.chat.id) * 7919 + 104729)}
         if rec.inline_message_id is not None:
             payload["inline_message_id"] = rec.inline_message_id
         else:
