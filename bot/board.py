@@ -49,7 +49,7 @@ def board_key(match: Match, viewer: int) -> tuple[object, ...]:
 
 
 def draw_board(match: Match, viewer: int) -> bytes:
-    return _draw(*board_key(match, viewer))  # type: ignore[arg-type]
+    return _draw(*board_key(match, viewer))
 
 
 async def draw_board_async(match: Match, viewer: int) -> bytes:

@@ -29,7 +29,8 @@ class Action(StrEnum):
     RESIGN_DECLINE = "rd"
     CANCEL = "x"
     # challenges: match id is the challenge's match, version is 0
-    ACCEPT = "a"
+    ACCEPT = "a"  # match id field: the challenge id (0 for an inline card not yet created)
+    WITHDRAW = "w"  # match id field: the challenge id
     REMATCH = "rm"
     # the /new settings card: match id 0, version 0, arg "<length><t|n>[:<mode>]"
     NEW = "n"
@@ -45,7 +46,7 @@ CALLBACK_RE = re.compile(rf"^({_ACTIONS}):(\d{{1,12}}):(\d{{1,9}})(?::([0-9A-Za-
 """Every callback data this bot sends matches this; anything else is forged or stale."""
 
 _ARG_RE = re.compile(r"^[0-9A-Za-z_\-]{1,24}$")
-MOVE_ARG_RE = re.compile(r"^(\d{1,2})-(\d{1,2})$")
+MOVE_ARG_RE = re.compile(r"^(\d{1,2})-(\d{1,2})(?:-(\d))?$")
 
 
 def pattern(*actions: Action) -> re.Pattern[str]:
@@ -64,12 +65,12 @@ class Callback:
     def encode(self) -> str:
         return encode(self.action, self.match_id, self.version, self.arg)
 
-    def move(self) -> tuple[int, int]:
-        """The ``(from, to)`` of a :attr:`Action.MOVE` argument."""
+    def move(self) -> tuple[int, int, int]:
+        """The ``(from, to, variant)`` of a :attr:`Action.MOVE` argument."""
         m = MOVE_ARG_RE.match(self.arg or "")
         if not m:
             raise ValueError(f"not a move argument: {self.arg!r}")
-        return int(m.group(1)), int(m.group(2))
+        return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
     def int_arg(self) -> int:
         if self.arg is None or not self.arg.isdigit():

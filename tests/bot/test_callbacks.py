@@ -41,4 +41,6 @@ def test_bad_arguments_are_refused_by_the_encoder() -> None:
 
 def test_move_argument() -> None:
     cb = decode(encode(Action.MOVE, 7, 3, "24-13"))
-    assert cb is not None and cb.move() == (24, 13)
+    assert cb is not None and cb.move() == (24, 13, 0)
+    cb = decode(encode(Action.MOVE, 7, 3, "24-13-1"))
+    assert cb is not None and cb.move() == (24, 13, 1)

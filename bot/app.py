@@ -1,0 +1,185 @@
+"""The Application, built in one place: rate limiter, job queue, handlers, error handler."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from datetime import timedelta
+from typing import Any
+
+from telegram import BotCommand, Update
+from telegram.error import InvalidToken, NetworkError, TimedOut
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChatMemberHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    InlineQueryHandler,
+    MessageHandler,
+    filters,
+)
+
+from bot import handlers as h
+from bot.callbacks import CALLBACK_RE
+from bot.core import Portes
+from bot.i18n import N_, tr
+from bot.settings import Settings
+from bot.timers import timer_tick
+from storage.db import Database
+from storage.results import TimerPolicy
+from storage.usecases import UseCases
+
+log = logging.getLogger("bot")
+
+COMMANDS = (
+    ("new", N_("Challenge someone to a match")),
+    ("games", N_("Your matches")),
+    ("resign", N_("Resign a game or the match")),
+    ("rules", N_("The rules of Portes")),
+    ("help", N_("How to play")),
+    ("lang", N_("Language: Ελληνικά / English")),
+    ("start", N_("Start")),
+)
+
+
+def build_application(
+    settings: Settings, *, usecases: UseCases | None = None, migrate: bool = True
+) -> Application:  # type: ignore[type-arg]
+    """The bot's ``Application``: every handler, the rate limiter, the job queue, the timers."""
+    rate = settings.rate
+    builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
+        ApplicationBuilder()
+        .token(settings.token)
+        .rate_limiter(AIORateLimiter(
+            overall_max_rate=rate.overall_per_second, overall_time_period=1,
+            group_max_rate=rate.group_per_minute, group_time_period=60,
+            max_retries=rate.max_retries,
+        ))
+        .concurrent_updates(64)
+        .connection_pool_size(64)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+    )
+    if settings.api_url:
+        builder = builder.base_url(settings.api_url)
+    if settings.file_url:
+        builder = builder.base_file_url(settings.file_url)
+    app = builder.build()
+    app.bot_data["settings"] = settings
+    app.bot_data["migrate"] = migrate
+    if usecases is not None:
+        app.bot_data["portes"] = Portes(settings, usecases)
+    add_handlers(app)
+    return app
+
+
+def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(CommandHandler("start", h.cmd_start))
+    app.add_handler(CommandHandler("help", h.cmd_help))
+    app.add_handler(CommandHandler("rules", h.cmd_rules))
+    app.add_handler(CommandHandler("new", h.cmd_new))
+    app.add_handler(CommandHandler("games", h.cmd_games))
+    app.add_handler(CommandHandler("resign", h.cmd_resign))
+    app.add_handler(CommandHandler("lang", h.cmd_lang))
+    app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
+    app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
+    app.add_handler(InlineQueryHandler(h.on_inline_query))
+    app.add_handler(ChosenInlineResultHandler(h.on_chosen_inline))
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.on_migrate))
+    app.add_handler(ChatMemberHandler(h.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
+    app.add_handler(MessageHandler(
+        filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, h.on_private_text))
+    app.add_error_handler(h.on_error)
+
+
+async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
+    settings: Settings = app.bot_data["settings"]
+    if "portes" not in app.bot_data:
+        if app.bot_data.get("migrate", True):
+            await apply_migrations(settings.database_url)
+        db = Database.from_url(settings.database_url)
+        app.bot_data["db"] = db
+        tm = settings.timeouts
+        policy = TimerPolicy(
+            reminders=tuple(timedelta(seconds=s) for s in tm.reminders),
+            turn_timeout=timedelta(seconds=tm.move_timeout),
+            challenge_ttl=timedelta(seconds=tm.challenge_ttl),
+        )
+        app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy))
+    portes: Portes = app.bot_data["portes"]
+    portes.username = app.bot.username
+    await set_commands(app)
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(timer_tick, interval=settings.timeouts.timer_poll, first=1.0,
+                                    name="timers")
+
+
+async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    db = app.bot_data.get("db")
+    if isinstance(db, Database):
+        await db.dispose()
+
+
+async def apply_migrations(url: str) -> None:
+    from storage.migrate import upgrade_async
+
+    await upgrade_async(url)
+
+
+async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
+    for lang in ("en", "el"):
+        t = tr(lang)
+        commands = [BotCommand(name, t._(text)) for name, text in COMMANDS]
+        try:
+            await app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
+        except Exception as exc:
+            log.warning("could not set the command menu (%s): %s", lang, exc)
+
+
+def run(settings: Settings, *, check_only: bool = False) -> int:
+    app = build_application(settings)
+    if check_only:
+        async def check() -> None:
+            async with app:
+                pass
+        try:
+            asyncio.run(check())
+        except InvalidToken:
+            return _token_rejected(settings)
+        except (NetworkError, TimedOut) as exc:
+            return _unreachable(settings, exc)
+        print(f"portes-bot: OK, @{app.bot.username}, database {settings.database_url}")
+        return 0
+    try:
+        if settings.webhook:
+            app.run_webhook(
+                listen=settings.webhook_listen, port=settings.webhook_port,
+                url_path=settings.webhook_path,
+                webhook_url=f"{settings.webhook_url.rstrip('/')}/{settings.webhook_path}"
+                if settings.webhook_url and not settings.webhook_url.rstrip("/").endswith(
+                    settings.webhook_path) else settings.webhook_url,
+                secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES,
+            )
+        else:
+            app.run_polling(allowed_updates=Update.ALL_TYPES)
+    except InvalidToken:
+        return _token_rejected(settings)
+    except (NetworkError, TimedOut) as exc:
+        return _unreachable(settings, exc)
+    return 0
+
+
+def _token_rejected(settings: Settings) -> int:
+    print("portes-bot: Telegram rejected TELEGRAM_BOT_TOKEN (Unauthorized). Check it with "
+          "@BotFather (/mybots, API Token); it looks like 123456789:AA...", file=sys.stderr)
+    return 2
+
+
+def _unreachable(settings: Settings, exc: Exception) -> int:
+    where = settings.api_url or "https://api.telegram.org"
+    print(f"portes-bot: cannot reach the Bot API at {where}: {exc}", file=sys.stderr)
+    return 3

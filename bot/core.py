@@ -1,0 +1,148 @@
+"""The bot's shared state and small helpers: the use cases, languages, names, safe Telegram calls.
+
+One :class:`Portes` lives in ``application.bot_data["portes"]``; handlers reach it with
+:func:`portes`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from telegram import User
+from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.ext import ContextTypes
+
+from bot.i18n import Tr, lang_of, tr
+from bot.settings import Settings
+from bot.texts import Names
+from storage.results import MatchView, PlayerView
+from storage.usecases import UseCases
+
+log = logging.getLogger("bot")
+T = TypeVar("T")
+
+
+@dataclass
+class Portes:
+    settings: Settings
+    uc: UseCases
+    username: str = "portes_bot"
+    chat_lang: dict[int, str] = field(default_factory=dict)
+    """Per-group language set with /lang in the group (kept in memory; see docs/bot.md)."""
+    user_lang: dict[int, str] = field(default_factory=dict)
+    seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+    locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    background: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    def link(self, payload: str) -> str:
+        return f"https://t.me/{self.username}?start={payload}"
+
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self.background.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self.background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    # -- players and languages ----------------------------------------------------------------
+
+    async def see_user(self, user: User | None, *, started: bool = False) -> PlayerView | None:
+        """Record a Telegram user (only when something changed, to save a transaction a tap)."""
+        if user is None or user.is_bot:
+            return None
+        name = user.full_name or user.first_name
+        key = (name, user.username)
+        if not started and self.seen.get(user.id) == key:
+            return None
+        view = await self.uc.upsert_player(
+            user.id, name, username=user.username, can_message=True if started else None
+        )
+        if view.language is None and user.language_code:
+            view = await self.uc.upsert_player(
+                user.id, name, username=user.username, language=lang_of(user.language_code)
+            )
+        if view.language:
+            self.user_lang[user.id] = view.language
+        self.seen[user.id] = key
+        return view
+
+    def lang_for_user(self, user: User | PlayerView | None) -> str:
+        if user is None:
+            return "en"
+        known = self.user_lang.get(user.id)
+        if known:
+            return known
+        if isinstance(user, PlayerView):
+            return lang_of(user.language)
+        return lang_of(user.language_code)
+
+    def t_user(self, user: User | PlayerView | None) -> Tr:
+        return tr(self.lang_for_user(user))
+
+    def lang_for_chat(self, chat_id: int, fallback: User | PlayerView | None) -> str:
+        return self.chat_lang.get(chat_id) or self.lang_for_user(fallback)
+
+    def t_match_chat(self, mv: MatchView) -> Tr:
+        """The language of a group card: the group's, else the match creator's."""
+        creator = mv.seats[0].player
+        if mv.place.chat_id is not None:
+            return tr(self.lang_for_chat(mv.place.chat_id, creator))
+        return self.t_user(creator)
+
+
+def portes(context: ContextTypes.DEFAULT_TYPE) -> Portes:
+    value = context.application.bot_data["portes"]
+    assert isinstance(value, Portes)
+    return value
+
+
+def is_group_match(mv: MatchView) -> bool:
+    return mv.place.chat_id is not None and mv.place.chat_id < 0
+
+
+def names(t: Tr, mv: MatchView) -> Names:
+    out: list[str] = []
+    for seat in mv.seats:
+        if seat.is_computer:
+            out.append(t._("Computer"))
+        elif seat.player is None:
+            out.append("?")
+        else:
+            out.append(html.escape(seat.player.display_name))
+    return Names(out[0], out[1])
+
+
+def mention(player: PlayerView) -> str:
+    return f'<a href="tg://user?id={player.id}">{html.escape(player.display_name)}</a>'
+
+
+def not_modified(exc: BadRequest) -> bool:
+    return "not modified" in exc.message.lower()
+
+
+def gone(exc: BadRequest) -> bool:
+    text = exc.message.lower()
+    return "not found" in text or "can't be edited" in text or "message_id_invalid" in text
+
+
+async def quietly(coro: Awaitable[T]) -> T | None:
+    """Await a Telegram call whose failure must not stop the rest (logged, not raised)."""
+    try:
+        return await coro
+    except BadRequest as exc:
+        if not not_modified(exc):
+            log.info("Telegram refused a call: %s", exc.message)
+    except Forbidden as exc:
+        log.info("Telegram forbade a call: %s", exc.message)
+    except TelegramError as exc:
+        log.warning("Telegram call failed: %s", exc)
+    return None

@@ -1,0 +1,142 @@
+"""Inline keyboards (pure): the turn, the /new card, challenge cards, resigning, rematch."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton as Btn
+from telegram import InlineKeyboardMarkup as Markup
+
+from bot.callbacks import Action, encode, move_arg
+from bot.i18n import LANG_NAMES, LANGS, Tr
+from bot.turn import destinations, direct_plays, point_label, sources
+from rules.match import MATCH_LENGTHS, Match, Phase
+
+PER_ROW = 6
+
+
+def _rows(buttons: list[Btn], per_row: int = PER_ROW) -> list[list[Btn]]:
+    return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
+
+
+def _label(t: Tr, point: int) -> str:
+    if point == 25:
+        return t._("bar")
+    if point == 0:
+        return t._("off")
+    return point_label(point)
+
+
+def turn_keyboard(
+    t: Tr, match_id: int, version: int, match: Match, *, selected: int | None = None,
+    direct_limit: int = 6,
+) -> Markup | None:
+    """The keyboard of the player to move, or ``None`` when there is nothing to choose."""
+    if match.phase == Phase.RESIGN_OFFERED:
+        return Markup([[
+            Btn(t._("Accept"), callback_data=encode(Action.RESIGN_ACCEPT, match_id, version)),
+            Btn(t._("Decline"), callback_data=encode(Action.RESIGN_DECLINE, match_id, version)),
+        ]])
+    if match.phase != Phase.PLAYING or match.dice is None:
+        return None
+    rows: list[list[Btn]] = []
+    plays = direct_plays(match, direct_limit)
+    if plays:
+        for index, (_, text) in enumerate(plays):
+            rows.append([Btn(text, callback_data=encode(Action.PLAY, match_id, version, index))])
+        return Markup(rows)
+    if selected is not None:
+        dests = destinations(match, selected)
+        buttons = []
+        for d in dests:
+            arg = move_arg(selected, d.to_point) + (f"-{d.variant}" if d.variant else "")
+            text = f"{_label(t, selected)} → {_label(t, d.to_point)}{'*' if d.hit else ''}"
+            if d.variant:
+                text = "/".join(f"{_label(t, m.to_point)}{'*' if m.hit else ''}"
+                                for m in d.moves)
+                text = f"{_label(t, selected)}/{text}"
+            buttons.append(Btn(text, callback_data=encode(Action.MOVE, match_id, version, arg)))
+        rows.extend(_rows(buttons, 3))
+        rows.append([Btn("↩ " + t._("Other checker"),
+                         callback_data=encode(Action.BACK, match_id, version))])
+    else:
+        buttons = [
+            Btn(_label(t, p), callback_data=encode(Action.FROM, match_id, version, p))
+            for p in sources(match)
+        ]
+        rows.extend(_rows(buttons))
+    last: list[Btn] = []
+    if match.chosen:
+        last.append(Btn("⟲ " + t._("Undo"), callback_data=encode(Action.UNDO, match_id, version)))
+    if match.can_confirm():
+        last.append(Btn("✅ " + t._("Confirm"),
+                        callback_data=encode(Action.CONFIRM, match_id, version)))
+    if last:
+        rows.append(last)
+    return Markup(rows) if rows else None
+
+
+def new_card_keyboard(t: Tr, no_triple: bool, target: int | None) -> Markup:
+    """The /new card: a button per match length, and the "no triple" switch."""
+    flag = "n" if no_triple else "t"
+    suffix = str(target) if target else ""
+    lengths = [
+        Btn(t.ngettext("{n} point", "{n} points", n),
+            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}"))
+        for n in MATCH_LENGTHS
+    ]
+    toggle_flag = "t" if no_triple else "n"
+    toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
+    return Markup([
+        lengths,
+        [Btn(toggle_text, callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}"))],
+        [Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))],
+    ])
+
+
+def challenge_keyboard(t: Tr, challenge_id: int, *, accept: bool = True, cancel: bool = True,
+                       share_url: str | None = None) -> Markup:
+    rows = []
+    if accept:
+        rows.append([Btn("🎲 " + t._("Accept"),
+                         callback_data=encode(Action.ACCEPT, challenge_id, 0))])
+    if share_url:
+        rows.append([Btn("📨 " + t._("Send to a friend"), url=share_url)])
+    if cancel:
+        rows.append([Btn(t._("Withdraw"),
+                         callback_data=encode(Action.WITHDRAW, challenge_id, 0))])
+    return Markup(rows)
+
+
+def inline_accept_keyboard(t: Tr, length: int, no_triple: bool, author: int) -> Markup:
+    """The card an inline query posts before its challenge exists (match id 0)."""
+    arg = f"{length}{'n' if no_triple else 't'}{author}"
+    return Markup([[Btn("🎲 " + t._("Accept"), callback_data=encode(Action.ACCEPT, 0, 0, arg))]])
+
+
+def resign_keyboard(t: Tr, match_id: int, version: int, match: Match, *, my_turn: bool) -> Markup:
+    rows: list[list[Btn]] = []
+    if my_turn and match.phase == Phase.PLAYING:
+        rows.append([
+            Btn(t.ngettext("Game: {n} point", "Game: {n} points", n),
+                callback_data=encode(Action.RESIGN, match_id, version, n))
+            for n in range(1, match.max_resign_points() + 1)
+        ])
+    rows.append([Btn("🏳 " + t._("Resign the match"),
+                     callback_data=encode(Action.RESIGN, match_id, version, "m"))])
+    if match.plays_made == 0:
+        rows.append([Btn(t._("Cancel the match"),
+                         callback_data=encode(Action.CANCEL, match_id, version))])
+    return Markup(rows)
+
+
+def rematch_keyboard(t: Tr, match_id: int) -> Markup:
+    data = encode(Action.REMATCH, match_id, 0)
+    return Markup([[Btn("🔁 " + t._("Rematch"), callback_data=data)]])
+
+
+def lang_keyboard() -> Markup:
+    return Markup([[Btn(LANG_NAMES[lang], callback_data=encode(Action.LANG, 0, 0, lang))
+                    for lang in LANGS]])
+
+
+def url_keyboard(text: str, url: str) -> Markup:
+    return Markup([[Btn(text, url=url)]])

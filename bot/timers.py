@@ -1,0 +1,93 @@
+"""Reminders, timeouts and challenge expiries: storage timers, fired from the job queue.
+
+Each instance calls :meth:`UseCases.fire_due_timers` every ``PORTES_TIMER_POLL`` seconds; the
+database makes sure each timer fires exactly once, so timers survive restarts and several
+instances.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram.error import Forbidden
+from telegram.ext import ContextTypes
+
+from bot.core import Portes, is_group_match, mention, portes, quietly
+from bot.publish import Publisher
+from storage.results import TimerFired, TimerKind
+
+log = logging.getLogger("bot.timers")
+
+
+async def timer_tick(context: ContextTypes.DEFAULT_TYPE) -> None:
+    p = portes(context)
+    try:
+        fired = await p.uc.fire_due_timers(worker=f"bot-{id(p)}")
+    except Exception:
+        log.exception("firing timers failed")
+        return
+    pub = Publisher(p, context.bot)
+    for timer in fired:
+        try:
+            await handle_timer(p, pub, timer)
+        except Exception:
+            log.exception("timer %s (%s) could not be shown", timer.timer_id, timer.kind)
+
+
+async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
+    mv = timer.match
+    if timer.kind == TimerKind.CHALLENGE_EXPIRY:
+        c = timer.challenge
+        if c is None:
+            return
+        t = p.t_user(c.author)
+        text = t._("This challenge has expired.")
+        if c.card_inline_message_id:
+            await quietly(pub.bot.edit_message_text(
+                text, inline_message_id=c.card_inline_message_id))
+        elif c.card_chat_id is not None and c.card_message_id is not None:
+            await quietly(pub.bot.edit_message_text(
+                text, chat_id=c.card_chat_id, message_id=c.card_message_id))
+        return
+    if mv is None:
+        return
+    if timer.kind == TimerKind.TIMEOUT:
+        async with p.locks[mv.id]:
+            await pub.show(mv, timer.events)
+        for s in mv.seats:
+            player = s.player
+            if player is None or not player.can_message:
+                continue
+            t = p.t_user(player)
+            loser = timer.seat if timer.seat is not None else mv.state.turn
+            who = mv.seats[loser].player
+            name = who.display_name if who else t._("Computer")
+            await quietly(pub.bot.send_message(
+                player.id, t._("Match #{id} ended: {player} did not move in time and loses the "
+                               "match.", id=mv.id, player=name)))
+        return
+    # a reminder: a new board (which notifies), plus a private word where possible
+    seat = timer.seat if timer.seat is not None else mv.to_act
+    if seat is None:
+        return
+    player = mv.seats[seat].player
+    if player is None:
+        return
+    hours = int(timer.after.total_seconds() // 3600) if timer.after else 0
+    async with p.locks[mv.id]:
+        if is_group_match(mv) and mv.place.chat_id is not None:
+            t = p.t_match_chat(mv)
+            await quietly(pub.bot.send_message(
+                mv.place.chat_id,
+                t._("⏰ {player}, your move in match #{id} ({hours} h waiting).",
+                    player=mention(player), id=mv.id, hours=hours),
+                parse_mode="HTML", message_thread_id=mv.place.thread_id))
+        else:
+            t = p.t_user(player)
+            try:
+                await pub.bot.send_message(
+                    player.id, t._("⏰ Your move in match #{id} ({hours} h waiting).",
+                                   id=mv.id, hours=hours))
+                await pub.post_seat(mv, seat, new_message=True)
+            except Forbidden:
+                await p.uc.set_can_message(player.id, False)

@@ -1,0 +1,96 @@
+"""Every text the bot uses has a Greek and an English translation, with the same placeholders."""
+
+from __future__ import annotations
+
+import io
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from bot import i18n
+from bot.i18n import LANGS, lang_of, po_path, tr
+
+BOT = Path(i18n.__file__).parent
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+
+
+def used_message_ids() -> set[str | tuple[str, str]]:
+    found: set[str | tuple[str, str]] = set()
+    for _file, _line, message, _comments, _context in extract_from_dir(
+        str(BOT), method_map=[("**.py", "python")], keywords=KEYWORDS
+    ):
+        if isinstance(message, tuple):
+            found.add((message[0], message[1]))
+        else:
+            found.add(message)
+    return found
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_the_code_uses_some_texts() -> None:
+    assert len(used_message_ids()) > 50
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_id_is_translated(lang: str) -> None:
+    with po_path(lang).open("rb") as fh:
+        catalog = read_po(fh, locale=lang)
+    missing = []
+    for msgid in used_message_ids():
+        key = msgid if isinstance(msgid, str) else msgid[0]
+        message = catalog.get(key)
+        if message is None or message.fuzzy:
+            missing.append(key)
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not all(strings):
+            missing.append(key)
+            continue
+        ids = msgid if isinstance(msgid, tuple) else (msgid,)
+        expected = set().union(*(fields(i) for i in ids)) - {"n"}
+        for s in strings:
+            assert fields(s) - {"n"} == expected, f"{lang}: placeholders differ in {key!r}"
+    assert not missing, f"{lang}: untranslated message ids: {missing}"
+
+
+def test_html_in_translations_is_balanced() -> None:
+    for lang in LANGS:
+        with po_path(lang).open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        for message in catalog:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            for s in strings:
+                for tag in ("b", "code", "i"):
+                    assert s.count(f"<{tag}>") == s.count(f"</{tag}>"), (lang, message.id)
+
+
+def test_catalogues_compile_in_memory_without_mo_files(tmp_path: Path) -> None:
+    # The .po files are compiled at load time when no (newer) .mo exists.
+    from babel.messages.mofile import write_mo
+
+    for lang in LANGS:
+        with po_path(lang).open("rb") as fh:
+            catalog = read_po(fh, locale=lang)
+        buf = io.BytesIO()
+        write_mo(buf, catalog)
+        assert buf.getvalue()
+
+
+def test_greek_and_english_texts() -> None:
+    assert tr("el")._("Your turn: {dice}", dice="6-5") == "Σειρά σου: 6-5"
+    assert tr("en")._("Your turn: {dice}", dice="6-5") == "Your turn: 6-5"
+    assert tr("el").ngettext("{n} point", "{n} points", 1) == "1 πόντος"
+    assert re.search("πόντοι", tr("el").ngettext("{n} point", "{n} points", 3))
+
+
+@pytest.mark.parametrize(("code", "lang"), [("el", "el"), ("el-GR", "el"), ("en-US", "en"),
+                                            ("de", "en"), (None, "en")])
+def test_language_from_telegram(code: str | None, lang: str) -> None:
+    assert lang_of(code) == lang
