@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from alembic import command
@@ -37,14 +39,26 @@ def alembic_config(url: str | None = None, *, connection: Connection | None = No
     return config
 
 
+def _run(fn: Callable[[Config, str], None], config: Config, revision: str) -> None:
+    """Run an Alembic command; from inside a running event loop, in a helper thread (the
+    environment runs its own loop). Prefer the ``*_async`` functions inside a loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        fn(config, revision)
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(fn, config, revision).result()
+
+
 def upgrade(url: str | None = None, revision: str = "head") -> None:
-    """``alembic upgrade head``. Do not call from a running event loop: use
-    :func:`upgrade_async` there."""
-    command.upgrade(alembic_config(url), revision)
+    """``alembic upgrade head`` on ``url`` (default: ``DATABASE_URL`` or the SQLite file)."""
+    _run(command.upgrade, alembic_config(url), revision)
 
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:
-    command.downgrade(alembic_config(url), revision)
+    """``alembic downgrade base`` (or to ``revision``)."""
+    _run(command.downgrade, alembic_config(url), revision)
 
 
 async def upgrade_async(url: str | None = None, revision: str = "head") -> None:

@@ -1,0 +1,84 @@
+"""Replay a stored match from its move log (for audits, exports and the tests).
+
+The log holds every turn (forced plays and passes included) and the games table says which games
+ended by resignation; with the match's dice source (``FairDice(seed, mix)``, or the revealed dice
+as ``RecordedDice``) that is enough to rebuild the match exactly. Passes are not re-applied: the
+rules core plays them itself, and the replay checks that it logged the same ones.
+"""
+
+from __future__ import annotations
+
+from rules.dice import DiceSource
+from rules.errors import CorruptState
+from rules.match import Event, Match, Phase, TurnPlayed
+from rules.position import Play, apply_move
+from storage.results import LoggedTurn, MatchRecord
+
+
+class ReplayMismatch(CorruptState):
+    """The move log does not agree with what the rules core produces from it."""
+
+    code = "replay_mismatch"
+
+
+def replay(record: MatchRecord, dice: DiceSource) -> Match:
+    """Rebuild the match from ``record``'s log with ``dice``; raise :class:`ReplayMismatch` when
+    the log and the rules disagree. A resignation offer still pending, and moves chosen but not
+    confirmed, are not in the log (they are not replayed)."""
+    stored = record.match.state
+    log = list(record.turns)
+    resigned_games = {g.number: g for g in record.games if g.resigned}
+    position = 0
+
+    def consume(events: list[Event]) -> None:
+        nonlocal position
+        for event in events:
+            if not isinstance(event, TurnPlayed):
+                continue
+            if position >= len(log):
+                raise ReplayMismatch(f"the rules played an unlogged turn {event.text!r}")
+            logged = log[position]
+            if (logged.game, logged.turn, logged.player, tuple(logged.dice), logged.moves) != (
+                event.game,
+                event.turn,
+                event.player,
+                tuple(event.dice),
+                event.moves,
+            ):
+                raise ReplayMismatch(
+                    f"turn {logged.game}.{logged.turn}: logged {logged.text!r} with "
+                    f"{logged.dice}, replayed {event.text!r} with {event.dice}"
+                )
+            position += 1
+
+    match = Match.new(stored.length, no_triple=stored.no_triple)
+    if stored.phase == Phase.NOT_STARTED:
+        return match
+    match, events = match.start(dice)
+    consume(events)
+    while match.phase == Phase.PLAYING:
+        if position < len(log) and log[position].game == match.game:
+            turn: LoggedTurn = log[position]
+            final = match.position
+            for move in turn.moves:
+                final = apply_move(final, move)
+            match, events = match.play(
+                match.turn, Play(turn.moves, final), dice, forced=turn.forced
+            )
+            consume(events)
+        elif match.game in resigned_games:
+            game = resigned_games.pop(match.game)
+            assert game.points is not None and game.winner is not None
+            match, events = match.offer_resignation(1 - game.winner, game.points)
+            match, events = match.accept_resignation(game.winner, dice)
+            consume(events)
+        else:
+            break
+    if position != len(log):
+        raise ReplayMismatch(f"{len(log) - position} logged turns were not replayed")
+    if stored.phase == Phase.MATCH_OVER and match.phase != Phase.MATCH_OVER:
+        assert stored.winner is not None
+        match, _ = match.resign_match(1 - stored.winner, reason=stored.end_reason or "resigned")
+    elif stored.phase == Phase.CANCELLED and match.phase != Phase.CANCELLED:
+        match, _ = match.cancel(0)
+    return match

@@ -1,0 +1,152 @@
+"""Fixtures for the storage tests: real databases, parametrised by URL.
+
+Every test taking ``db`` runs on SQLite (a fresh file copied from a migrated template) and on
+PostgreSQL when ``PORTES_TEST_POSTGRES_URL`` is set (``eval "$(.ci/postgres.sh)"`` starts one).
+Without it the PostgreSQL leg is skipped loudly; with ``CI=true`` it fails instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import uuid
+import warnings
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from storage import migrate
+from storage.db import Database
+from storage.models import Base
+from storage.usecases import UseCases
+
+T = TypeVar("T")
+PG_ENV = "PORTES_TEST_POSTGRES_URL"
+BACKENDS = ("sqlite", "postgresql")
+_pg_skipped: list[str] = []
+
+
+def postgres_admin_url() -> str | None:
+    """The configured PostgreSQL URL, or skip (fail under CI) when there is none."""
+    url = os.environ.get(PG_ENV)
+    if url:
+        return url
+    message = f'PostgreSQL leg SKIPPED: {PG_ENV} is not set (run: eval "$(.ci/postgres.sh)")'
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"CI=true but {PG_ENV} is not set: PostgreSQL is required in CI")
+    _pg_skipped.append(message)
+    pytest.skip(message)
+
+
+async def create_database(admin_url: str, prefix: str = "portes_t") -> str:
+    """Create a fresh PostgreSQL database next to ``admin_url``'s; return its URL."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
+    async with engine.connect() as conn:
+        await conn.execute(text(f'CREATE DATABASE "{name}"'))
+    await engine.dispose()
+    return make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+
+
+async def drop_database(admin_url: str, url: str) -> None:
+    name = make_url(url).database
+    engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
+    async with engine.connect() as conn:
+        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    await engine.dispose()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _pg_skipped:
+        terminalreporter.write_sep("!", "PostgreSQL NOT TESTED", red=True, bold=True)
+        terminalreporter.write_line(
+            f"The PostgreSQL leg of the storage tests was skipped: {PG_ENV} is not "
+            'set. Run `eval "$(.ci/postgres.sh)"` first.',
+            red=True,
+        )
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "portes.sqlite3"
+    migrate.upgrade(f"sqlite:///{path}")
+    return path
+
+
+def run_in_thread(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to completion in a helper thread (fixtures may be set up from inside
+    the test's running event loop)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+@pytest.fixture(scope="session")
+def pg_session_url() -> Iterator[str]:
+    admin = postgres_admin_url()
+    assert admin is not None
+    url = run_in_thread(create_database(admin))
+    migrate.upgrade(url)
+    yield url
+    run_in_thread(drop_database(admin, url))
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 25, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, delta: timedelta) -> None:
+        self.now += delta
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+def sqlite_copy(template: Path, tmp_path: Path) -> str:
+    path = tmp_path / "portes.sqlite3"
+    shutil.copy(template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@pytest.fixture(params=BACKENDS)
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path)
+        return
+    url: str = request.getfixturevalue("pg_session_url")
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+        await conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    await engine.dispose()
+    yield url
+
+
+@pytest.fixture
+async def db(db_url: str) -> AsyncIterator[Database]:
+    database = Database.from_url(db_url)
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture
+def uc(db: Database, clock: FakeClock) -> UseCases:
+    return UseCases(db, clock=clock)
+
+
+@pytest.fixture(autouse=True)
+def _no_resource_warnings() -> Iterator[None]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        yield

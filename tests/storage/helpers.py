@@ -1,0 +1,58 @@
+"""Helpers for the storage tests: players, challenges, and playing turns through the use cases."""
+
+from __future__ import annotations
+
+import random
+
+from storage.results import COMPUTER, ActionResult, Actor, MatchView, Outcome
+from storage.usecases import UseCases
+
+ALICE, BOB, CAROL = 1001, 1002, 1003
+
+
+async def players(uc: UseCases) -> None:
+    await uc.upsert_player(ALICE, "Alice", username="alice", language="el")
+    await uc.upsert_player(BOB, "Bob", username="bob", language="en")
+    await uc.upsert_player(CAROL, "Carol", username="carol")
+
+
+async def new_match(
+    uc: UseCases, length: int = 1, mix: str = "cbq-4242", **kw: object
+) -> ActionResult:
+    """Alice challenges, Bob accepts; returns the accept result."""
+    await players(uc)
+    created = await uc.create_challenge(ALICE, length=length, chat_id=-100, **kw)  # type: ignore[arg-type]
+    assert created.ok and created.challenge is not None
+    accepted = await uc.accept_challenge(created.challenge.id, BOB, mix=mix)
+    assert accepted.ok, accepted
+    return accepted
+
+
+def actor_of(view: MatchView, seat: int) -> Actor:
+    player = view.seats[seat].player
+    if player is None:
+        return COMPUTER
+    return player.id
+
+
+async def play_random_turn(uc: UseCases, view: MatchView, rng: random.Random) -> ActionResult:
+    """The player to act plays a random legal play (or accepts a pending resignation)."""
+    seat = view.to_act
+    assert seat is not None
+    plays = view.state.legal_plays()
+    result = await uc.play(view.id, actor_of(view, seat), view.version, rng.choice(plays))
+    assert result.outcome == Outcome.OK, result
+    return result
+
+
+async def play_to_end(
+    uc: UseCases, view: MatchView, seed: int = 7, max_turns: int = 5000
+) -> MatchView:
+    rng = random.Random(seed)
+    for _ in range(max_turns):
+        if view.to_act is None:
+            return view
+        result = await play_random_turn(uc, view, rng)
+        assert result.match is not None
+        view = result.match
+    raise AssertionError("the match did not end")
