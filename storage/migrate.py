@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 import migrations
 from storage.db import database_url, normalise_url
 
-SCRIPT_LOCATION = str(Path(migrations.__file__).resolve().parent)
+SCRIPT_LOCATION = str(Path(next(iter(migrations.__path__))).resolve())
 
 
 def alembic_config(url: str | None = None, *, connection: Connection | None = None) -> Config:
