@@ -50,9 +50,9 @@ def turn_keyboard(
             arg = move_arg(selected, d.to_point) + (f"-{d.variant}" if d.variant else "")
             text = f"{_label(t, selected)} → {_label(t, d.to_point)}{'*' if d.hit else ''}"
             if d.variant:
-                text = "/".join(f"{_label(t, m.to_point)}{'*' if m.hit else ''}"
-                                for m in d.moves)
-                text = f"{_label(t, selected)}/{text}"
+                text = " → ".join(f"{_label(t, m.to_point)}{'*' if m.hit else ''}"
+                                  for m in d.moves)
+                text = f"{_label(t, selected)} → {text}"
             buttons.append(Btn(text, callback_data=encode(Action.MOVE, match_id, version, arg)))
         rows.extend(_rows(buttons, 3))
         rows.append([Btn("↩ " + t._("Other checker"),

@@ -1,0 +1,111 @@
+"""Fixtures for the bot's tests: the real Application over HTTP against the Bot API stand-in."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import build_application
+from bot.settings import RateLimits, Settings, Timeouts
+from storage.db import Database
+from storage.migrate import upgrade
+from storage.results import TimerPolicy
+from storage.usecases import UseCases
+from tests.standin import StandIn
+from tests.standin.fixtures import standin  # noqa: F401
+
+_TEMPLATE: dict[str, Path] = {}
+
+
+@pytest.fixture(scope="session")
+def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file migrated to head once; each test copies it (migrations take a while)."""
+    path = tmp_path_factory.mktemp("db") / "template.sqlite3"
+    upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+class Clock:
+    """A settable clock for the use cases (reminders and timeouts without waiting)."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def db_url(migrated_db: Path, tmp_path: Path) -> str:
+    path = tmp_path / "portes.sqlite3"
+    shutil.copy(migrated_db, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def test_settings(standin: StandIn, db_url: str, **changes: Any) -> Settings:
+    settings = Settings(
+        token=standin.token,
+        database_url=db_url,
+        api_url=standin.base_url,
+        file_url=standin.base_file_url,
+        rate=RateLimits(overall_per_second=0, group_per_minute=0, max_retries=3),
+        timeouts=Timeouts(timer_poll=0.2),
+    )
+    return replace(settings, **changes)
+
+
+class Running:
+    def __init__(self, app: Any, uc: UseCases, clock: Clock) -> None:
+        self.app = app
+        self.uc = uc
+        self.clock = clock
+
+
+@pytest.fixture
+async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
+                   ) -> AsyncIterator[Callable[..., Any]]:
+    started: list[Any] = []
+    dbs: list[Database] = []
+
+    async def start(**changes: Any) -> Running:
+        settings = test_settings(standin, db_url, **changes)
+        db = Database.from_url(settings.database_url)
+        dbs.append(db)
+        policy = TimerPolicy()
+        uc = UseCases(db, timers=policy, clock=clock)
+        app = build_application(settings, usecases=uc, migrate=False)
+        await app.initialize()
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        started.append(app)
+        return Running(app, uc, clock)
+
+    yield start
+    for app in started:
+        if app.updater is not None and app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        await app.shutdown()
+    for db in dbs:
+        await db.dispose()
+
+
+@pytest.fixture
+async def bot(make_bot: Callable[..., Any]) -> Running:
+    return await make_bot()  # type: ignore[no-any-return]

@@ -1,0 +1,39 @@
+"""A full match in a group, played by simulated users tapping the buttons the bot sent."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Running
+from tests.bot.players import live_board, play_turn
+from tests.standin import StandIn
+
+
+async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    assert "1 point" in card.button_texts
+    await alice.tap(card, "3 points")
+    await standin.idle()
+    card = card.refresh()
+    assert "challenges anyone" in card.text and "SHA-256" in card.text
+    # the author cannot accept their own challenge
+    answer = await alice.tap(card, "🎲 Accept")
+    assert answer.show_alert and "own challenge" in answer.text
+    await bob.tap(card, "🎲 Accept")
+    board = await standin.wait_for(lambda: live_board(group), what="the first board")
+    assert board.image().size[0] >= 800
+    assert "Portes" in board.caption
+    assert "match to 3" in board.caption
+    for _ in range(40):
+        board = await standin.wait_for(lambda: live_board(group), what="a board")
+        mover = alice if board.mentions(alice) else bob
+        other = bob if mover is alice else alice
+        # the other player cannot move
+        if board.button_texts:
+            answer = await other.tap(board, board.button_texts[0])
+            assert answer.show_alert and "not your turn" in answer.text
+        await play_turn(standin, mover, group)
+    await standin.idle()
+    assert len([m for m in group.bot_messages() if m.photo_bytes is not None]) == 1
