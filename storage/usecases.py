@@ -208,7 +208,8 @@ class UseCases:
 
     ``clock`` returns aware UTC datetimes (tests pass a fake one); ``timers`` sets reminder,
     timeout and expiry durations; ``checkpoint`` is a test seam awaited with ``"read"`` after a
-    use case has read and decided, before it writes, and ``"committed"`` after its commit.
+    use case has read and decided, before it writes, ``"written"`` after its writes but before
+    its commit, and ``"committed"`` after its commit.
     """
 
     def __init__(
@@ -560,6 +561,7 @@ class UseCases:
             if not await self._write(session, row, state, new_state, events, now):
                 await session.rollback()
                 return await self._stale(match_id)
+            await self._cp("written")
             await session.commit()
         await self._cp("committed")
         boards = [] if row.status in ENDED_STATUSES else loaded.boards

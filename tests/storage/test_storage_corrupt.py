@@ -1,0 +1,55 @@
+"""A malformed or truncated stored state gives a clear error for that match only."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import update
+
+from storage.db import Database
+from storage.models import MatchRow
+from storage.results import Outcome
+from storage.usecases import UseCases
+from tests.storage.conftest import FakeClock
+from tests.storage.helpers import ALICE, BOB, actor_of, new_match
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda s: s[: len(s) // 2],  # truncated
+        lambda s: "not json at all",
+        lambda s: s.replace('"format":1', '"format":99'),  # unknown format
+        lambda s: s.replace('"board":[', '"board":[7,'),  # malformed board
+        lambda s: "[]",
+    ],
+    ids=["truncated", "garbage", "format", "board", "not-object"],
+)
+async def test_corrupt_state(uc: UseCases, db: Database, clock: FakeClock, damage) -> None:  # type: ignore[no-untyped-def]
+    broken = (await new_match(uc, mix="a")).match
+    healthy = (await new_match(uc, mix="b")).match
+    assert broken is not None and healthy is not None
+    async with db.sessions.begin() as session:
+        await session.execute(
+            update(MatchRow)
+            .where(MatchRow.id == broken.id)
+            .values(state=damage(broken.state.to_json()))
+        )
+    loaded = await uc.load_match(broken.id)
+    assert loaded.outcome == Outcome.CORRUPT and loaded.code == "corrupt_state"
+    assert loaded.message and str(broken.id) in loaded.message
+    actor = actor_of(broken, broken.state.turn)
+    acted = await uc.play(broken.id, actor, broken.version, "24/18")
+    assert acted.outcome == Outcome.CORRUPT
+    # Other matches and listings are unaffected.
+    assert {s.id for s in await uc.list_active_matches(ALICE)} == {broken.id, healthy.id}
+    assert (await uc.load_match(healthy.id)).ok
+    # Its timers fire once and report it; they are not retried in a loop.
+    clock.advance(timedelta(days=8))
+    fired = await uc.fire_due_timers()
+    about_broken = [t for t in fired if t.match is None]
+    assert about_broken and all(t.outcome == Outcome.CORRUPT for t in about_broken)
+    assert [t for t in await uc.fire_due_timers() if t.match is None] == []
+    assert (await uc.load_match(healthy.id)).match.status.value == "abandoned"  # type: ignore[union-attr]
+    assert BOB

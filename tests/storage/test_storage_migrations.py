@@ -1,0 +1,107 @@
+"""Migrations: upgrade from empty, down and up again (stairway), models == newest revision."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import create_engine, inspect
+
+from storage import migrate
+from storage.models import Base
+from tests.storage.conftest import (
+    create_database,
+    drop_database,
+    postgres_admin_url,
+    run_in_thread,
+)
+
+TABLES = {"players", "matches", "games", "turns", "challenges", "board_messages", "timers"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    admin = postgres_admin_url()
+    assert admin is not None
+    url = run_in_thread(create_database(admin, "portes_mig"))
+    yield url
+    run_in_thread(drop_database(admin, url))
+
+
+def sync_url(url: str) -> str:
+    # Inspection runs through the async engine's sync facade.
+    return url
+
+
+def inspect_tables(url: str) -> set[str]:
+    import asyncio
+
+    from storage.db import make_engine
+
+    async def go() -> set[str]:
+        engine = make_engine(url)
+        async with engine.connect() as conn:
+            names = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
+        await engine.dispose()
+        return names
+
+    return run_in_thread(go()) if asyncio.get_event_loop_policy() else set()
+
+
+def autogenerate_diff(url: str) -> list[object]:
+    from storage.db import make_engine
+
+    async def go() -> list[object]:
+        engine = make_engine(url)
+        async with engine.connect() as conn:
+            diff = await conn.run_sync(
+                lambda c: compare_metadata(
+                    MigrationContext.configure(c, opts={"compare_type": True}), Base.metadata
+                )
+            )
+        await engine.dispose()
+        return list(diff)
+
+    return run_in_thread(go())
+
+
+def test_upgrade_from_empty_stairway_and_autogenerate(empty_url: str) -> None:
+    migrate.upgrade(empty_url)
+    assert inspect_tables(empty_url) >= TABLES
+    assert autogenerate_diff(empty_url) == []
+    script = ScriptDirectory.from_config(migrate.alembic_config(empty_url))
+    revisions = list(script.walk_revisions("base", "heads"))
+    for revision in revisions:  # newest first: step down one at a time, then back up
+        migrate.downgrade(empty_url, revision.down_revision or "base")
+        migrate.upgrade(empty_url, revision.revision)
+        migrate.downgrade(empty_url, revision.down_revision or "base")
+    assert inspect_tables(empty_url) & TABLES == set()
+    migrate.upgrade(empty_url)
+    assert inspect_tables(empty_url) >= TABLES
+    assert autogenerate_diff(empty_url) == []
+
+
+async def test_upgrade_async_inside_the_event_loop(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'async.sqlite3'}"
+    await migrate.upgrade_async(url)
+    await migrate.upgrade_async(url)  # idempotent
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        assert set(inspect(conn).get_table_names()) >= TABLES
+        fks = {fk["name"] for fk in inspect(conn).get_foreign_keys("matches")}
+        assert "fk_matches_player0_id_players" in fks
+    engine.dispose()
+
+
+def test_constraint_names_follow_the_convention() -> None:
+    for table in Base.metadata.sorted_tables:
+        for constraint in table.constraints:
+            assert constraint.name, f"unnamed constraint on {table.name}"
+            assert str(constraint.name).split("_")[0] in {"pk", "fk", "uq", "ck", "ix"}

@@ -1,0 +1,98 @@
+"""Reminders, turn timeouts and challenge expiry, as rows fired exactly once."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from storage.db import Database
+from storage.results import ChallengeStatus, MatchStatus, TimerKind, TimerPolicy
+from storage.usecases import UseCases
+from tests.storage.conftest import FakeClock
+from tests.storage.helpers import ALICE, BOB, actor_of, new_match, players
+
+
+async def test_reminders_then_timeout(uc: UseCases, clock: FakeClock) -> None:
+    view = (await new_match(uc, length=3)).match
+    assert view is not None
+    waiting = view.to_act
+    started = clock.now
+    assert view.turn_deadline == started + timedelta(days=7)
+    assert await uc.next_timer_due() == started + timedelta(hours=12)
+    clock.advance(timedelta(hours=11))
+    assert await uc.fire_due_timers() == []
+    clock.advance(timedelta(hours=1))
+    fired = await uc.fire_due_timers()
+    assert [(t.kind, t.seat, t.after) for t in fired] == [
+        (TimerKind.REMINDER, waiting, timedelta(hours=12))
+    ]
+    assert await uc.fire_due_timers() == []
+    clock.advance(timedelta(hours=12))
+    assert [t.after for t in await uc.fire_due_timers()] == [timedelta(hours=24)]
+    clock.advance(timedelta(days=6))
+    fired = await uc.fire_due_timers()
+    assert [t.kind for t in fired] == [TimerKind.TIMEOUT]
+    ended = fired[0].match
+    assert ended is not None and ended.status == MatchStatus.ABANDONED
+    assert ended.state.winner == 1 - waiting and ended.state.end_reason == "timeout"  # type: ignore[operator]
+    assert ended.seed_hex is not None and fired[0].events
+    assert await uc.next_timer_due() is None
+
+
+async def test_acting_resets_the_timers(uc: UseCases, clock: FakeClock) -> None:
+    view = (await new_match(uc, length=3)).match
+    assert view is not None
+    clock.advance(timedelta(hours=6))
+    # a single tap does not reset the turn's timers
+    actor = actor_of(view, view.state.turn)
+    stepped = await uc.step(view.id, actor, view.version, view.state.next_moves()[0])
+    assert stepped.match is not None and stepped.match.turn_deadline == view.turn_deadline
+    played = await uc.play(view.id, actor, stepped.match.version, view.state.legal_plays()[0])
+    assert played.match is not None
+    after = played.match
+    assert after.turn_deadline == clock.now + timedelta(days=7)
+    clock.advance(timedelta(hours=7))  # 13 h after the start, 7 h after the play
+    assert await uc.fire_due_timers() == []
+    clock.advance(timedelta(hours=5))
+    fired = await uc.fire_due_timers()
+    assert [(t.kind, t.seat) for t in fired] == [(TimerKind.REMINDER, after.to_act)]
+
+
+async def test_timer_policy_is_configurable(db: Database, clock: FakeClock) -> None:
+    uc = UseCases(
+        db,
+        clock=clock,
+        timers=TimerPolicy(
+            reminders=(), turn_timeout=timedelta(hours=1), challenge_ttl=timedelta(minutes=5)
+        ),
+    )
+    view = (await new_match(uc)).match
+    assert view is not None and view.turn_deadline == clock.now + timedelta(hours=1)
+    clock.advance(timedelta(hours=1))
+    assert [t.kind for t in await uc.fire_due_timers()] == [TimerKind.TIMEOUT]
+
+
+async def test_challenge_expiry(uc: UseCases, clock: FakeClock) -> None:
+    await players(uc)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    assert created.challenge is not None
+    await uc.set_challenge_card(created.challenge.id, chat_id=-100, message_id=55)
+    clock.advance(timedelta(hours=24))
+    assert (await uc.accept_challenge(created.challenge.id, BOB, mix="late")).code == (
+        "challenge_closed"
+    )
+    fired = await uc.fire_due_timers()
+    assert [t.kind for t in fired] == [TimerKind.CHALLENGE_EXPIRY]
+    ch = fired[0].challenge
+    assert ch is not None and ch.status == ChallengeStatus.EXPIRED and ch.card_message_id == 55
+    loaded = await uc.load_match(created.challenge.match_id)
+    assert loaded.match is not None and loaded.match.status == MatchStatus.EXPIRED
+    assert loaded.match.seed_hex is not None
+    assert await uc.fire_due_timers() == []
+
+
+async def test_accepted_challenge_does_not_expire(uc: UseCases, clock: FakeClock) -> None:
+    view = (await new_match(uc)).match
+    assert view is not None
+    clock.advance(timedelta(hours=25))
+    kinds = [t.kind for t in await uc.fire_due_timers()]
+    assert TimerKind.CHALLENGE_EXPIRY not in kinds
