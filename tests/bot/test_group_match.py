@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, play_turn
 from tests.standin import StandIn
@@ -37,3 +39,34 @@ async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -
         await play_turn(standin, mover, group)
     await standin.idle()
     assert len([m for m in group.bot_messages() if m.photo_bytes is not None]) == 1
+
+
+async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any) -> None:
+    # whole plays are offered up to 40 at a time, so most turns are one tap (the tap-by-tap
+    # keyboard is exercised above)
+    bot: Running = await make_bot(plays_direct=40)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob", language_code="el")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "3 points")
+    await standin.idle()
+    await bob.tap(card.refresh(), "🎲 Accept")
+    board = await standin.wait_for(lambda: live_board(group), what="the first board")
+    turns = 0
+    while "wins the match" not in board.caption:
+        mover = alice if board.mentions(alice) else bob
+        await play_turn(standin, mover, group)
+        board = await standin.wait_for(lambda: live_board(group), what="a board")
+        turns += 1
+        assert turns < 600
+    await standin.idle()
+    assert "🔁 Rematch" in board.button_texts
+    assert board.caption.count("wins the match") == 1
+    texts = [m.content for m in group.bot_messages()]
+    assert any("dice seed" in t and "python -m rules.fairdice" in t for t in texts)
+    # one live board per match in the chat
+    assert len([m for m in group.bot_messages() if m.photo_bytes is not None]) == 1
+    record = await bot.uc.match_record(1)
+    assert record is not None and max(record.match.state.score) >= 3
