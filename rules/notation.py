@@ -126,6 +126,11 @@ class _Hop:
     star: bool
 
 
+def _hop_key(item: tuple[int, _Hop]) -> tuple[int, int, int, bool]:
+    cursor, hop = item
+    return (cursor, hop.start, hop.end, hop.star)
+
+
 def _read_point(text: str, *, first: bool) -> int:
     word = text.lower().rstrip("*")
     if word in ("bar", "b"):
@@ -178,6 +183,7 @@ def _realisations(
     realisation of the hops (used to explain why a text is refused).
     """
     results: dict[tuple[int, ...], tuple[Move, ...]] = {}
+    visited: set[object] = set()
     n = len(hops)
 
     def walk(
@@ -186,6 +192,10 @@ def _realisations(
         cursors: tuple[int, ...],
         moves: tuple[Move, ...],
     ) -> None:
+        state = (board, remaining, tuple(sorted(zip(cursors, hops, strict=True), key=_hop_key)))
+        if state in visited:
+            return
+        visited.add(state)
         if all(cursors[i] == hops[i].end for i in range(n)):
             if (finals is None or board in finals) and board not in results:
                 results[board] = moves

@@ -14,6 +14,7 @@ reversing and negating the slots, so the generator only ever thinks in one direc
 from __future__ import annotations
 
 import base64
+import functools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -88,7 +89,7 @@ class Position:
                 raise ValueError(f"bad opponent point {point}:{count}")
             mirror = 25 - point
             if slots[mirror] > 0 and count > 0:
-                raise ValueError(f"both sides on point {26 - mirror - 1}")
+                raise ValueError(f"both sides on point {mirror}")
             slots[mirror] -= count
         return cls(slots)
 
@@ -351,12 +352,16 @@ def _apply(b: tuple[int, ...], src: int, dest: int, hit: bool) -> tuple[int, ...
     return tuple(nb)
 
 
+def _apply_checked(b: tuple[int, ...], move: Move) -> tuple[int, ...]:
+    for src, dest, hit in _single_moves(b, move.die, move.from_point):
+        if src == move.from_point and dest == move.to_point:
+            return _apply(b, src, dest, hit)
+    raise IllegalPlay(f"{move} is not a legal move with a {move.die}")
+
+
 def apply_move(position: Position, move: Move) -> Position:
     """The position after one single move, checked against the rules for a single die."""
-    for src, dest, hit in _single_moves(position.board, move.die, move.from_point):
-        if src == move.from_point and dest == move.to_point:
-            return Position._trusted(_apply(position.board, src, dest, hit))
-    raise IllegalPlay(f"{move} is not a legal move with a {move.die}")
+    return Position._trusted(_apply_checked(position.board, move))
 
 
 def _mixed(b: tuple[int, ...], d1: int, d2: int) -> dict[tuple[int, ...], tuple[Move, ...]]:
@@ -423,11 +428,16 @@ def legal_plays(position: Position, dice: Dice | tuple[int, int]) -> list[Play]:
     return [Play(moves, Position._trusted(board)) for board, moves in found.items()]
 
 
-def _final_boards(position: Position, dice: Dice | tuple[int, int]) -> set[tuple[int, ...]]:
+def _final_boards(position: Position, dice: Dice | tuple[int, int]) -> frozenset[tuple[int, ...]]:
     d1, d2 = dice
-    b = position.board
+    return _final_boards_cached(position.board, min(d1, d2), max(d1, d2))
+
+
+@functools.lru_cache(maxsize=512)
+def _final_boards_cached(b: tuple[int, ...], d1: int, d2: int) -> frozenset[tuple[int, ...]]:
+    # Cached because every tap of a turn, and every typed play, asks again for the same turn.
     found = _doubles(b, d1) if d1 == d2 else _mixed(b, d1, d2)
-    return set(found) if found else {b}
+    return frozenset(found) if found else frozenset((b,))
 
 
 # -- tap-by-tap input -----------------------------------------------------------------------
@@ -442,13 +452,14 @@ class TurnInput:
     last chosen move.
     """
 
-    __slots__ = ("_finals", "_memo", "dice", "position")
+    __slots__ = ("_finals", "_memo", "_states", "dice", "position")
 
     def __init__(self, position: Position, dice: Dice | tuple[int, int]) -> None:
         self.position = position
         self.dice = Dice(*dice)
         self._finals = _final_boards(position, self.dice)
         self._memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
+        self._states: dict[tuple[Move, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def _reaches(self, board: tuple[int, ...], remaining: tuple[int, ...]) -> bool:
         if board in self._finals:
@@ -472,14 +483,22 @@ class TurnInput:
         return result
 
     def _replay(self, chosen: Sequence[Move]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        board = self.position.board
-        remaining = list(self.dice.values())
-        for move in chosen:
+        key = tuple(chosen)
+        state = self._states.get(key)
+        if state is not None:
+            return state
+        if not key:
+            state = (self.position.board, self.dice.values())
+        else:
+            board, remaining = self._replay(key[:-1])
+            move = key[-1]
             if move.die not in remaining:
                 raise IllegalPlay(f"{move}: no {move.die} left to play")
-            remaining.remove(move.die)
-            board = apply_move(Position._trusted(board), move).board
-        return board, tuple(remaining)
+            i = remaining.index(move.die)
+            board = _apply_checked(board, move)
+            state = (board, remaining[:i] + remaining[i + 1 :])
+        self._states[key] = state
+        return state
 
     def next_moves(self, chosen: Sequence[Move] = ()) -> tuple[Move, ...]:
         """The single moves that may come next after ``chosen`` (empty when the turn is done)."""
@@ -494,6 +513,11 @@ class TurnInput:
                     offered.append(Move(src, dest, die, hit))
         offered.sort(key=lambda m: (-m.from_point, -m.die))
         return tuple(offered)
+
+    def position_after(self, chosen: Sequence[Move]) -> Position:
+        """The board after the moves chosen so far (complete or not), from the mover's side."""
+        board, _ = self._replay(chosen)
+        return Position._trusted(board)
 
     def is_complete(self, chosen: Sequence[Move] = ()) -> bool:
         """True when the moves chosen make a whole legal play (the turn may be confirmed)."""

@@ -1,0 +1,87 @@
+"""Benchmark: our legal_plays against GNU Backgammon's generator, side by side in one run.
+
+Corpus: a fixed, seeded set of self-play positions x all 21 rolls. Prints median and p99
+microseconds per position+roll for each, their ratio, and the median of the tap-by-tap
+"next moves" query (a fresh TurnInput and its first query, as the bot does for a new turn).
+Last line: ``legal_plays: median_us=<x> p99_us=<x> gnubg_median_us=<x> ratio=<x>
+next_moves_median_us=<x>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.position import ALL_ROLLS, Position, TurnInput, legal_plays  # noqa: E402
+from rules.selfplay import selfplay_positions  # noqa: E402
+
+
+def to_gnubg(position: Position) -> list[list[int]]:
+    b = position.board
+    opponent = [max(0, -b[25 - i]) for i in range(1, 25)] + [-b[0]]
+    mover = [max(0, b[i]) for i in range(1, 25)] + [b[25]]
+    return [opponent, mover]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--positions", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    corpus = selfplay_positions(args.positions, args.seed)
+    clock = time.perf_counter_ns
+    ours: list[float] = []
+    theirs: list[float] = []
+    taps: list[float] = []
+    try:
+        import gnubg_nn
+    except ImportError:  # pragma: no cover - the bench says so instead of failing
+        gnubg_nn = None
+    for position in corpus:
+        board = to_gnubg(position)
+        for roll in ALL_ROLLS:
+            t0 = clock()
+            legal_plays(position, roll)
+            t1 = clock()
+            ours.append((t1 - t0) / 1000)
+            if gnubg_nn is not None:
+                t0 = clock()
+                gnubg_nn.moves(board, roll.die1, roll.die2)
+                t1 = clock()
+                theirs.append((t1 - t0) / 1000)
+    for i, position in enumerate(corpus[:1000]):
+        roll = ALL_ROLLS[i % 21]
+        t0 = clock()
+        TurnInput(position, roll).next_moves()
+        t1 = clock()
+        taps.append((t1 - t0) / 1000)
+
+    median = statistics.median(ours)
+    p99 = percentile(ours, 0.99)
+    gmedian = statistics.median(theirs) if theirs else float("nan")
+    ratio = median / gmedian if theirs else float("nan")
+    tap_median = statistics.median(taps)
+    print(f"corpus: {len(corpus)} positions x {len(ALL_ROLLS)} rolls = {len(ours)} calls")
+    print(f"ours:  median {median:.1f} us  p99 {p99:.1f} us  max {max(ours):.1f} us")
+    if theirs:
+        print(f"gnubg: median {gmedian:.1f} us  p99 {percentile(theirs, 0.99):.1f} us")
+    print(f"next moves (new turn): median {tap_median:.1f} us  p99 {percentile(taps, 0.99):.1f} us")
+    print(
+        f"legal_plays: median_us={median:.1f} p99_us={p99:.1f} gnubg_median_us={gmedian:.1f} "
+        f"ratio={ratio:.1f} next_moves_median_us={tap_median:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
