@@ -89,6 +89,8 @@ async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
         uc = UseCases(db, timers=policy, clock=clock)
         app = build_application(settings, usecases=uc, migrate=False)
         await app.initialize()
+        assert app.post_init is not None
+        await app.post_init(app)  # what run_polling does after initialize()
         await app.start()
         assert app.updater is not None
         await app.updater.start_polling(poll_interval=0, timeout=1)

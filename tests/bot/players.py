@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.standin import Chat, Message, StandIn, User
+from tests.standin import Chat, Message, StandIn, StandInError, User
 
 CONFIRM = "✅ Confirm"
 UNDO = "⟲ Undo"
@@ -19,11 +19,21 @@ def is_play_button(text: str) -> bool:
 
 
 async def tap_and_wait(standin: StandIn, user: User, board: Message, text: str) -> str | None:
-    """Tap a button; return the alert text if the bot refused, else None."""
-    answer = await user.tap(board, text)
-    await standin.idle(quiet=0.02)
+    """Tap a button; return the alert text if the bot refused, else wait until the tapped
+    board changed (new keyboard, or gone) and return None."""
+    before = board.refresh()
+    answer = await user.tap(before, text)
     if answer is not None and answer.show_alert:
         return answer.text
+
+    def changed() -> bool:
+        try:
+            now = before.refresh()
+        except StandInError:
+            return True
+        return now.reply_markup != before.reply_markup or now.edit_count != before.edit_count
+
+    await standin.wait_for(changed, what=f"the board to change after {text!r}")
     return None
 
 
@@ -37,27 +47,51 @@ async def new_board(standin: StandIn, chat: Chat, old: Message) -> Message:
 
 async def play_turn(standin: StandIn, user: User, chat: Chat, *, wait: bool = True) -> Message:
     """Play one whole turn on the live board in ``chat`` by tapping; returns the board tapped
-    (in a group, after waiting for the next board unless ``wait`` is false)."""
+    (in a group, after waiting for the next board unless ``wait`` is false). Buttons are told
+    apart by what they do (their callback data), so this works in any language."""
     board = live_board(chat)
     assert board is not None, "no board"
     for _ in range(12):
         current = board.refresh()
-        texts = current.button_texts
-        if not texts:
+        by_action: dict[str, list[str]] = {}
+        for row in current.buttons:
+            for b in row:
+                if b.callback_data:
+                    by_action.setdefault(b.callback_data.split(":")[0], []).append(b.text)
+        if not by_action:
             return board
-        last = CONFIRM if CONFIRM in texts else next(
-            (t for t in texts if is_play_button(t)), None)
-        if last is not None:
-            alert = await tap_and_wait(standin, user, current, last)
+        final = (by_action.get("c") or by_action.get("p") or [None])[0]
+        if final is not None:
+            alert = await tap_and_wait(standin, user, current, final)
             assert alert is None, alert
             if wait:
                 await new_board(standin, chat, board)
             return board
-        arrows = [t for t in texts if "→" in t]
-        if arrows:
-            await tap_and_wait(standin, user, current, arrows[0])
-            continue
-        choices = [t for t in texts if t not in (UNDO,) and not t.startswith("↩")]
-        assert choices, texts
-        await tap_and_wait(standin, user, current, choices[0])
+        choice = (by_action.get("m") or by_action.get("f") or [None])[0]
+        assert choice is not None, current.button_texts
+        alert = await tap_and_wait(standin, user, current, choice)
+        assert alert is None, (alert, current.button_texts, current.caption)
     raise AssertionError("a turn took more than 12 taps")
+
+
+def board_version(board: Message) -> int:
+    """The match version the board's buttons carry (-1 without a turn keyboard)."""
+    for row in board.buttons:
+        for b in row:
+            if b.callback_data and b.callback_data[0] in "fpmcu":
+                return int(b.callback_data.split(":")[2])
+    return -1
+
+
+async def next_private_turn(standin: StandIn, users: list[User], after: int) -> tuple[User, Message]:
+    """Wait until one player's private board offers a turn newer than version ``after``
+    (or the match is over: then the board with the result)."""
+    def find() -> tuple[User, Message] | None:
+        for user in users:
+            board = live_board(user.private)
+            if board is None:
+                continue
+            if board_version(board) > after or "wins the match" in (board.caption or ""):
+                return user, board
+        return None
+    return await standin.wait_for(find, what="a private board to play")  # type: ignore[no-any-return]

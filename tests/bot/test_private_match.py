@@ -1,0 +1,71 @@
+"""Private matches: a deep link to a friend, each player on their own board, in their language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.conftest import Running
+from tests.bot.players import board_version, live_board, next_private_turn, play_turn
+from tests.standin import Message, StandIn, User
+
+
+async def deep_link_match(standin: StandIn, length: str = "3 points") -> tuple[User, User, Message]:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Βασίλης", username="vasilis", language_code="el")
+    hello = alice.start_bot()
+    await alice.private.wait_for_bot_message(after=hello)
+    cmd = alice.send(alice.private, "/new")
+    card = await alice.private.wait_for_bot_message(after=cmd)
+    await alice.tap(card, length)
+    await standin.idle()
+    card = card.refresh()
+    assert "Send this link to a friend" in card.text
+    link = next(e for e in card.text.split() if e.startswith("https://t.me/"))
+    assert "📨 Send to a friend" in card.button_texts
+    # Bob has never started the bot: the link opens his private chat with the challenge
+    opened = bob.follow(link)
+    invite = await bob.private.wait_for_bot_message(after=opened)
+    assert "Alice" in invite.text and "SHA-256" in invite.text
+    assert "καλεί" in invite.text  # Bob reads Greek
+    await bob.tap(invite, "🎲 Αποδοχή")
+    return alice, bob, invite
+
+
+async def test_deep_link_challenge_starts_a_private_match(standin: StandIn, bot: Running) -> None:
+    alice, bob, _ = await deep_link_match(standin)
+    mover, board = await next_private_turn(standin, [alice, bob], 0)
+    other = bob if mover is alice else alice
+    theirs = await standin.wait_for(lambda: live_board(other.private), what="the other board")
+    assert not theirs.has_keyboard
+    if mover is bob:
+        assert "Σειρά σου" in board.caption
+    else:
+        assert "Your turn" in board.caption
+    # a typed play in the private chat
+    assert board.image().size[0] >= 800
+
+
+async def test_full_three_point_match_in_private_chats(standin: StandIn, make_bot: Any) -> None:
+    bot: Running = await make_bot(plays_direct=40)
+    alice, bob, _ = await deep_link_match(standin)
+    version = 0
+    turns = 0
+    while True:
+        mover, board = await next_private_turn(standin, [alice, bob], version)
+        if "wins the match" in (board.caption or ""):
+            break
+        version = board_version(board)
+        await play_turn(standin, mover, mover.private, wait=False)
+        turns += 1
+        assert turns < 600
+    await standin.idle()
+    for user in (alice, bob):
+        final = live_board(user.private)
+        assert final is not None
+        assert "wins the match" in final.caption or "κερδίζει τον αγώνα" in final.caption
+        texts = [m.content for m in user.private.bot_messages()]
+        assert any("python -m rules.fairdice" in t for t in texts)
+        # only one live board per player
+        assert len([m for m in user.private.bot_messages() if m.photo_bytes]) == 1
+    record = await bot.uc.match_record(1)
+    assert record is not None and max(record.match.state.score) >= 3
