@@ -175,7 +175,10 @@ def parse_hops(text: str) -> list[_Hop]:
 
 
 def _realisations(
-    position: Position, dice: Dice, hops: list[_Hop], finals: set[tuple[int, ...]] | None
+    position: Position,
+    dice: Dice,
+    hops: list[_Hop],
+    finals: frozenset[tuple[int, ...]] | None,
 ) -> dict[tuple[int, ...], tuple[Move, ...]]:
     """Every way the hops can be played with the dice, by resulting board.
 

@@ -1,0 +1,72 @@
+"""The rules core stays pure: standard library only, no I/O, no clock, no global randomness."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+RULES = Path(__file__).resolve().parents[2] / "rules"
+IO_AND_CLOCK = {
+    "os",
+    "io",
+    "time",
+    "datetime",
+    "socket",
+    "sqlite3",
+    "urllib",
+    "http",
+    "pathlib",
+    "subprocess",
+    "threading",
+    "asyncio",
+    "shutil",
+    "tempfile",
+    "logging",
+    "select",
+}
+# The fair-dice verifier is also a tiny command line; only its main() may read arguments.
+CLI_ONLY = {"argparse", "sys"}
+
+
+def modules() -> list[Path]:
+    files = sorted(RULES.glob("*.py"))
+    assert files
+    return files
+
+
+def imported(tree: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_rules_imports_only_the_standard_library_and_itself() -> None:
+    for path in modules():
+        for name in imported(ast.parse(path.read_text())):
+            assert name == "rules" or name in sys.stdlib_module_names or name == "__future__", (
+                f"{path.name} imports {name}"
+            )
+
+
+def test_rules_does_no_io_and_reads_no_clock() -> None:
+    for path in modules():
+        names = imported(ast.parse(path.read_text()))
+        assert not names & IO_AND_CLOCK, f"{path.name} imports {names & IO_AND_CLOCK}"
+        if path.name != "fairdice.py":
+            assert not names & CLI_ONLY, f"{path.name} imports {names & CLI_ONLY}"
+            assert "print(" not in path.read_text(), path.name
+
+
+def test_no_global_random_generator() -> None:
+    for path in modules():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                if node.value.id == "random":
+                    assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
+            if isinstance(node, ast.ImportFrom) and node.module == "random":
+                assert all(a.name == "Random" for a in node.names), path.name
