@@ -67,7 +67,7 @@ def test_a_roll_with_no_legal_move_is_passed_automatically() -> None:
     closed = pos("x 1:2 2:2 3:2 4:2 5:2 7:5; o bar:1 6:14")
     match = Match(length=1, phase=Phase.PLAYING, turn=0, position=closed, dice=None)
     match = Match(**{**match.__dict__, "dice": (1, 2)})  # player 0 to play 1-2
-    source = RecordedDice([0 or 1] * 2 + [3, 4, 5, 6])
+    source = RecordedDice([1, 1, 3, 4, 5, 6])
     match, events = match.play(0, "7/6 7/5", source)
     passes = [e for e in events if isinstance(e, TurnPlayed) and e.passed]
     assert passes and passes[0].player == 1 and passes[0].dice == (1, 1)

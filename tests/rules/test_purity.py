@@ -65,8 +65,11 @@ def test_rules_does_no_io_and_reads_no_clock() -> None:
 def test_no_global_random_generator() -> None:
     for path in modules():
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                if node.value.id == "random":
-                    assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+            ):
+                assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
             if isinstance(node, ast.ImportFrom) and node.module == "random":
                 assert all(a.name == "Random" for a in node.names), path.name
