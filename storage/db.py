@@ -7,8 +7,10 @@ The event loop is never blocked by I/O: aiosqlite and asyncpg run it off the loo
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from sqlalchemy import event
@@ -70,14 +72,36 @@ def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
     return engine
 
 
+class _NoLock:
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
 class Database:
-    """An engine and its session factory (``expire_on_commit=False``)."""
+    """An engine and its session factory (``expire_on_commit=False``).
+
+    :meth:`write_lock` serialises this process's writers on SQLite (one writer at a time is
+    all SQLite allows; queueing them in the event loop avoids SQLite's sleeping busy handler).
+    Other processes are still kept out by SQLite's own lock and the busy timeout. On other
+    databases it does nothing.
+    """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
             engine, expire_on_commit=False
         )
+        self._lock: asyncio.Lock | None = None
+
+    def write_lock(self) -> AbstractAsyncContextManager[None]:
+        if not self.is_sqlite:
+            return _NoLock()
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
 
     @classmethod
     def from_url(cls, url: str | None = None, **kwargs: Any) -> Database:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -262,7 +262,7 @@ class UseCases:
         insert = pg_insert if self.db.engine.dialect.name == "postgresql" else sqlite_insert
         stmt = insert(Player).values(**values)
         stmt = stmt.on_conflict_do_update(index_elements=[Player.id], set_=changes)
-        async with self.sessions.begin() as session:
+        async with self.db.write_lock(), self.sessions.begin() as session:
             await session.execute(stmt)
             player = await session.get(Player, user_id, populate_existing=True)
             assert player is not None
@@ -434,26 +434,28 @@ class UseCases:
                 delete(TimerRow).where(TimerRow.match_id == row.id, TimerRow.fired_at.is_(None))
             )
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
-                for after_delta in self.timers.reminders:
-                    session.add(
-                        TimerRow(
-                            kind=TimerKind.REMINDER.value,
-                            due_at=now + after_delta,
-                            match_id=row.id,
-                            seat=waiting,
-                            after_s=int(after_delta.total_seconds()),
-                            created_at=now,
-                        )
-                    )
-                session.add(
-                    TimerRow(
-                        kind=TimerKind.TIMEOUT.value,
-                        due_at=now + self.timers.turn_timeout,
-                        match_id=row.id,
-                        seat=waiting,
-                        created_at=now,
-                    )
+                timers: list[dict[str, Any]] = [
+                    {
+                        "kind": TimerKind.REMINDER.value,
+                        "due_at": now + after_delta,
+                        "match_id": row.id,
+                        "seat": waiting,
+                        "after_s": int(after_delta.total_seconds()),
+                        "created_at": now,
+                    }
+                    for after_delta in self.timers.reminders
+                ]
+                timers.append(
+                    {
+                        "kind": TimerKind.TIMEOUT.value,
+                        "due_at": now + self.timers.turn_timeout,
+                        "match_id": row.id,
+                        "seat": waiting,
+                        "after_s": None,
+                        "created_at": now,
+                    }
                 )
+                await session.execute(insert(TimerRow), timers)
         # The row object is not flushed again: detach it and mirror the new values.
         session.expunge(row)
         for key, value in values.items():
@@ -463,26 +465,38 @@ class UseCases:
     async def _log_events(
         self, session: AsyncSession, match_id: int, events: Sequence[Event], now: datetime
     ) -> None:
+        """Append the turns to the move log and keep the games table up to date, in order,
+        with as few statements as possible (one multi-row INSERT per run of turns)."""
+        turns: list[dict[str, Any]] = []
+
+        async def flush_turns() -> None:
+            if turns:
+                await session.execute(insert(TurnRow), list(turns))
+                turns.clear()
+
         for event in events:
             if isinstance(event, TurnPlayed):
-                session.add(
-                    TurnRow(
-                        match_id=match_id,
-                        game=event.game,
-                        turn=event.turn,
-                        player=event.player,
-                        die1=event.dice.die1,
-                        die2=event.dice.die2,
-                        steps=[[m.from_point, m.to_point, m.die, int(m.hit)] for m in event.moves],
-                        text=event.text,
-                        gnubg_id=event.gnubg_id,
-                        forced=event.forced,
-                        created_at=now,
-                    )
+                turns.append(
+                    {
+                        "match_id": match_id,
+                        "game": event.game,
+                        "turn": event.turn,
+                        "player": event.player,
+                        "die1": event.dice.die1,
+                        "die2": event.dice.die2,
+                        "steps": [
+                            [m.from_point, m.to_point, m.die, int(m.hit)] for m in event.moves
+                        ],
+                        "text": event.text,
+                        "gnubg_id": event.gnubg_id,
+                        "forced": event.forced,
+                        "created_at": now,
+                    }
                 )
             elif isinstance(event, GameStarted):
-                session.add(
-                    GameRow(
+                await flush_turns()
+                await session.execute(
+                    insert(GameRow).values(
                         match_id=match_id,
                         number=event.game,
                         opening0=event.opening[0],
@@ -492,7 +506,7 @@ class UseCases:
                     )
                 )
             elif isinstance(event, GameEnded):
-                await session.flush()
+                await flush_turns()
                 await session.execute(
                     update(GameRow)
                     .where(GameRow.match_id == match_id, GameRow.number == event.game)
@@ -505,7 +519,7 @@ class UseCases:
                     )
                     .execution_options(synchronize_session=False)
                 )
-        await session.flush()
+        await flush_turns()
 
     async def _act(
         self,
@@ -557,12 +571,16 @@ class UseCases:
             except PortesError as exc:
                 return _refused(exc.code, exc.message, self._loaded_view(loaded))
             await self._cp("read")
-            now = self.clock()
-            if not await self._write(session, row, state, new_state, events, now):
-                await session.rollback()
+            async with self.db.write_lock():
+                now = self.clock()
+                written = await self._write(session, row, state, new_state, events, now)
+                if written:
+                    await self._cp("written")
+                    await session.commit()
+                else:
+                    await session.rollback()
+            if not written:
                 return await self._stale(match_id)
-            await self._cp("written")
-            await session.commit()
         await self._cp("committed")
         boards = [] if row.status in ENDED_STATUSES else loaded.boards
         view = self._view(row, new_state, loaded.players, boards)
@@ -642,7 +660,7 @@ class UseCases:
             target_username = target_username.lstrip("@")[:64] or None
         now = self.clock()
         seed = new_seed()
-        async with self.sessions.begin() as session:
+        async with self.db.write_lock(), self.sessions.begin() as session:
             await self._ensure_player(session, author_id)
             if target_id is not None:
                 await self._ensure_player(session, target_id)
@@ -793,8 +811,6 @@ class UseCases:
             new_state, more = _auto_play(new_state, dice)
             events = [*events, *more]
             await self._cp("read")
-            if row.computer_level is None:
-                await self._ensure_player(session, acceptor_id)
             extra: dict[str, Any] = {"mix": mix, "started_at": now}
             if row.computer_level is None:
                 extra["player1_id"] = acceptor_id
@@ -802,25 +818,31 @@ class UseCases:
                 extra["chat_id"] = chat_id
             if inline_message_id is not None or ch.card_inline_message_id is not None:
                 extra["inline_message_id"] = inline_message_id or ch.card_inline_message_id
-            claimed = await session.execute(
-                update(ChallengeRow)
-                .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
-                .values(status=ChallengeStatus.ACCEPTED.value)
-                .execution_options(synchronize_session=False)
-            )
-            if claimed.rowcount != 1 or not await self._write(  # type: ignore[attr-defined]
-                session,
-                row,
-                state,
-                new_state,
-                events,
-                now,
-                extra=extra,
-                expect_status=MatchStatus.CHALLENGE.value,
-            ):
-                await session.rollback()
+            async with self.db.write_lock():
+                if row.computer_level is None:
+                    await self._ensure_player(session, acceptor_id)
+                claimed = await session.execute(
+                    update(ChallengeRow)
+                    .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
+                    .values(status=ChallengeStatus.ACCEPTED.value)
+                    .execution_options(synchronize_session=False)
+                )
+                ok = claimed.rowcount == 1 and await self._write(  # type: ignore[attr-defined]
+                    session,
+                    row,
+                    state,
+                    new_state,
+                    events,
+                    now,
+                    extra=extra,
+                    expect_status=MatchStatus.CHALLENGE.value,
+                )
+                if ok:
+                    await session.commit()
+                else:
+                    await session.rollback()
+            if not ok:
                 return closed
-            await session.commit()
             ch.status = ChallengeStatus.ACCEPTED.value
             async with self.sessions() as fresh:
                 players = await self._players(fresh, row.player0_id, row.player1_id, ch.target_id)
@@ -964,9 +986,7 @@ class UseCases:
     ) -> ActionResult:
         """A player gives up the whole match at any time; the opponent wins it.
         ``version=None`` skips the version check (a typed command rather than a button)."""
-        return await self._act(
-            match_id, actor, version, lambda m, seat, _d: m.resign_match(seat)
-        )
+        return await self._act(match_id, actor, version, lambda m, seat, _d: m.resign_match(seat))
 
     async def cancel_match(
         self, match_id: int, actor: Actor, version: int | None = None
@@ -1108,9 +1128,7 @@ class UseCases:
             ended = MatchStatus(row.status) in ENDED_STATUSES
             dice: tuple[int, ...] | None = None
             if ended:
-                dice = (
-                    tuple(FairDice(row.seed, row.mix).dice(row.dice_drawn)) if row.mix else ()
-                )
+                dice = tuple(FairDice(row.seed, row.mix).dice(row.dice_drawn)) if row.mix else ()
             return Fairness(
                 match_id=row.id,
                 commitment=row.commitment,
@@ -1244,7 +1262,7 @@ class UseCases:
         return fired
 
     async def _fire(self, timer_id: int, worker: str, now: datetime) -> TimerFired | None:
-        async with self.sessions() as session:
+        async with self.db.write_lock(), self.sessions() as session:
             # The claim is the transaction's first statement: a write, so on SQLite it takes
             # the write lock at once, and on PostgreSQL it locks the row. Exactly one worker
             # sees rowcount 1; the effect commits (or rolls back) together with the claim.
@@ -1290,9 +1308,7 @@ class UseCases:
             if kind == TimerKind.REMINDER:
                 await session.commit()
                 after = timedelta(seconds=timer.after_s) if timer.after_s is not None else None
-                return TimerFired(
-                    timer_id, kind, timer.seat, after, self._loaded_view(loaded)
-                )
+                return TimerFired(timer_id, kind, timer.seat, after, self._loaded_view(loaded))
             assert timer.seat is not None
             new_state, events = state.resign_match(timer.seat, reason="timeout")
             if not await self._write(session, row, state, new_state, events, now):

@@ -1,0 +1,117 @@
+"""Storage benchmark: turns applied per second through the use cases, with p95 latency.
+
+One process, 200 concurrent matches, each playing seeded random legal plays through
+``UseCases.play`` (load, decide, compare-and-swap, log, timers, commit). Prints exactly:
+
+    storage[sqlite]: turns_per_s=<x> p95_ms=<x>
+    storage[postgresql]: turns_per_s=<x> p95_ms=<x>     (when PORTES_TEST_POSTGRES_URL is set)
+
+Usage: python bench/storage.py [--matches 200] [--turns 3000] [--postgres-url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlalchemy import make_url, text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from storage import migrate
+from storage.db import Database
+from storage.results import Outcome
+from storage.usecases import UseCases
+
+PG_ENV = "PORTES_TEST_POSTGRES_URL"
+
+
+async def run(url: str, matches: int, turns: int, seed: int) -> tuple[float, float]:
+    db = Database.from_url(url, **({} if "sqlite" in url else {"pool_size": 20}))
+    uc = UseCases(db)
+    for i in range(matches * 2):
+        await uc.upsert_player(10_000 + i, f"Player {i}")
+    ids = []
+    for i in range(matches):
+        created = await uc.create_challenge(10_000 + 2 * i, length=7)
+        assert created.challenge is not None
+        accepted = await uc.accept_challenge(created.challenge.id, 10_001 + 2 * i, mix=f"b{i}")
+        assert accepted.ok
+        ids.append(accepted.match.id)  # type: ignore[union-attr]
+    latencies: list[float] = []
+    budget = [turns]
+
+    async def player(match_id: int, rng: random.Random) -> None:
+        loaded = await uc.load_match(match_id)
+        view = loaded.match
+        while view is not None and budget[0] > 0 and view.to_act is not None:
+            budget[0] -= 1
+            seat = view.to_act
+            actor = view.seats[seat].player.id  # type: ignore[union-attr]
+            play = rng.choice(view.state.legal_plays())
+            t0 = time.perf_counter()
+            result = await uc.play(view.id, actor, view.version, play)
+            latencies.append(time.perf_counter() - t0)
+            assert result.outcome == Outcome.OK, result
+            view = result.match
+
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    await asyncio.gather(*(player(m, random.Random(rng.random())) for m in ids))
+    elapsed = time.perf_counter() - started
+    await db.dispose()
+    p95 = statistics.quantiles(latencies, n=20)[-1] * 1000
+    return len(latencies) / elapsed, p95
+
+
+async def pg_database(admin: str) -> str:
+    name = f"portes_bench_{uuid.uuid4().hex[:8]}"
+    engine = create_async_engine(admin, isolation_level="AUTOCOMMIT")
+    async with engine.connect() as conn:
+        await conn.execute(text(f'CREATE DATABASE "{name}"'))
+    await engine.dispose()
+    return make_url(admin).set(database=name).render_as_string(hide_password=False)
+
+
+async def drop_pg(admin: str, url: str) -> None:
+    engine = create_async_engine(admin, isolation_level="AUTOCOMMIT")
+    async with engine.connect() as conn:
+        await conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+    await engine.dispose()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--turns", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--postgres-url", default=os.environ.get(PG_ENV))
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite+aiosqlite:///{tmp}/bench.sqlite3"
+        await migrate.upgrade_async(url)
+        tps, p95 = await run(url, args.matches, args.turns, args.seed)
+        print(f"storage[sqlite]: turns_per_s={tps:.0f} p95_ms={p95:.1f}", flush=True)
+    if args.postgres_url:
+        url = await pg_database(args.postgres_url)
+        try:
+            await migrate.upgrade_async(url)
+            tps, p95 = await run(url, args.matches, args.turns, args.seed)
+            print(f"storage[postgresql]: turns_per_s={tps:.0f} p95_ms={p95:.1f}", flush=True)
+        finally:
+            await drop_pg(args.postgres_url, url)
+    else:
+        print(f"storage[postgresql]: skipped ({PG_ENV} not set)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
