@@ -10,12 +10,12 @@ import asyncio
 import html
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from telegram import User
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
 from bot.i18n import Tr, lang_of, tr
@@ -132,6 +132,23 @@ def not_modified(exc: BadRequest) -> bool:
 def gone(exc: BadRequest) -> bool:
     text = exc.message.lower()
     return "not found" in text or "can't be edited" in text or "message_id_invalid" in text
+
+
+async def retrying(call: Callable[[], Awaitable[T]], *, attempts: int = 4,
+                   delay: float = 0.5) -> T:
+    """Call Telegram, retrying transient failures (5xx, network drops, timeouts). 429s are
+    retried by the rate limiter; refusals (400, 403) are not transient and are raised."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except (BadRequest, Forbidden, RetryAfter):
+            raise
+        except (NetworkError, TimedOut) as exc:
+            if attempt == attempts - 1:
+                raise
+            log.info("Telegram call failed (%s); retrying", exc)
+            await asyncio.sleep(delay * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 async def quietly(coro: Awaitable[T]) -> T | None:

@@ -785,7 +785,18 @@ async def on_my_member(update: Update, context: Ctx) -> None:
 
 
 async def on_error(update: object, context: Ctx) -> None:
-    log.error("unhandled error while handling an update", exc_info=context.error)
+    error = context.error
+    if isinstance(error, Forbidden):
+        # the user blocked the bot (or never started it): remember, and carry on
+        log.info("forbidden: %s", error.message)
+        if isinstance(update, Update) and update.effective_user is not None:
+            chat = update.effective_chat
+            if chat is not None and chat.type == ChatType.PRIVATE:
+                await portes(context).uc.set_can_message(update.effective_user.id, False)
+        return
+    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+        return
+    log.error("unhandled error while handling an update", exc_info=error)
     if isinstance(update, Update) and update.callback_query is not None:
         try:
             t = portes(context).t_user(update.callback_query.from_user)

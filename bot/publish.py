@@ -20,7 +20,16 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot import texts
 from bot.board import draw_board_async
-from bot.core import Portes, gone, is_group_match, mention, names, not_modified, quietly
+from bot.core import (
+    Portes,
+    gone,
+    is_group_match,
+    mention,
+    names,
+    not_modified,
+    quietly,
+    retrying,
+)
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard
 from rules.match import Event, GameEnded, GameStarted, Phase, TurnPlayed
@@ -124,10 +133,10 @@ class Publisher:
         caption, t = self.shared_caption(mv, events)
         photo = await draw_board_async(mv.state, self.viewer_of_shared(mv))
         try:
-            sent = await self.bot.send_photo(
+            sent = await retrying(lambda: self.bot.send_photo(
                 chat_id, photo, caption=caption, parse_mode=HTML,
                 reply_markup=self.keyboard(t, mv), message_thread_id=mv.place.thread_id,
-            )
+            ))
         except Forbidden:
             log.info("cannot post in chat %s any more", chat_id)
             await self.tell_players_removed(mv)
@@ -147,10 +156,10 @@ class Publisher:
         if not new_message and live:
             board = live[-1]
             try:
-                await self.bot.edit_message_media(
+                await retrying(lambda: self.bot.edit_message_media(
                     InputMediaPhoto(photo, caption=caption, parse_mode=HTML),
                     chat_id=board.chat_id, message_id=board.message_id, reply_markup=markup,
-                )
+                ))
                 await self.p.uc.record_board_message(
                     mv.id, version=mv.version, chat_id=board.chat_id,
                     message_id=board.message_id, for_seat=seat)
@@ -164,8 +173,8 @@ class Publisher:
                 await self.p.uc.set_can_message(player.id, False)
                 return
         try:
-            sent = await self.bot.send_photo(player.id, photo, caption=caption, parse_mode=HTML,
-                                             reply_markup=markup)
+            sent = await retrying(lambda: self.bot.send_photo(
+                player.id, photo, caption=caption, parse_mode=HTML, reply_markup=markup))
         except Forbidden:
             await self.p.uc.set_can_message(player.id, False)
             return
@@ -209,9 +218,10 @@ class Publisher:
         markup = self.keyboard(t, mv, selected=selected)
         try:
             if caption_too:
-                await message.edit_caption(caption, parse_mode=HTML, reply_markup=markup)
+                await retrying(lambda: message.edit_caption(caption, parse_mode=HTML,
+                                                            reply_markup=markup))
             else:
-                await message.edit_reply_markup(reply_markup=markup)
+                await retrying(lambda: message.edit_reply_markup(reply_markup=markup))
         except BadRequest as exc:
             if not_modified(exc):
                 return

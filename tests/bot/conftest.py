@@ -20,8 +20,6 @@ from storage.usecases import UseCases
 from tests.standin import StandIn
 from tests.standin.fixtures import standin  # noqa: F401
 
-_TEMPLATE: dict[str, Path] = {}
-
 
 @pytest.fixture(scope="session")
 def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -56,12 +54,12 @@ def db_url(migrated_db: Path, tmp_path: Path) -> str:
     return f"sqlite+aiosqlite:///{path}"
 
 
-def test_settings(standin: StandIn, db_url: str, **changes: Any) -> Settings:
+def settings_for(server: StandIn, db_url: str, **changes: Any) -> Settings:
     settings = Settings(
-        token=standin.token,
+        token=server.token,
         database_url=db_url,
-        api_url=standin.base_url,
-        file_url=standin.base_file_url,
+        api_url=server.base_url,
+        file_url=server.base_file_url,
         rate=RateLimits(overall_per_second=0, group_per_minute=0, max_retries=3),
         timeouts=Timeouts(timer_poll=0.2),
     )
@@ -82,7 +80,7 @@ async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
     dbs: list[Database] = []
 
     async def start(**changes: Any) -> Running:
-        settings = test_settings(standin, db_url, **changes)
+        settings = settings_for(standin, db_url, **changes)
         db = Database.from_url(settings.database_url)
         dbs.append(db)
         policy = TimerPolicy()

@@ -83,7 +83,9 @@ def board_version(board: Message) -> int:
     return -1
 
 
-async def next_private_turn(standin: StandIn, users: list[User], after: int) -> tuple[User, Message]:
+async def next_private_turn(
+    standin: StandIn, users: list[User], after: int
+) -> tuple[User, Message]:
     """Wait until one player's private board offers a turn newer than version ``after``
     (or the match is over: then the board with the result)."""
     def find() -> tuple[User, Message] | None:

@@ -1,0 +1,178 @@
+"""Safety: only the player to move moves; stale, forged and double taps change nothing; Telegram
+errors are retried or repaired and never lose a move."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import pytest
+
+from tests.bot.conftest import Running
+from tests.bot.players import live_board
+from tests.standin import Message, StandIn, User
+
+
+async def group_match(standin: StandIn) -> tuple[User, User, Message]:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "1 point")
+    await standin.idle()
+    await bob.tap(card.refresh(), "🎲 Accept")
+    board = await standin.wait_for(lambda: live_board(group), what="the first board")
+    return alice, bob, board
+
+
+def mover_of(board: Message, alice: User, bob: User) -> tuple[User, User]:
+    return (alice, bob) if board.mentions(alice) else (bob, alice)
+
+
+def first_button(board: Message, prefix: str) -> str:
+    for row in board.buttons:
+        for b in row:
+            if b.callback_data and b.callback_data.startswith(prefix + ":"):
+                return b.text
+    raise AssertionError(f"no {prefix} button in {board.button_texts}")
+
+
+@pytest.fixture
+def no_errors(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    caplog.set_level(logging.WARNING)
+    return caplog
+
+
+def assert_no_errors(caplog: pytest.LogCaptureFixture) -> None:
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+async def test_only_the_player_to_move_can_move(
+    standin: StandIn, bot: Running, no_errors: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, board = await group_match(standin)
+    _mover, other = mover_of(board, alice, bob)
+    before = (await bot.uc.load_match(1)).match
+    answer = await other.tap(board, board.button_texts[0])
+    assert answer.show_alert and answer.text == "It is not your turn."
+    stranger = standin.user("Kostas")
+    standin.join(standin.chat(board.chat_id), stranger)
+    answer = await stranger.tap_data(board, board.buttons[0][0].callback_data or "")
+    assert answer.show_alert and "not playing" in answer.text
+    after = (await bot.uc.load_match(1)).match
+    assert before is not None and after is not None and after.version == before.version
+    assert_no_errors(no_errors)
+
+
+async def test_forged_malformed_and_stale_callbacks_change_nothing(
+    standin: StandIn, bot: Running, no_errors: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, board = await group_match(standin)
+    mover, _ = mover_of(board, alice, bob)
+    version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
+    for data in ("garbage", "m:1:999:24-18", "m:1:0:24-18", f"m:1:{version}:24-1",
+                 f"m:99:{version}:24-18", f"f:1:{version}:3", f"p:1:{version}:77",
+                 f"f:1:{version}:xx", "x" * 64):
+        answer = await mover.tap_data(board, data)
+        assert answer.show_alert, data
+    assert (await bot.uc.load_match(1)).match.version == version  # type: ignore[union-attr]
+    assert_no_errors(no_errors)
+
+
+async def test_a_double_tap_applies_once(
+    standin: StandIn, make_bot: Any, no_errors: pytest.LogCaptureFixture
+) -> None:
+    bot: Running = await make_bot(plays_direct=0)
+    alice, bob, board = await group_match(standin)
+    mover, _ = mover_of(board, alice, bob)
+    version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
+    data = next(b.callback_data for row in board.buttons for b in row
+                if b.callback_data and b.callback_data.startswith("f:"))
+    # a move tapped twice at once (the first legal destination of that checker)
+    from bot.turn import destinations
+
+    state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
+    src = int(data.split(":")[3])
+    dest = destinations(state, src)[0]
+    move_data = f"m:1:{version}:{src}-{dest.to_point}"
+    answers = await asyncio.gather(mover.tap_data(board, move_data),
+                                   mover.tap_data(board, move_data))
+    alerts = [a for a in answers if a.show_alert]
+    assert len(alerts) == 1 and "earlier turn" in (alerts[0].text or "")
+    match = (await bot.uc.load_match(1)).match
+    assert match is not None and match.state.chosen == dest.moves
+    assert_no_errors(no_errors)
+
+
+async def test_both_players_tapping_at_once(
+    standin: StandIn, bot: Running, no_errors: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, board = await group_match(standin)
+    data = board.buttons[0][0].callback_data or ""
+    answers = await asyncio.gather(alice.tap_data(board, data), bob.tap_data(board, data))
+    assert sum(1 for a in answers if a.show_alert) == 1
+    assert_no_errors(no_errors)
+
+
+async def test_undo_takes_back_a_move(standin: StandIn, make_bot: Any) -> None:
+    bot: Running = await make_bot(plays_direct=0)
+    alice, bob, board = await group_match(standin)
+    mover, _ = mover_of(board, alice, bob)
+    await mover.tap(board, first_button(board, "f"))
+
+    def actions() -> set[str]:
+        return {b.callback_data.split(":")[0] for row in board.refresh().buttons for b in row
+                if b.callback_data}
+
+    await standin.wait_for(lambda: "m" in actions() or "u" in actions())
+    if "u" not in actions():
+        await mover.tap(board.refresh(), first_button(board.refresh(), "m"))
+        await standin.wait_for(lambda: "u" in actions())
+    assert "So far:" in board.refresh().caption
+    await mover.tap(board.refresh(), "⟲ Undo")
+    await standin.wait_for(lambda: "u" not in actions())
+    match = (await bot.uc.load_match(1)).match
+    assert match is not None and match.state.chosen == ()
+    assert "So far:" not in board.refresh().caption
+
+
+async def test_429_and_5xx_are_retried_and_the_move_is_kept(
+    standin: StandIn, bot: Running, no_errors: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, board = await group_match(standin)
+    mover, _ = mover_of(board, alice, bob)
+    standin.inject_error("sendPhoto", 429, retry_after=1, times=1)
+    standin.inject_error("sendPhoto", 502, times=1, description="Bad Gateway")
+    match = (await bot.uc.load_match(1)).match
+    assert match is not None
+    # play the turn with whole plays or taps until Confirm
+    from tests.bot.players import play_turn
+
+    await play_turn(standin, mover, standin.chat(board.chat_id), wait=False)
+    group = standin.chat(board.chat_id)
+    new = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and b.message_id != board.message_id
+        and b, timeout=15, what="the next board despite the errors")
+    assert new
+    after = (await bot.uc.load_match(1)).match
+    assert after is not None and after.version > match.version
+    sends = standin.calls("sendPhoto")
+    assert [c.ok for c in sends][-3:] == [False, False, True]
+    assert_no_errors(no_errors)
+
+
+async def test_a_player_who_blocked_the_bot_does_not_stop_a_group_match(
+    standin: StandIn, bot: Running, no_errors: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, board = await group_match(standin)
+    for user in (alice, bob):
+        user.start_bot()
+        user.block_bot()
+    mover, _ = mover_of(board, alice, bob)
+    from tests.bot.players import play_turn
+
+    await play_turn(standin, mover, standin.chat(board.chat_id))
+    assert_no_errors(no_errors)
