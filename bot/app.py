@@ -142,26 +142,28 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
 
 def run(settings: Settings, *, check_only: bool = False) -> int:
     app = build_application(settings)
+
+    async def check() -> None:
+        # Ask Telegram who we are first: a rejected token gets a clear message, not a traceback.
+        async with app.bot:
+            pass
+        if check_only:
+            await apply_migrations(settings.database_url)
+
+    try:
+        asyncio.run(check())
+    except InvalidToken:
+        return _token_rejected(settings)
+    except (NetworkError, TimedOut) as exc:
+        return _unreachable(settings, exc)
     if check_only:
-        async def check() -> None:
-            async with app:
-                pass
-        try:
-            asyncio.run(check())
-        except InvalidToken:
-            return _token_rejected(settings)
-        except (NetworkError, TimedOut) as exc:
-            return _unreachable(settings, exc)
         print(f"portes-bot: OK, @{app.bot.username}, database {settings.database_url}")
         return 0
     try:
         if settings.webhook:
             app.run_webhook(
                 listen=settings.webhook_listen, port=settings.webhook_port,
-                url_path=settings.webhook_path,
-                webhook_url=f"{settings.webhook_url.rstrip('/')}/{settings.webhook_path}"
-                if settings.webhook_url and not settings.webhook_url.rstrip("/").endswith(
-                    settings.webhook_path) else settings.webhook_url,
+                url_path=settings.webhook_path, webhook_url=webhook_url(settings),
                 secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES,
             )
         else:
@@ -171,6 +173,16 @@ def run(settings: Settings, *, check_only: bool = False) -> int:
     except (NetworkError, TimedOut) as exc:
         return _unreachable(settings, exc)
     return 0
+
+
+def webhook_url(settings: Settings) -> str | None:
+    """The public URL Telegram posts to: ``PORTES_WEBHOOK_URL``, ending in the webhook path."""
+    if not settings.webhook_url:
+        return None
+    base = settings.webhook_url.rstrip("/")
+    if base.endswith("/" + settings.webhook_path):
+        return base
+    return f"{base}/{settings.webhook_path}"
 
 
 def _token_rejected(settings: Settings) -> int:

@@ -1,0 +1,85 @@
+"""Inline challenges, deep links back to the bot, reminders and the timeout."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Running
+from tests.bot.players import live_board, next_private_turn
+from tests.standin import StandIn
+
+
+async def test_inline_challenge_from_any_chat(standin: StandIn, bot: Running) -> None:
+    standin.set_inline_feedback(True)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    chat = standin.direct_chat(alice, bob)
+    query = alice.inline_query("3")
+    results = await query
+    assert results is not None and {r["id"] for r in results} == {"3t", "3n"}
+    card = alice.choose_inline_result(query, "3t", chat)
+    assert card.inline_message_id is not None
+    # inline feedback: the card gets its commitment and a real challenge
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    card = card.refresh()
+    answer = await alice.tap(card, "🎲 Accept")
+    assert answer.show_alert and "own challenge" in (answer.text or "")
+    # Bob never started the bot: the answer sends him to the bot's private chat
+    answer = await bob.tap(card, "🎲 Accept")
+    assert answer.url and "start=c" in answer.url
+    opened = bob.follow(answer.url)
+    invite = await bob.private.wait_for_bot_message(after=opened)
+    await bob.tap(invite, "🎲 Accept")
+    # the inline card follows the match: score, whose turn, and a way back to one's board
+    await standin.wait_for(lambda: "to move" in (card.refresh().text or ""))
+    card = card.refresh()
+    assert "0 – 0" in card.text
+    open_url = card.button("▶ Open my board").url
+    assert open_url and "start=m" in open_url
+    # Alice never started the bot either: she comes back with one tap
+    opened = alice.follow(open_url)
+    board = await alice.private.wait_for_bot_message(after=opened)
+    assert board.photo_bytes is not None
+    mover, _ = await next_private_turn(standin, [alice, bob], 0)
+    assert mover in (alice, bob)
+
+
+async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running) -> None:
+    standin.set_inline_feedback(False)
+    alice = standin.user("Alice")
+    bob = standin.user("Bob")
+    bob.start_bot()
+    chat = standin.direct_chat(alice, bob)
+    query = alice.inline_query("")
+    await query
+    card = alice.choose_inline_result(query, "1n", chat)
+    await bob.tap(card, "🎲 Accept")
+    await standin.wait_for(lambda: "to move" in (card.refresh().text or ""))
+    assert live_board(bob.private) is not None
+
+
+async def test_reminders_then_timeout(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    for user in (alice, bob):
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello)
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "3 points")
+    await standin.idle()
+    await bob.tap(card.refresh(), "🎲 Accept")
+    board = await standin.wait_for(lambda: live_board(group), what="the first board")
+    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    bot.clock.advance(hours=12, minutes=1)
+    reminder = await standin.wait_for(
+        lambda: next((m for m in group.bot_messages() if "⏰" in m.content), None),
+        what="a reminder")
+    assert reminder.mentions(mover)
+    bot.clock.advance(days=7)
+    ended = await standin.wait_for(
+        lambda: next((m for m in other.private.bot_messages()
+                      if "did not move in time" in m.content), None), what="the timeout")
+    assert mover.first_name in ended.content
+    await standin.wait_for(lambda: "wins the match" in (live_board(group) or board).caption)
+    final = live_board(group)
+    assert final is not None and other.first_name in final.caption
