@@ -33,7 +33,9 @@ def env_for(standin: StandIn, tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def run(args: list[str], env: dict[str, str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+def run(
+    args: list[str], env: dict[str, str], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bot", *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
 
