@@ -1,0 +1,121 @@
+"""Commands: the menu in two languages, /help, /rules, /lang, /games, /resign, groups' upgrades."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Running
+from tests.bot.players import live_board
+from tests.standin import StandIn
+
+
+async def test_command_menu_in_greek_and_english(standin: StandIn, bot: Running) -> None:
+    english = {c["command"]: c["description"] for c in standin.commands()}
+    greek = {c["command"]: c["description"] for c in standin.commands(language_code="el")}
+    assert set(english) == set(greek) >= {"start", "help", "rules", "new", "games", "resign",
+                                          "lang"}
+    assert greek["rules"] == "Οι κανόνες για τις Πόρτες"
+
+
+async def test_rules_and_help_in_the_users_language(standin: StandIn, bot: Running) -> None:
+    nikos = standin.user("Νίκος", language_code="el")
+    cmd = nikos.send(nikos.private, "/rules")
+    rules = await nikos.private.wait_for_bot_message(after=cmd)
+    assert "Πόρτες" in rules.text and "πόρτα" in rules.text
+    cmd = nikos.send(nikos.private, "/lang")
+    choice = await nikos.private.wait_for_bot_message(after=cmd)
+    await nikos.tap(choice, "English")
+    await standin.wait_for(lambda: choice.refresh().text == "Language: English")
+    cmd = nikos.send(nikos.private, "/help")
+    help_text = await nikos.private.wait_for_bot_message(after=cmd)
+    assert "Playing a turn" in help_text.text and len(help_text.text) <= 4096
+
+
+async def test_games_resign_and_rematch_in_a_group(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    # a challenge for the replied-to user only
+    hello = bob.send(group, "who plays?")
+    cmd = alice.reply(group, hello, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "☐ No triple (backgammon counts 2)")
+    await standin.wait_for(lambda: "☑" in " ".join(card.refresh().button_texts))
+    await alice.tap(card.refresh(), "3 points")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    card = card.refresh()
+    assert "Bob" in card.text and "No triple" in card.text
+    carol = standin.user("Carol")
+    standin.join(group, carol)
+    answer = await carol.tap(card, "🎲 Accept")
+    assert answer.show_alert and "someone else" in (answer.text or "")
+    await bob.tap(card, "🎲 Accept")
+    board = await standin.wait_for(lambda: live_board(group), what="the first board")
+    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    # /games lists it
+    cmd = mover.send(mover.private, "/games")
+    games = await mover.private.wait_for_bot_message(after=cmd)
+    assert "your move" in games.text
+    # the player to move offers to resign the game for 2 points (no triple: at most 2)
+    cmd = mover.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    assert "Game: 3 points" not in menu.button_texts
+    await mover.tap(menu, "Game: 2 points")
+    offer = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "offers to resign" in b.caption and b,
+        what="the offer")
+    answer = await mover.tap(offer, "Accept")
+    assert answer.show_alert
+    await other.tap(offer, "Accept")
+    await standin.wait_for(lambda: "Game 2" in (live_board(group) or offer).caption,
+                           what="game 2")
+    board = live_board(group)
+    assert board is not None and ("2 – 0" in board.caption or "0 – 2" in board.caption)
+    # resign the match: the opponent wins, Rematch offered, the seed revealed
+    cmd = alice.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(menu, "🏳 Resign the match")
+    final = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "wins the match" in b.caption and b,
+        what="the end")
+    assert "Bob wins the match" in final.caption and "Alice resigned" in final.caption
+    await standin.wait_for(lambda: any("rules.fairdice" in m.content
+                                       for m in group.bot_messages()))
+    await bob.tap(final, "🔁 Rematch")
+    rematch = await standin.wait_for(
+        lambda: next((m for m in group.bot_messages() if "Bob challenges Alice" in m.content),
+                     None), what="the rematch card")
+    assert "🎲 Accept" in rematch.button_texts
+
+
+async def test_cancel_before_any_play_and_withdraw(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice")
+    bob = standin.user("Bob")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    answer = await bob.tap(card, "1 point")
+    assert answer.show_alert
+    await alice.tap(card, "1 point")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    answer = await bob.tap(card.refresh(), "Withdraw")
+    assert answer.show_alert
+    await alice.tap(card.refresh(), "Withdraw")
+    await standin.wait_for(lambda: card.refresh().text == "Challenge withdrawn.")
+    answer = await bob.tap_data(card.refresh(), "a:1:0")
+    assert answer.show_alert and "expired" in (answer.text or "")
+
+
+async def test_group_upgrade_to_supergroup_is_followed(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "1 point")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    await bob.tap(card.refresh(), "🎲 Accept")
+    await standin.wait_for(lambda: live_board(group), what="the first board")
+    await standin.idle()
+    supergroup = alice.upgrade_group(group)
+    await standin.idle()
+    match = (await bot.uc.load_match(1)).match
+    assert match is not None and match.place.chat_id == supergroup.id
