@@ -53,6 +53,10 @@ class Position:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Position is immutable")
 
+    def __reduce__(self) -> tuple[type[Position], tuple[tuple[int, ...]]]:
+        # Pickle through the constructor: the computer player ships positions to a worker.
+        return (Position, (self.board,))
+
     @classmethod
     def _trusted(cls, slots: tuple[int, ...]) -> Position:
         """Wrap slots the generator built itself, skipping validation (hot path)."""

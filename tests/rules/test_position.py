@@ -243,3 +243,10 @@ def test_dice_values() -> None:
     assert len(ALL_ROLLS) == 21
     with pytest.raises(IllegalPlay):
         Dice.of(0, 7)
+
+
+def test_positions_pickle() -> None:
+    import pickle
+
+    p = pos("x bar:1 6:3; o 12:2")
+    assert pickle.loads(pickle.dumps(p)) == p
