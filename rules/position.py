@@ -447,6 +447,18 @@ def _final_boards_cached(b: tuple[int, ...], d1: int, d2: int) -> frozenset[tupl
 # -- tap-by-tap input -----------------------------------------------------------------------
 
 
+def _successors(
+    board: tuple[int, ...], remaining: tuple[int, ...]
+) -> Iterator[tuple[Move, tuple[int, ...], tuple[int, ...]]]:
+    """Each single move with one of the remaining dice: (move, board after, dice left)."""
+    for i, die in enumerate(remaining):
+        if die in remaining[:i]:
+            continue
+        rest = remaining[:i] + remaining[i + 1 :]
+        for src, dest, hit in _single_moves(board, die, 25):
+            yield Move(src, dest, die, hit), _apply(board, src, dest, hit), rest
+
+
 class TurnInput:
     """Tap-by-tap input of one turn: which single move may come next, given the moves so far.
 
@@ -472,17 +484,9 @@ class TurnInput:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        result = False
-        for i, die in enumerate(remaining):
-            if die in remaining[:i]:
-                continue
-            rest = remaining[:i] + remaining[i + 1 :]
-            for src, dest, hit in _single_moves(board, die, 25):
-                if self._reaches(_apply(board, src, dest, hit), rest):
-                    result = True
-                    break
-            if result:
-                break
+        result = any(
+            self._reaches(after, rest) for _, after, rest in _successors(board, remaining)
+        )
         self._memo[key] = result
         return result
 
@@ -507,14 +511,11 @@ class TurnInput:
     def next_moves(self, chosen: Sequence[Move] = ()) -> tuple[Move, ...]:
         """The single moves that may come next after ``chosen`` (empty when the turn is done)."""
         board, remaining = self._replay(chosen)
-        offered: list[Move] = []
-        for i, die in enumerate(remaining):
-            if die in remaining[:i]:
-                continue
-            rest = remaining[:i] + remaining[i + 1 :]
-            for src, dest, hit in _single_moves(board, die, 25):
-                if self._reaches(_apply(board, src, dest, hit), rest):
-                    offered.append(Move(src, dest, die, hit))
+        offered = [
+            move
+            for move, after, rest in _successors(board, remaining)
+            if self._reaches(after, rest)
+        ]
         offered.sort(key=lambda m: (-m.from_point, -m.die))
         return tuple(offered)
 
