@@ -2,11 +2,11 @@
 
 Build one :class:`UseCases` at start-up and share it::
 
-    from storage.db import Database
+    from storage.db import Database, current_loop
     from storage.migrate import upgrade_async
     from storage.usecases import UseCases, COMPUTER
 
-    await upgrade_async(url)                 # alembic upgrade head (url: DATABASE_URL or SQLite)
+    await upgrade_async(url)           # alembic upgrade head (url: DATABASE_URL or SQLite)
     db = Database.from_url(url)
     uc = UseCases(db)
 
@@ -29,21 +29,29 @@ an English ``message``.
 
 Timers (reminders, turn timeout, challenge expiry) are rows; :meth:`UseCases.fire_due_timers`
 claims and fires each one exactly once, across any number of bot instances.
+
+Threads: every public method is a coroutine, but its body (load, decide, write, commit) runs as
+one synchronous SQLAlchemy transaction in the database's worker threads
+(:meth:`storage.db.Database.run`): one hop between the event loop and a thread per use case,
+and the event loop is never blocked. A use case whose caller is cancelled still completes (or
+rolls back) as a whole in its thread.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from rules.dice import DiceSource
 from rules.errors import CorruptState, PortesError
@@ -58,7 +66,7 @@ from rules.match import (
     TurnPlayed,
 )
 from rules.position import Dice, Move, Play
-from storage.db import Database
+from storage.db import Database, current_loop
 from storage.models import (
     BoardMessageRow,
     ChallengeRow,
@@ -121,6 +129,22 @@ Decision = Callable[[Match, int, DiceSource], tuple[Match, list[Event]]]
 
 MAX_MIX_LENGTH = 256
 TOKEN_BYTES = 9  # 12 URL-safe characters
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def _off_loop(
+    fn: Callable[Concatenate[UseCases, P], T],
+) -> Callable[Concatenate[UseCases, P], Coroutine[Any, Any, T]]:
+    """Make a synchronous use case a coroutine that runs it in a database worker thread."""
+
+    async def run(self: UseCases, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self.db.run(fn, self, *args, **kwargs)
+
+    functools.update_wrapper(run, fn)
+    return run
 
 
 def utcnow() -> datetime:
@@ -192,6 +216,10 @@ def _refused(code: str, message: str, match: MatchView | None = None) -> ActionR
     return ActionResult(Outcome.REFUSED, match=match, code=code, message=message)
 
 
+async def _awaited(awaitable: Awaitable[None]) -> None:
+    await awaitable
+
+
 STALE_MESSAGE = "This board is out of date; here is the current one."
 
 
@@ -207,9 +235,10 @@ class UseCases:
     """The application's use cases over one :class:`~storage.db.Database`.
 
     ``clock`` returns aware UTC datetimes (tests pass a fake one); ``timers`` sets reminder,
-    timeout and expiry durations; ``checkpoint`` is a test seam awaited with ``"read"`` after a
-    use case has read and decided, before it writes, ``"written"`` after its writes but before
-    its commit, and ``"committed"`` after its commit.
+    timeout and expiry durations; ``checkpoint`` is a test seam (a coroutine function, run on
+    the event loop while the worker thread waits for it) awaited with ``"read"`` after a use case
+    has read and decided, before it writes, ``"written"`` after its writes but before its commit,
+    and ``"committed"`` after its commit.
     """
 
     def __init__(
@@ -221,18 +250,22 @@ class UseCases:
         checkpoint: Checkpoint | None = None,
     ) -> None:
         self.db = db
-        self.sessions = db.sessions
+        self.sessions = db.sessions  # the async session factory (kept for callers; unused here)
+        self._sessions = db.sync_sessions
         self.timers = timers or TimerPolicy()
         self.clock = clock or utcnow
         self._checkpoint = checkpoint
 
-    async def _cp(self, name: str) -> None:
+    def _cp(self, name: str) -> None:
+        """Run the test checkpoint on the event loop and wait for it (from a worker thread)."""
         if self._checkpoint is not None:
-            await self._checkpoint(name)
+            loop = current_loop()
+            asyncio.run_coroutine_threadsafe(_awaited(self._checkpoint(name)), loop).result()
 
     # -- players ------------------------------------------------------------------------
 
-    async def upsert_player(
+    @_off_loop
+    def upsert_player(
         self,
         user_id: int,
         display_name: str,
@@ -262,29 +295,31 @@ class UseCases:
         insert = pg_insert if self.db.engine.dialect.name == "postgresql" else sqlite_insert
         stmt = insert(Player).values(**values)
         stmt = stmt.on_conflict_do_update(index_elements=[Player.id], set_=changes)
-        async with self.db.write_lock(), self.sessions.begin() as session:
-            await session.execute(stmt)
-            player = await session.get(Player, user_id, populate_existing=True)
+        with self.db.sync_write_lock(), self._sessions.begin() as session:
+            session.execute(stmt)
+            player = session.get(Player, user_id, populate_existing=True)
             assert player is not None
             view = _player_view(player)
         assert view is not None
         return view
 
-    async def set_can_message(self, user_id: int, can_message: bool) -> None:
+    @_off_loop
+    def set_can_message(self, user_id: int, can_message: bool) -> None:
         """Record whether the bot may message this user privately (after /start or a 403)."""
-        async with self.sessions.begin() as session:
-            await session.execute(
+        with self._sessions.begin() as session:
+            session.execute(
                 update(Player)
                 .where(Player.id == user_id)
                 .values(can_message=can_message, updated_at=self.clock())
             )
 
-    async def get_player(self, user_id: int) -> PlayerView | None:
-        async with self.sessions() as session:
-            return _player_view(await session.get(Player, user_id))
+    @_off_loop
+    def get_player(self, user_id: int) -> PlayerView | None:
+        with self._sessions() as session:
+            return _player_view(session.get(Player, user_id))
 
-    async def _ensure_player(self, session: AsyncSession, user_id: int) -> Player:
-        player = await session.get(Player, user_id)
+    def _ensure_player(self, session: Session, user_id: int) -> Player:
+        player = session.get(Player, user_id)
         if player is None:
             now = self.clock()
             player = Player(
@@ -295,28 +330,28 @@ class UseCases:
                 updated_at=now,
             )
             session.add(player)
-            await session.flush()
+            session.flush()
         return player
 
     # -- loading ------------------------------------------------------------------------
 
-    async def _players(self, session: AsyncSession, *ids: int | None) -> dict[int, Player]:
+    def _players(self, session: Session, *ids: int | None) -> dict[int, Player]:
         wanted = [i for i in ids if i is not None]
         if not wanted:
             return {}
-        rows = await session.scalars(select(Player).where(Player.id.in_(wanted)))
+        rows = session.scalars(select(Player).where(Player.id.in_(wanted)))
         return {p.id: p for p in rows}
 
-    async def _boards(self, session: AsyncSession, match_id: int) -> list[BoardMessageRow]:
-        rows = await session.scalars(
+    def _boards(self, session: Session, match_id: int) -> list[BoardMessageRow]:
+        rows = session.scalars(
             select(BoardMessageRow)
             .where(BoardMessageRow.match_id == match_id, BoardMessageRow.live.is_(True))
             .order_by(BoardMessageRow.id)
         )
         return list(rows)
 
-    async def _load(self, session: AsyncSession, match_id: int) -> _Loaded | ActionResult:
-        row = await session.get(MatchRow, match_id)
+    def _load(self, session: Session, match_id: int) -> _Loaded | ActionResult:
+        row = session.get(MatchRow, match_id)
         if row is None:
             return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")
         try:
@@ -328,8 +363,8 @@ class UseCases:
                 code=exc.code,
                 message=f"Match {match_id} cannot be loaded: its stored state is damaged.",
             )
-        players = await self._players(session, row.player0_id, row.player1_id)
-        boards = await self._boards(session, match_id)
+        players = self._players(session, row.player0_id, row.player1_id)
+        boards = self._boards(session, match_id)
         return _Loaded(row, state, players, boards)
 
     def _view(
@@ -377,9 +412,9 @@ class UseCases:
 
     # -- writing ------------------------------------------------------------------------
 
-    async def _write(
+    def _write(
         self,
-        session: AsyncSession,
+        session: Session,
         row: MatchRow,
         before: Match,
         after: Match,
@@ -425,12 +460,12 @@ class UseCases:
         )
         if expect_status is not None:
             stmt = stmt.where(MatchRow.status == expect_status)
-        result = await session.execute(stmt)
+        result = session.execute(stmt)
         if result.rowcount != 1:  # type: ignore[attr-defined]
             return False
-        await self._log_events(session, row.id, events, now)
+        self._log_events(session, row.id, events, now)
         if renew or new_status in ENDED_STATUSES:
-            await session.execute(
+            session.execute(
                 delete(TimerRow).where(TimerRow.match_id == row.id, TimerRow.fired_at.is_(None))
             )
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
@@ -455,23 +490,23 @@ class UseCases:
                         "created_at": now,
                     }
                 )
-                await session.execute(insert(TimerRow), timers)
+                session.execute(insert(TimerRow), timers)
         # The row object is not flushed again: detach it and mirror the new values.
         session.expunge(row)
         for key, value in values.items():
             setattr(row, key, value)
         return True
 
-    async def _log_events(
-        self, session: AsyncSession, match_id: int, events: Sequence[Event], now: datetime
+    def _log_events(
+        self, session: Session, match_id: int, events: Sequence[Event], now: datetime
     ) -> None:
         """Append the turns to the move log and keep the games table up to date, in order,
         with as few statements as possible (one multi-row INSERT per run of turns)."""
         turns: list[dict[str, Any]] = []
 
-        async def flush_turns() -> None:
+        def flush_turns() -> None:
             if turns:
-                await session.execute(insert(TurnRow), list(turns))
+                session.execute(insert(TurnRow), list(turns))
                 turns.clear()
 
         for event in events:
@@ -494,8 +529,8 @@ class UseCases:
                     }
                 )
             elif isinstance(event, GameStarted):
-                await flush_turns()
-                await session.execute(
+                flush_turns()
+                session.execute(
                     insert(GameRow).values(
                         match_id=match_id,
                         number=event.game,
@@ -506,8 +541,8 @@ class UseCases:
                     )
                 )
             elif isinstance(event, GameEnded):
-                await flush_turns()
-                await session.execute(
+                flush_turns()
+                session.execute(
                     update(GameRow)
                     .where(GameRow.match_id == match_id, GameRow.number == event.game)
                     .values(
@@ -519,9 +554,9 @@ class UseCases:
                     )
                     .execution_options(synchronize_session=False)
                 )
-        await flush_turns()
+        flush_turns()
 
-    async def _act(
+    def _act(
         self,
         match_id: int,
         actor: Actor,
@@ -532,8 +567,8 @@ class UseCases:
     ) -> ActionResult:
         """Load, check the version and the actor, decide through the rules core, then write
         with compare-and-swap, all in one short transaction."""
-        async with self.sessions() as session:
-            loaded = await self._load(session, match_id)
+        with self._sessions() as session:
+            loaded = self._load(session, match_id)
             if isinstance(loaded, ActionResult):
                 return loaded
             row, state = loaded.row, loaded.state
@@ -570,25 +605,25 @@ class UseCases:
                     events = [*events, *more]
             except PortesError as exc:
                 return _refused(exc.code, exc.message, self._loaded_view(loaded))
-            await self._cp("read")
-            async with self.db.write_lock():
+            self._cp("read")
+            with self.db.sync_write_lock():
                 now = self.clock()
-                written = await self._write(session, row, state, new_state, events, now)
+                written = self._write(session, row, state, new_state, events, now)
                 if written:
-                    await self._cp("written")
-                    await session.commit()
+                    self._cp("written")
+                    session.commit()
                 else:
-                    await session.rollback()
+                    session.rollback()
             if not written:
-                return await self._stale(match_id)
-        await self._cp("committed")
+                return self._stale(match_id)
+        self._cp("committed")
         boards = [] if row.status in ENDED_STATUSES else loaded.boards
         view = self._view(row, new_state, loaded.players, boards)
         return ActionResult(Outcome.OK, match=view, events=tuple(events))
 
-    async def _stale(self, match_id: int) -> ActionResult:
-        async with self.sessions() as session:
-            loaded = await self._load(session, match_id)
+    def _stale(self, match_id: int) -> ActionResult:
+        with self._sessions() as session:
+            loaded = self._load(session, match_id)
         view = None if isinstance(loaded, ActionResult) else self._loaded_view(loaded)
         return ActionResult(Outcome.STALE, match=view, code="stale", message=STALE_MESSAGE)
 
@@ -620,12 +655,13 @@ class UseCases:
             card_inline_message_id=ch.card_inline_message_id,
         )
 
-    async def _challenge_players(
-        self, session: AsyncSession, ch: ChallengeRow
+    def _challenge_players(
+        self, session: Session, ch: ChallengeRow
     ) -> dict[int, Player]:
-        return await self._players(session, ch.author_id, ch.target_id)
+        return self._players(session, ch.author_id, ch.target_id)
 
-    async def create_challenge(
+    @_off_loop
+    def create_challenge(
         self,
         author_id: int,
         *,
@@ -660,10 +696,10 @@ class UseCases:
             target_username = target_username.lstrip("@")[:64] or None
         now = self.clock()
         seed = new_seed()
-        async with self.db.write_lock(), self.sessions.begin() as session:
-            await self._ensure_player(session, author_id)
+        with self.db.sync_write_lock(), self._sessions.begin() as session:
+            self._ensure_player(session, author_id)
             if target_id is not None:
-                await self._ensure_player(session, target_id)
+                self._ensure_player(session, target_id)
             row = MatchRow(
                 status=MatchStatus.CHALLENGE.value,
                 version=1,
@@ -685,7 +721,7 @@ class UseCases:
                 updated_at=now,
             )
             session.add(row)
-            await session.flush()
+            session.flush()
             ch = ChallengeRow(
                 match_id=row.id,
                 token=secrets.token_urlsafe(TOKEN_BYTES),
@@ -708,11 +744,12 @@ class UseCases:
                     created_at=now,
                 )
             )
-            await session.flush()
-            view = self._challenge_view(ch, row, await self._challenge_players(session, ch))
+            session.flush()
+            view = self._challenge_view(ch, row, self._challenge_players(session, ch))
         return ChallengeResult(Outcome.OK, challenge=view)
 
-    async def set_challenge_card(
+    @_off_loop
+    def set_challenge_card(
         self,
         challenge_id: int,
         *,
@@ -722,8 +759,8 @@ class UseCases:
     ) -> ChallengeResult:
         """Remember the message showing the challenge card, to edit it when it is accepted,
         cancelled or expires."""
-        async with self.sessions.begin() as session:
-            ch = await session.get(ChallengeRow, challenge_id)
+        with self._sessions.begin() as session:
+            ch = session.get(ChallengeRow, challenge_id)
             if ch is None:
                 return ChallengeResult(Outcome.NOT_FOUND, code="not_found")
             if chat_id is not None:
@@ -732,30 +769,32 @@ class UseCases:
                 ch.card_message_id = message_id
             if inline_message_id is not None:
                 ch.card_inline_message_id = inline_message_id
-            await session.flush()
-            match = await session.get(MatchRow, ch.match_id)
+            session.flush()
+            match = session.get(MatchRow, ch.match_id)
             assert match is not None
-            view = self._challenge_view(ch, match, await self._challenge_players(session, ch))
+            view = self._challenge_view(ch, match, self._challenge_players(session, ch))
         return ChallengeResult(Outcome.OK, challenge=view)
 
-    async def get_challenge(
+    @_off_loop
+    def get_challenge(
         self, challenge_id: int | None = None, *, token: str | None = None
     ) -> ChallengeView | None:
         """A challenge by id or by its deep-link token."""
-        async with self.sessions() as session:
+        with self._sessions() as session:
             if challenge_id is not None:
-                ch = await session.get(ChallengeRow, challenge_id)
+                ch = session.get(ChallengeRow, challenge_id)
             elif token is not None:
-                ch = await session.scalar(select(ChallengeRow).where(ChallengeRow.token == token))
+                ch = session.scalar(select(ChallengeRow).where(ChallengeRow.token == token))
             else:
                 raise ValueError("give a challenge id or a token")
             if ch is None:
                 return None
-            match = await session.get(MatchRow, ch.match_id)
+            match = session.get(MatchRow, ch.match_id)
             assert match is not None
-            return self._challenge_view(ch, match, await self._challenge_players(session, ch))
+            return self._challenge_view(ch, match, self._challenge_players(session, ch))
 
-    async def accept_challenge(
+    @_off_loop
+    def accept_challenge(
         self,
         challenge_id: int,
         acceptor_id: int,
@@ -778,8 +817,8 @@ class UseCases:
         if not mix or len(mix) > MAX_MIX_LENGTH:
             raise ValueError(f"mix must be 1-{MAX_MIX_LENGTH} characters")
         closed = _refused("challenge_closed", "This challenge is no longer open.")
-        async with self.sessions() as session:
-            ch = await session.get(ChallengeRow, challenge_id)
+        with self._sessions() as session:
+            ch = session.get(ChallengeRow, challenge_id)
             if ch is None:
                 return ActionResult(
                     Outcome.NOT_FOUND, code="not_found", message="No such challenge."
@@ -787,7 +826,7 @@ class UseCases:
             now = self.clock()
             if ch.status != ChallengeStatus.OPEN or ch.expires_at <= now:
                 return closed
-            row = await session.get(MatchRow, ch.match_id)
+            row = session.get(MatchRow, ch.match_id)
             assert row is not None
             if row.computer_level is not None:
                 if acceptor_id != ch.author_id:
@@ -798,7 +837,7 @@ class UseCases:
                 if ch.target_id is not None and ch.target_id != acceptor_id:
                     return _refused("not_for_you", "This challenge is for another player.")
                 if ch.target_username is not None:
-                    acceptor = await session.get(Player, acceptor_id)
+                    acceptor = session.get(Player, acceptor_id)
                     name = (acceptor.username or "") if acceptor else ""
                     if name.lower() != ch.target_username.lower():
                         return _refused("not_for_you", "This challenge is for another player.")
@@ -810,7 +849,7 @@ class UseCases:
             new_state, events = state.start(dice)
             new_state, more = _auto_play(new_state, dice)
             events = [*events, *more]
-            await self._cp("read")
+            self._cp("read")
             extra: dict[str, Any] = {"mix": mix, "started_at": now}
             if row.computer_level is None:
                 extra["player1_id"] = acceptor_id
@@ -818,16 +857,16 @@ class UseCases:
                 extra["chat_id"] = chat_id
             if inline_message_id is not None or ch.card_inline_message_id is not None:
                 extra["inline_message_id"] = inline_message_id or ch.card_inline_message_id
-            async with self.db.write_lock():
+            with self.db.sync_write_lock():
                 if row.computer_level is None:
-                    await self._ensure_player(session, acceptor_id)
-                claimed = await session.execute(
+                    self._ensure_player(session, acceptor_id)
+                claimed = session.execute(
                     update(ChallengeRow)
                     .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
                     .values(status=ChallengeStatus.ACCEPTED.value)
                     .execution_options(synchronize_session=False)
                 )
-                ok = claimed.rowcount == 1 and await self._write(  # type: ignore[attr-defined]
+                ok = claimed.rowcount == 1 and self._write(  # type: ignore[attr-defined]
                     session,
                     row,
                     state,
@@ -838,24 +877,25 @@ class UseCases:
                     expect_status=MatchStatus.CHALLENGE.value,
                 )
                 if ok:
-                    await session.commit()
+                    session.commit()
                 else:
-                    await session.rollback()
+                    session.rollback()
             if not ok:
                 return closed
             ch.status = ChallengeStatus.ACCEPTED.value
-            async with self.sessions() as fresh:
-                players = await self._players(fresh, row.player0_id, row.player1_id, ch.target_id)
+            with self._sessions() as fresh:
+                players = self._players(fresh, row.player0_id, row.player1_id, ch.target_id)
                 cview = self._challenge_view(ch, row, players)
-        await self._cp("committed")
+        self._cp("committed")
         view = self._view(row, new_state, players)
         return ActionResult(Outcome.OK, match=view, events=tuple(events), challenge=cview)
 
-    async def cancel_challenge(self, challenge_id: int, author_id: int) -> ChallengeResult:
+    @_off_loop
+    def cancel_challenge(self, challenge_id: int, author_id: int) -> ChallengeResult:
         """The author withdraws an open challenge (its match becomes ``cancelled``).
         Refusals: ``not_author``, ``challenge_closed``."""
-        async with self.sessions() as session:
-            ch = await session.get(ChallengeRow, challenge_id)
+        with self._sessions() as session:
+            ch = session.get(ChallengeRow, challenge_id)
             if ch is None:
                 return ChallengeResult(Outcome.NOT_FOUND, code="not_found")
             if ch.author_id != author_id:
@@ -870,23 +910,23 @@ class UseCases:
                     code="challenge_closed",
                     message="This challenge is no longer open.",
                 )
-            view = await self._close_challenge(session, ch, ChallengeStatus.CANCELLED)
+            view = self._close_challenge(session, ch, ChallengeStatus.CANCELLED)
             if view is None:
-                await session.rollback()
+                session.rollback()
                 return ChallengeResult(
                     Outcome.REFUSED,
                     code="challenge_closed",
                     message="This challenge is no longer open.",
                 )
-            await session.commit()
+            session.commit()
         return ChallengeResult(Outcome.OK, challenge=view)
 
-    async def _close_challenge(
-        self, session: AsyncSession, ch: ChallengeRow, status: ChallengeStatus
+    def _close_challenge(
+        self, session: Session, ch: ChallengeRow, status: ChallengeStatus
     ) -> ChallengeView | None:
         """Mark an open challenge and its match cancelled / expired (compare-and-swap)."""
         now = self.clock()
-        claimed = await session.execute(
+        claimed = session.execute(
             update(ChallengeRow)
             .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
             .values(status=status.value)
@@ -897,7 +937,7 @@ class UseCases:
         match_status = (
             MatchStatus.CANCELLED if status == ChallengeStatus.CANCELLED else MatchStatus.EXPIRED
         )
-        await session.execute(
+        session.execute(
             update(MatchRow)
             .where(MatchRow.id == ch.match_id, MatchRow.status == MatchStatus.CHALLENGE)
             .values(
@@ -909,42 +949,47 @@ class UseCases:
             )
             .execution_options(synchronize_session=False)
         )
-        await session.execute(
+        session.execute(
             delete(TimerRow).where(TimerRow.match_id == ch.match_id, TimerRow.fired_at.is_(None))
         )
-        row = await session.get(MatchRow, ch.match_id, populate_existing=True)
+        row = session.get(MatchRow, ch.match_id, populate_existing=True)
         assert row is not None
         ch.status = status.value
-        view = self._challenge_view(ch, row, await self._challenge_players(session, ch))
+        view = self._challenge_view(ch, row, self._challenge_players(session, ch))
         return view
 
     # -- playing a turn -----------------------------------------------------------------
 
-    async def step(self, match_id: int, actor: Actor, version: int, move: Move) -> ActionResult:
+    @_off_loop
+    def step(self, match_id: int, actor: Actor, version: int, move: Move) -> ActionResult:
         """Add one single move to the turn being entered (one tap). Choose ``move`` from
         ``match.state.next_moves()``. Nothing is sent to the opponent until :meth:`confirm`."""
-        return await self._act(
+        return self._act(
             match_id, actor, version, lambda m, seat, _d: (m.step(seat, move), [])
         )
 
-    async def undo(self, match_id: int, actor: Actor, version: int) -> ActionResult:
+    @_off_loop
+    def undo(self, match_id: int, actor: Actor, version: int) -> ActionResult:
         """Take back the last single move chosen this turn."""
-        return await self._act(match_id, actor, version, lambda m, seat, _d: (m.undo(seat), []))
+        return self._act(match_id, actor, version, lambda m, seat, _d: (m.undo(seat), []))
 
-    async def reset_turn(self, match_id: int, actor: Actor, version: int) -> ActionResult:
+    @_off_loop
+    def reset_turn(self, match_id: int, actor: Actor, version: int) -> ActionResult:
         """Take back every single move chosen this turn."""
-        return await self._act(
+        return self._act(
             match_id, actor, version, lambda m, seat, _d: (m.reset_turn(seat), [])
         )
 
-    async def confirm(self, match_id: int, actor: Actor, version: int) -> ActionResult:
+    @_off_loop
+    def confirm(self, match_id: int, actor: Actor, version: int) -> ActionResult:
         """End the turn with the moves chosen (they must make a whole legal play). The
         opponent's dice are rolled; forced plays and passes follow automatically."""
-        return await self._act(
+        return self._act(
             match_id, actor, version, lambda m, seat, d: m.confirm(seat, d), auto=True
         )
 
-    async def play(
+    @_off_loop
+    def play(
         self, match_id: int, actor: Actor, version: int, play: Play | str
     ) -> ActionResult:
         """Play a whole turn at once: a :class:`~rules.position.Play` from
@@ -956,19 +1001,21 @@ class UseCases:
                 m = m.reset_turn(seat)
             return m.play(seat, play, d)
 
-        return await self._act(match_id, actor, version, decide, auto=True)
+        return self._act(match_id, actor, version, decide, auto=True)
 
     # -- resigning and cancelling --------------------------------------------------------
 
-    async def offer_resignation(
+    @_off_loop
+    def offer_resignation(
         self, match_id: int, actor: Actor, version: int, points: int
     ) -> ActionResult:
         """On their turn, a player offers to resign the game for 1, 2 or 3 points."""
-        return await self._act(
+        return self._act(
             match_id, actor, version, lambda m, seat, _d: m.offer_resignation(seat, points)
         )
 
-    async def answer_resignation(
+    @_off_loop
+    def answer_resignation(
         self, match_id: int, actor: Actor, version: int, *, accept: bool
     ) -> ActionResult:
         """The opponent accepts (the game ends; the next game starts or the match ends) or
@@ -979,37 +1026,40 @@ class UseCases:
                 return m.accept_resignation(seat, d)
             return m.decline_resignation(seat)
 
-        return await self._act(match_id, actor, version, decide, auto=accept)
+        return self._act(match_id, actor, version, decide, auto=accept)
 
-    async def resign_match(
+    @_off_loop
+    def resign_match(
         self, match_id: int, actor: Actor, version: int | None = None
     ) -> ActionResult:
         """A player gives up the whole match at any time; the opponent wins it.
         ``version=None`` skips the version check (a typed command rather than a button)."""
-        return await self._act(match_id, actor, version, lambda m, seat, _d: m.resign_match(seat))
+        return self._act(match_id, actor, version, lambda m, seat, _d: m.resign_match(seat))
 
-    async def cancel_match(
+    @_off_loop
+    def cancel_match(
         self, match_id: int, actor: Actor, version: int | None = None
     ) -> ActionResult:
         """Either player cancels a match nobody has moved in yet (no result)."""
-        return await self._act(match_id, actor, version, lambda m, seat, _d: m.cancel(seat))
+        return self._act(match_id, actor, version, lambda m, seat, _d: m.cancel(seat))
 
     # -- reading ------------------------------------------------------------------------
 
-    async def load_match(self, match_id: int) -> ActionResult:
+    @_off_loop
+    def load_match(self, match_id: int) -> ActionResult:
         """Everything needed to draw the match: OK with ``result.match``, NOT_FOUND, or CORRUPT
         (a stored state that cannot be read: a clear error for that match only)."""
-        async with self.sessions() as session:
-            loaded = await self._load(session, match_id)
+        with self._sessions() as session:
+            loaded = self._load(session, match_id)
         if isinstance(loaded, ActionResult):
             return loaded
         return ActionResult(Outcome.OK, match=self._loaded_view(loaded))
 
-    async def _summaries(
-        self, session: AsyncSession, rows: Sequence[MatchRow], seat_of: Callable[[MatchRow], int]
+    def _summaries(
+        self, session: Session, rows: Sequence[MatchRow], seat_of: Callable[[MatchRow], int]
     ) -> list[MatchSummary]:
         ids = {r.player0_id for r in rows} | {r.player1_id for r in rows if r.player1_id}
-        players = await self._players(session, *ids)
+        players = self._players(session, *ids)
         out = []
         for r in rows:
             seat = seat_of(r)
@@ -1033,12 +1083,13 @@ class UseCases:
             )
         return out
 
-    async def list_active_matches(self, user_id: int) -> list[MatchSummary]:
+    @_off_loop
+    def list_active_matches(self, user_id: int) -> list[MatchSummary]:
         """The player's active matches (open challenges are not included), those waiting for
         this player first, then the most recently updated."""
-        async with self.sessions() as session:
+        with self._sessions() as session:
             rows = list(
-                await session.scalars(
+                session.scalars(
                     select(MatchRow)
                     .where(
                         MatchRow.status == MatchStatus.ACTIVE,
@@ -1047,18 +1098,19 @@ class UseCases:
                     .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
                 )
             )
-            out = await self._summaries(
+            out = self._summaries(
                 session, rows, lambda r: 0 if r.player0_id == user_id else 1
             )
         out.sort(key=lambda s: not s.my_turn)
         return out
 
-    async def pending_computer_turns(self) -> list[MatchSummary]:
+    @_off_loop
+    def pending_computer_turns(self) -> list[MatchSummary]:
         """Active matches where the computer must act (for a worker to resume after restart).
         ``my_seat`` is the computer's seat."""
-        async with self.sessions() as session:
+        with self._sessions() as session:
             rows = list(
-                await session.scalars(
+                session.scalars(
                     select(MatchRow)
                     .where(
                         MatchRow.status == MatchStatus.ACTIVE,
@@ -1068,19 +1120,20 @@ class UseCases:
                     .order_by(MatchRow.updated_at)
                 )
             )
-            return await self._summaries(session, rows, lambda _r: 1)
+            return self._summaries(session, rows, lambda _r: 1)
 
-    async def match_record(self, match_id: int) -> MatchRecord | None:
+    @_off_loop
+    def match_record(self, match_id: int) -> MatchRecord | None:
         """The match with its games and its full move log (for .mat export and replay).
         ``None`` when there is no such match or its state cannot be read."""
-        async with self.sessions() as session:
-            loaded = await self._load(session, match_id)
+        with self._sessions() as session:
+            loaded = self._load(session, match_id)
             if isinstance(loaded, ActionResult):
                 return None
-            games = await session.scalars(
+            games = session.scalars(
                 select(GameRow).where(GameRow.match_id == match_id).order_by(GameRow.number)
             )
-            turns = await session.scalars(
+            turns = session.scalars(
                 select(TurnRow)
                 .where(TurnRow.match_id == match_id)
                 .order_by(TurnRow.game, TurnRow.turn)
@@ -1118,11 +1171,12 @@ class UseCases:
                 ),
             )
 
-    async def fairness(self, match_id: int) -> Fairness | None:
+    @_off_loop
+    def fairness(self, match_id: int) -> Fairness | None:
         """The dice commitment, and once the match has ended (finished, abandoned, expired or
         cancelled) the seed and every die drawn, with a command to verify them."""
-        async with self.sessions() as session:
-            row = await session.get(MatchRow, match_id)
+        with self._sessions() as session:
+            row = session.get(MatchRow, match_id)
             if row is None:
                 return None
             ended = MatchStatus(row.status) in ENDED_STATUSES
@@ -1140,7 +1194,8 @@ class UseCases:
 
     # -- board messages -----------------------------------------------------------------
 
-    async def record_board_message(
+    @_off_loop
+    def record_board_message(
         self,
         match_id: int,
         *,
@@ -1155,14 +1210,14 @@ class UseCases:
         are superseded and returned, so the bot can delete them (or edit them to a stub)."""
         if inline_message_id is None and (chat_id is None or message_id is None):
             raise ValueError("a board message needs chat_id and message_id, or inline_message_id")
-        async with self.sessions.begin() as session:
+        with self._sessions.begin() as session:
             same_seat = (
                 BoardMessageRow.for_seat.is_(None)
                 if for_seat is None
                 else BoardMessageRow.for_seat == for_seat
             )
             old = list(
-                await session.scalars(
+                session.scalars(
                     select(BoardMessageRow).where(
                         BoardMessageRow.match_id == match_id,
                         BoardMessageRow.live.is_(True),
@@ -1200,31 +1255,34 @@ class UseCases:
                 )
         return superseded
 
-    async def board_messages(self, match_id: int) -> list[BoardMessageView]:
+    @_off_loop
+    def board_messages(self, match_id: int) -> list[BoardMessageView]:
         """The live (not superseded) boards of a match."""
-        async with self.sessions() as session:
-            return [_board_view(b) for b in await self._boards(session, match_id)]
+        with self._sessions() as session:
+            return [_board_view(b) for b in self._boards(session, match_id)]
 
-    async def forget_board_message(self, board_message_id: int) -> None:
+    @_off_loop
+    def forget_board_message(self, board_message_id: int) -> None:
         """Drop a board the bot deleted or can no longer edit."""
-        async with self.sessions.begin() as session:
-            await session.execute(
+        with self._sessions.begin() as session:
+            session.execute(
                 update(BoardMessageRow)
                 .where(BoardMessageRow.id == board_message_id)
                 .values(live=False)
             )
 
-    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
+    @_off_loop
+    def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
         """Follow a group's migration to a supergroup; returns how many rows changed."""
         changed = 0
-        async with self.sessions.begin() as session:
+        with self._sessions.begin() as session:
             for model, column in (
                 (MatchRow, MatchRow.chat_id),
                 (ChallengeRow, ChallengeRow.chat_id),
                 (ChallengeRow, ChallengeRow.card_chat_id),
                 (BoardMessageRow, BoardMessageRow.chat_id),
             ):
-                result = await session.execute(
+                result = session.execute(
                     update(model)
                     .where(column == old_chat_id)
                     .values({column.key: new_chat_id})
@@ -1235,15 +1293,16 @@ class UseCases:
 
     # -- timers -------------------------------------------------------------------------
 
-    async def fire_due_timers(self, *, worker: str = "", limit: int = 50) -> list[TimerFired]:
+    @_off_loop
+    def fire_due_timers(self, *, worker: str = "", limit: int = 50) -> list[TimerFired]:
         """Claim and fire the timers that are due, each exactly once across all workers, each
         in its own transaction: reminders (notify ``seat``), timeouts (the player to act loses
         the match: status ``abandoned``), challenge expiries (status ``expired``). Call it
         every minute or so from each instance (e.g. the job queue)."""
         now = self.clock()
-        async with self.sessions() as session:
+        with self._sessions() as session:
             due = list(
-                await session.scalars(
+                session.scalars(
                     select(TimerRow.id)
                     .where(TimerRow.fired_at.is_(None), TimerRow.due_at <= now)
                     .order_by(TimerRow.due_at, TimerRow.id)
@@ -1253,7 +1312,7 @@ class UseCases:
         fired = []
         for timer_id in due:
             try:
-                result = await self._fire(timer_id, worker or "worker", now)
+                result = self._fire(timer_id, worker or "worker", now)
             except Exception:  # one bad timer must not stop the others
                 log.exception("timer %s failed", timer_id)
                 continue
@@ -1261,37 +1320,37 @@ class UseCases:
                 fired.append(result)
         return fired
 
-    async def _fire(self, timer_id: int, worker: str, now: datetime) -> TimerFired | None:
-        async with self.db.write_lock(), self.sessions() as session:
+    def _fire(self, timer_id: int, worker: str, now: datetime) -> TimerFired | None:
+        with self.db.sync_write_lock(), self._sessions() as session:
             # The claim is the transaction's first statement: a write, so on SQLite it takes
             # the write lock at once, and on PostgreSQL it locks the row. Exactly one worker
             # sees rowcount 1; the effect commits (or rolls back) together with the claim.
-            claimed = await session.execute(
+            claimed = session.execute(
                 update(TimerRow)
                 .where(TimerRow.id == timer_id, TimerRow.fired_at.is_(None))
                 .values(fired_at=now, fired_by=worker[:64])
                 .execution_options(synchronize_session=False)
             )
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
-                await session.rollback()
+                session.rollback()
                 return None
-            timer = await session.get(TimerRow, timer_id)
+            timer = session.get(TimerRow, timer_id)
             assert timer is not None
             kind = TimerKind(timer.kind)
             if kind == TimerKind.CHALLENGE_EXPIRY:
-                ch = await session.scalar(
+                ch = session.scalar(
                     select(ChallengeRow).where(ChallengeRow.match_id == timer.match_id)
                 )
                 cview = None
                 if ch is not None and ch.status == ChallengeStatus.OPEN:
-                    cview = await self._close_challenge(session, ch, ChallengeStatus.EXPIRED)
-                await session.commit()
+                    cview = self._close_challenge(session, ch, ChallengeStatus.EXPIRED)
+                session.commit()
                 if cview is None:
                     return None
                 return TimerFired(timer_id, kind, None, None, None, challenge=cview)
-            loaded = await self._load(session, timer.match_id)
+            loaded = self._load(session, timer.match_id)
             if isinstance(loaded, ActionResult):
-                await session.commit()  # fired once, not retried in a loop
+                session.commit()  # fired once, not retried in a loop
                 return TimerFired(
                     timer_id,
                     kind,
@@ -1303,25 +1362,26 @@ class UseCases:
                 )
             row, state = loaded.row, loaded.state
             if _to_act(row.status, state) != timer.seat:
-                await session.commit()  # obsolete (should have been replaced): nothing to do
+                session.commit()  # obsolete (should have been replaced): nothing to do
                 return None
             if kind == TimerKind.REMINDER:
-                await session.commit()
+                session.commit()
                 after = timedelta(seconds=timer.after_s) if timer.after_s is not None else None
                 return TimerFired(timer_id, kind, timer.seat, after, self._loaded_view(loaded))
             assert timer.seat is not None
             new_state, events = state.resign_match(timer.seat, reason="timeout")
-            if not await self._write(session, row, state, new_state, events, now):
-                await session.rollback()  # the player acted meanwhile
+            if not self._write(session, row, state, new_state, events, now):
+                session.rollback()  # the player acted meanwhile
                 return None
-            await session.commit()
+            session.commit()
         view = self._view(row, new_state, loaded.players)
         return TimerFired(timer_id, kind, timer.seat, None, view, events=tuple(events))
 
-    async def next_timer_due(self) -> datetime | None:
+    @_off_loop
+    def next_timer_due(self) -> datetime | None:
         """When the next unfired timer is due (for scheduling the next wake-up)."""
-        async with self.sessions() as session:
-            due: datetime | None = await session.scalar(
+        with self._sessions() as session:
+            due: datetime | None = session.scalar(
                 select(func.min(TimerRow.due_at)).where(TimerRow.fired_at.is_(None))
             )
             return due
