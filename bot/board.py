@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from concurrent.futures import ThreadPoolExecutor
 
 from rendering import render_board
 from rules.match import Match, Phase
@@ -52,5 +53,12 @@ def draw_board(match: Match, viewer: int) -> bytes:
     return _draw(*board_key(match, viewer))
 
 
+_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+"""One drawing thread: drawing is CPU-bound, so more threads would add memory (each a few
+full-size images and its own malloc arena), not speed."""
+
+
 async def draw_board_async(match: Match, viewer: int) -> bytes:
-    return await asyncio.to_thread(draw_board, match, viewer)
+    key = board_key(match, viewer)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_RENDERER, _draw, *key)

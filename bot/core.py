@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -39,6 +39,29 @@ class Portes:
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
     locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     background: set[asyncio.Task[Any]] = field(default_factory=set)
+    views: OrderedDict[int, MatchView] = field(default_factory=OrderedDict)
+    """The last match views this instance saw, to decide a tap without reading the database
+    first. Only a shortcut: every action still goes through the use case's version check, so a
+    view another instance has since changed only leads to a "stale" answer."""
+
+    def remember(self, view: MatchView | None) -> None:
+        if view is None:
+            return
+        known = self.views.get(view.id)
+        if known is None or known.version <= view.version:
+            self.views[view.id] = view
+            self.views.move_to_end(view.id)
+            while len(self.views) > 2048:
+                self.views.popitem(last=False)
+
+    async def view(self, match_id: int, version: int) -> tuple[MatchView | None, str | None]:
+        """The match as of ``version`` if we have it in memory, else from the database."""
+        known = self.views.get(match_id)
+        if known is not None and known.version == version:
+            return known, None
+        loaded = await self.uc.load_match(match_id)
+        self.remember(loaded.match)
+        return loaded.match, loaded.code
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.username}?start={payload}"

@@ -516,10 +516,9 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     t = p.t_user(user)
     msg = q.message if isinstance(q.message, Message) else None
     async with p.locks[cb.match_id]:
-        loaded = await p.uc.load_match(cb.match_id)
-        mv = loaded.match
+        mv, code = await p.view(cb.match_id, cb.version)
         if mv is None:
-            await q.answer(texts.error_text(t, loaded.code or "not_found"), show_alert=True)
+            await q.answer(texts.error_text(t, code or "not_found"), show_alert=True)
             return
         seat = mv.seat_of(user.id)
         if seat is None:
@@ -575,6 +574,7 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
         if res is None:
             await q.answer()
             return
+        p.remember(res.match)
         if not res.ok or res.match is None:
             await q.answer(await _refuse(None, t, res), show_alert=True)
             return

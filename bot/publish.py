@@ -184,9 +184,14 @@ class Publisher:
         superseded = await self.p.uc.record_board_message(
             mv.id, version=mv.version, chat_id=sent.chat_id, message_id=sent.message_id,
             for_seat=for_seat)
-        for old in superseded:
-            if old.message_id == sent.message_id and old.chat_id == sent.chat_id:
-                continue
+        stale = [old for old in superseded
+                 if not (old.message_id == sent.message_id and old.chat_id == sent.chat_id)]
+        if stale:
+            # off the tap's critical path: the new board is already there
+            self.p.spawn(self._retire_all(stale))
+
+    async def _retire_all(self, boards: list[BoardMessageView]) -> None:
+        for old in boards:
             await self.retire(old)
 
     async def retire(self, old: BoardMessageView) -> None:

@@ -1,0 +1,272 @@
+"""Drive many simultaneous matches through the running bot and the Bot API stand-in.
+
+    python bench/turns.py [--matches 24] [--seconds 10] [--background 1000] [--rate 20]
+
+What it does, all on 127.0.0.1:
+
+1. seeds ``--background`` active matches straight into a fresh SQLite database through the
+   storage use cases (the bot must carry them: memory, list queries, timers);
+2. starts the real bot (``python -m bot``, long polling) against a stand-in started here, with
+   the rate limiter's ceilings lifted (``PORTES_RATE_OVERALL=0``, ``PORTES_RATE_GROUP=0``);
+3. opens ``--matches`` group matches the way players do (``/new``, a length, Accept);
+4. phase "paced": simulated players tap at ``--rate`` taps per second in all, for ``--seconds``;
+5. phase "sustained": they tap as fast as the bot answers, for ``--seconds``.
+
+A tap's latency is from the callback query being sent to its board showing the result (the
+keyboard or caption edited, or the next board posted). Errors are refused taps that should have
+been accepted, waits that timed out, and ERROR lines in the bot's log. ``rss_mb`` is the bot
+process's peak resident memory (VmHWM). The stand-in does not recompress photos here (it would
+compete with the bot for the same two cores; Telegram does that work on its own servers).
+
+The last line is: ``turns: taps_per_s=<sustained> p50_ms=<paced> p95_ms=<paced> errors=<n>
+rss_mb=<peak>``. Targets on the project's machine: p95 <= 100 ms at 20 taps/s; >= 60 taps/s
+sustained with 0 errors; peak RSS <= 200 MB with 1,000 active matches in the database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from storage.db import Database  # noqa: E402
+from storage.migrate import upgrade  # noqa: E402
+from storage.usecases import UseCases  # noqa: E402
+from tests.standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    taps: int = 0
+    errors: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        self.errors += 1
+        if len(self.notes) < 10:
+            self.notes.append(what)
+
+
+class Pacer:
+    """Hands out tap slots at ``rate`` per second overall (None: no limit)."""
+
+    def __init__(self, rate: float | None) -> None:
+        self.rate = rate
+        self.next = time.perf_counter()
+        self.lock = asyncio.Lock()
+
+    async def slot(self) -> None:
+        if not self.rate:
+            return
+        async with self.lock:
+            now = time.perf_counter()
+            wait = self.next - now
+            self.next = max(self.next, now) + 1.0 / self.rate
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
+def live_board(chat: Chat) -> Message | None:
+    boards = [m for m in chat.bot_messages() if m.photo_bytes is not None]
+    return boards[-1] if boards else None
+
+
+def pick(board: Message) -> str | None:
+    """The button a player taps next: Confirm or a whole play, else a move, else a checker."""
+    by_action: dict[str, str] = {}
+    for row in board.buttons:
+        for b in row:
+            if b.callback_data:
+                by_action.setdefault(b.callback_data.split(":")[0], b.text)
+    for action in ("c", "p", "m", "f"):
+        if action in by_action:
+            return by_action[action]
+    return None
+
+
+async def wait_until(predicate, timeout: float = 10.0, poll: float = 0.01):  # type: ignore[no-untyped-def]
+    deadline = time.perf_counter() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.perf_counter() > deadline:
+            return None
+        await asyncio.sleep(poll)
+
+
+async def open_match(standin: StandIn, index: int) -> tuple[Chat, User, User]:
+    a = standin.user(f"A{index}", username=f"a{index}")
+    b = standin.user(f"B{index}", username=f"b{index}")
+    group = standin.group(f"Table {index}", a, b)
+    cmd = a.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd, timeout=60)
+    await a.tap(card, "7 points")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), timeout=60)
+    await b.tap(card.refresh(), "🎲 Accept")
+    await standin.wait_for(lambda: live_board(group), timeout=60)
+    return group, a, b
+
+
+async def player(standin: StandIn, group: Chat, a: User, b: User, pacer: Pacer, stats: Stats,
+                 stop: float) -> None:
+    while time.perf_counter() < stop:
+        board = live_board(group)
+        if board is None:
+            await asyncio.sleep(0.01)
+            continue
+        text = pick(board)
+        if text is None or "wins the match" in (board.caption or ""):
+            return
+        mover = a if board.mentions(a) else b
+        await pacer.slot()
+        before = board
+        t0 = time.perf_counter()
+        try:
+            answer = await mover.tap(board, text)
+        except StandInError:
+            await asyncio.sleep(0.005)  # the board was replaced meanwhile: look again
+            continue
+        if answer is not None and answer.show_alert:
+            stats.error(f"refused: {answer.text}")
+            await asyncio.sleep(0.05)
+            continue
+
+        def changed(before: Message = before) -> bool:
+            try:
+                now = before.refresh()
+            except StandInError:
+                return True
+            if now.edit_count != before.edit_count:
+                return True
+            newest = live_board(group)
+            return newest is not None and newest.message_id != before.message_id
+
+        if await wait_until(changed) is None:
+            stats.error("timed out waiting for the board")
+            continue
+        stats.latencies.append(time.perf_counter() - t0)
+        stats.taps += 1
+
+
+async def phase(standin: StandIn, tables: list[tuple[Chat, User, User]], seconds: float,
+                rate: float | None) -> tuple[Stats, float]:
+    stats = Stats()
+    pacer = Pacer(rate)
+    start = time.perf_counter()
+    stop = start + seconds
+    await asyncio.gather(*(player(standin, g, a, b, pacer, stats, stop) for g, a, b in tables))
+    return stats, time.perf_counter() - start
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
+
+
+def peak_rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+async def seed(url: str, count: int) -> None:
+    db = Database.from_url(url)
+    uc = UseCases(db)
+    for i in range(count):
+        author, acceptor = 10_000_000 + 2 * i, 10_000_001 + 2 * i
+        await uc.upsert_player(author, f"Seed {i}a")
+        await uc.upsert_player(acceptor, f"Seed {i}b")
+        res = await uc.create_challenge(author, length=5, chat_id=-9_000_000 - i)
+        assert res.challenge is not None
+        await uc.accept_challenge(res.challenge.id, acceptor, mix=f"seed-{i}")
+    await db.dispose()
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def main(args: argparse.Namespace) -> int:
+    work = Path(tempfile.mkdtemp(prefix="portes-bench-"))
+    url = f"sqlite+aiosqlite:///{work / 'bench.sqlite3'}"
+    upgrade(url)
+    t = time.perf_counter()
+    await seed(url, args.background)
+    print(f"seeded {args.background} active matches in {time.perf_counter() - t:.1f} s")
+    with StandIn(recompress_photos=False) as standin:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PORTES_"))}
+        env.update(TELEGRAM_BOT_TOKEN=standin.token, TELEGRAM_API_URL=standin.base_url,
+                   TELEGRAM_FILE_URL=standin.base_file_url, DATABASE_URL=url,
+                   PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0", PORTES_LOG_LEVEL="WARNING")
+        log_path = work / "bot.log"
+        with log_path.open("w") as log:
+            command = [sys.executable, "-m", "bot"]
+            if args.profile:
+                command = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
+            proc = subprocess.Popen(command, cwd=ROOT, env=env,
+                                    stdout=log, stderr=subprocess.STDOUT)
+        try:
+            t = time.perf_counter()
+            tables = []
+            for start in range(0, args.matches, 8):
+                tables += await asyncio.gather(*(open_match(standin, i) for i in
+                                                 range(start, min(args.matches, start + 8))))
+            print(f"opened {len(tables)} group matches in {time.perf_counter() - t:.1f} s")
+            paced, paced_s = await phase(standin, tables, args.seconds, args.rate)
+            print(f"paced:     {paced.taps / paced_s:6.1f} taps/s  p50 "
+                  f"{pct(paced.latencies, .5):6.1f} ms  p95 {pct(paced.latencies, .95):6.1f} ms"
+                  f"  errors {paced.errors}")
+            cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
+            sustained, sus_s = await phase(standin, tables, args.seconds, None)
+            print(f"  CPU during the sustained phase: bot {cpu_seconds(proc.pid) - cpu0:.1f} s, "
+                  f"stand-in and players {time.process_time() - own0:.1f} s, "
+                  f"in {sus_s:.1f} s")
+            print(f"sustained: {sustained.taps / sus_s:6.1f} taps/s  p50 "
+                  f"{pct(sustained.latencies, .5):6.1f} ms  p95 "
+                  f"{pct(sustained.latencies, .95):6.1f} ms  errors {sustained.errors}")
+            rss = peak_rss_mb(proc.pid)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log_errors = [line for line in log_path.read_text().splitlines() if " ERROR " in line]
+        errors = paced.errors + sustained.errors + len(log_errors)
+        for note in (paced.notes + sustained.notes + log_errors)[:10]:
+            print("  error:", note)
+    print(f"turns: taps_per_s={sustained.taps / sus_s:.1f} p50_ms={pct(paced.latencies, .5):.1f} "
+          f"p95_ms={pct(paced.latencies, .95):.1f} errors={errors} rss_mb={rss:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=24)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--background", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=20.0)
+    parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile")
+    sys.exit(asyncio.run(main(parser.parse_args())))
