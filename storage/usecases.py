@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy import Row, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
@@ -68,6 +68,7 @@ from rules.match import (
 from rules.position import Dice, Move, Play
 from storage.db import Database, current_loop
 from storage.models import (
+    Base,
     BoardMessageRow,
     ChallengeRow,
     GameRow,
@@ -151,9 +152,9 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _player_view(player: Player | None) -> PlayerView | None:
-    if player is None:
-        return None
+def _player_view(player: Player | PlayerView | Row[Any] | None) -> PlayerView | None:
+    if player is None or isinstance(player, PlayerView):
+        return player
     return PlayerView(
         id=player.id,
         display_name=player.display_name,
@@ -163,7 +164,7 @@ def _player_view(player: Player | None) -> PlayerView | None:
     )
 
 
-def _board_view(row: BoardMessageRow) -> BoardMessageView:
+def _board_view(row: BoardMessageRow | Row[Any]) -> BoardMessageView:
     return BoardMessageView(
         id=row.id,
         match_id=row.match_id,
@@ -223,12 +224,88 @@ async def _awaited(awaitable: Awaitable[None]) -> None:
 STALE_MESSAGE = "This board is out of date; here is the current one."
 
 
+@dataclass(slots=True)
+class _MatchData:
+    """A match row read with Core (no ORM identity map or instrumentation in the hot path)."""
+
+    id: int
+    status: str
+    version: int
+    player0_id: int
+    player1_id: int | None
+    computer_level: int | None
+    length: int
+    no_triple: bool
+    score0: int
+    score1: int
+    winner: int | None
+    end_reason: str | None
+    to_act: int | None
+    chat_id: int | None
+    thread_id: int | None
+    inline_message_id: str | None
+    state: str
+    state_format: int
+    seed: bytes
+    commitment: str
+    mix: str | None
+    dice_drawn: int
+    turn_deadline: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+MatchLike = MatchRow | _MatchData
+
+# Statements of the hot path, built once: executing a prebuilt statement skips building the
+# expression and its cache key again (the compiled form comes from the engine's cache).
+_matches = Base.metadata.tables["matches"]
+_players_t = Base.metadata.tables["players"]
+_boards_t = Base.metadata.tables["board_messages"]
+_turns_t = Base.metadata.tables["turns"]
+_timers_t = Base.metadata.tables["timers"]
+_games_t = Base.metadata.tables["games"]
+_SELECT_MATCH = select(_matches).where(_matches.c.id == bindparam("b_id"))
+_SELECT_PLAYERS = select(_players_t).where(_players_t.c.id.in_(bindparam("b_ids", expanding=True)))
+_SELECT_BOARDS = (
+    select(_boards_t)
+    .where(_boards_t.c.match_id == bindparam("b_id"), _boards_t.c.live.is_(True))
+    .order_by(_boards_t.c.id)
+)
+# No .values(): the SET clause is the keys of the parameters given (compiled once per set).
+_UPDATE_MATCH = update(_matches).where(
+    _matches.c.id == bindparam("b_id"), _matches.c.version == bindparam("b_seen")
+)
+_UPDATE_MATCH_IF_STATUS = _UPDATE_MATCH.where(_matches.c.status == bindparam("b_status"))
+_INSERT_TURNS = insert(_turns_t)
+_INSERT_GAME = insert(_games_t)
+_END_GAME = update(_games_t).where(
+    _games_t.c.match_id == bindparam("b_id"), _games_t.c.number == bindparam("b_number")
+)
+_DELETE_PENDING_TIMERS = delete(_timers_t).where(
+    _timers_t.c.match_id == bindparam("b_id"), _timers_t.c.fired_at.is_(None)
+)
+_INSERT_TIMERS = insert(_timers_t)
+
+
 @dataclass
 class _Loaded:
-    row: MatchRow
+    row: MatchLike
     state: Match
-    players: dict[int, Player]
-    boards: list[BoardMessageRow]
+    players: dict[int, PlayerView]
+    boards: list[BoardMessageView]
+
+
+@dataclass
+class _Plan:
+    """Everything one compare-and-swap writes, computed before the write lock is taken."""
+
+    row: MatchLike
+    values: dict[str, Any]
+    expect_status: str | None
+    steps: list[tuple[Any, dict[str, Any] | list[dict[str, Any]]]]
 
 
 class UseCases:
@@ -335,25 +412,22 @@ class UseCases:
 
     # -- loading ------------------------------------------------------------------------
 
-    def _players(self, session: Session, *ids: int | None) -> dict[int, Player]:
-        wanted = [i for i in ids if i is not None]
+    def _players(self, session: Session, *ids: int | None) -> dict[int, PlayerView]:
+        wanted = list({i for i in ids if i is not None})
         if not wanted:
             return {}
-        rows = session.scalars(select(Player).where(Player.id.in_(wanted)))
-        return {p.id: p for p in rows}
+        rows = session.connection().execute(_SELECT_PLAYERS, {"b_ids": wanted})
+        return {p.id: v for p in rows if (v := _player_view(p)) is not None}
 
-    def _boards(self, session: Session, match_id: int) -> list[BoardMessageRow]:
-        rows = session.scalars(
-            select(BoardMessageRow)
-            .where(BoardMessageRow.match_id == match_id, BoardMessageRow.live.is_(True))
-            .order_by(BoardMessageRow.id)
-        )
-        return list(rows)
+    def _boards(self, session: Session, match_id: int) -> list[BoardMessageView]:
+        rows = session.connection().execute(_SELECT_BOARDS, {"b_id": match_id})
+        return [_board_view(b) for b in rows]
 
     def _load(self, session: Session, match_id: int) -> _Loaded | ActionResult:
-        row = session.get(MatchRow, match_id)
-        if row is None:
+        found = session.connection().execute(_SELECT_MATCH, {"b_id": match_id}).first()
+        if found is None:
             return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")
+        row = _MatchData(**found._mapping)
         try:
             state = Match.from_json(row.state)
         except CorruptState as exc:
@@ -369,10 +443,10 @@ class UseCases:
 
     def _view(
         self,
-        row: MatchRow,
+        row: MatchLike,
         state: Match,
-        players: dict[int, Player],
-        boards: Sequence[BoardMessageRow] = (),
+        players: dict[int, PlayerView],
+        boards: Sequence[BoardMessageView] = (),
     ) -> MatchView:
         status = MatchStatus(row.status)
         seat1 = Seat(
@@ -394,14 +468,14 @@ class UseCases:
             created_at=row.created_at,
             updated_at=row.updated_at,
             finished_at=row.finished_at,
-            board_messages=tuple(_board_view(b) for b in boards),
+            board_messages=tuple(boards),
         )
 
     def _loaded_view(self, loaded: _Loaded) -> MatchView:
         return self._view(loaded.row, loaded.state, loaded.players, loaded.boards)
 
     @staticmethod
-    def _seat(row: MatchRow, actor: Actor) -> int | None:
+    def _seat(row: MatchLike, actor: Actor) -> int | None:
         if actor == COMPUTER:
             return 1 if row.computer_level is not None else None
         if actor == row.player0_id:
@@ -415,7 +489,7 @@ class UseCases:
     def _write(
         self,
         session: Session,
-        row: MatchRow,
+        row: MatchLike,
         before: Match,
         after: Match,
         events: Sequence[Event],
@@ -428,6 +502,24 @@ class UseCases:
         """Compare-and-swap the match (version read -> version + 1) and log the events.
 
         Returns False, having written nothing, when the match changed since it was read."""
+        plan = self._plan(
+            row, before, after, events, now, extra=extra, expect_status=expect_status, status=status
+        )
+        return self._apply(session, plan)
+
+    def _plan(
+        self,
+        row: MatchLike,
+        before: Match,
+        after: Match,
+        events: Sequence[Event],
+        now: datetime,
+        *,
+        extra: dict[str, Any] | None = None,
+        expect_status: str | None = None,
+        status: MatchStatus | None = None,
+    ) -> _Plan:
+        """The statements of a compare-and-swap write, with their parameters (no I/O)."""
         old_status = row.status
         new_status = status or _status_after(after)
         values: dict[str, Any] = {
@@ -452,22 +544,9 @@ class UseCases:
         if renew and new_status == MatchStatus.ACTIVE:
             values["turn_deadline"] = None if computer_waits else now + self.timers.turn_timeout
         values.update(extra or {})
-        stmt = (
-            update(MatchRow)
-            .where(MatchRow.id == row.id, MatchRow.version == row.version)
-            .values(**values)
-            .execution_options(synchronize_session=False)
-        )
-        if expect_status is not None:
-            stmt = stmt.where(MatchRow.status == expect_status)
-        result = session.execute(stmt)
-        if result.rowcount != 1:  # type: ignore[attr-defined]
-            return False
-        self._log_events(session, row.id, events, now)
+        steps = self._event_steps(row.id, events, now)
         if renew or new_status in ENDED_STATUSES:
-            session.execute(
-                delete(TimerRow).where(TimerRow.match_id == row.id, TimerRow.fired_at.is_(None))
-            )
+            steps.append((_DELETE_PENDING_TIMERS, {"b_id": row.id}))
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 timers: list[dict[str, Any]] = [
                     {
@@ -490,23 +569,44 @@ class UseCases:
                         "created_at": now,
                     }
                 )
-                session.execute(insert(TimerRow), timers)
-        # The row object is not flushed again: detach it and mirror the new values.
-        session.expunge(row)
-        for key, value in values.items():
+                steps.append((_INSERT_TIMERS, timers))
+        return _Plan(row, values, expect_status, steps)
+
+    @staticmethod
+    def _apply(session: Session, plan: _Plan) -> bool:
+        """Run a planned write: the compare-and-swap first; the rest only if it won."""
+        row = plan.row
+        conn = session.connection()
+        params = {**plan.values, "b_id": row.id, "b_seen": row.version}
+        if plan.expect_status is None:
+            result = conn.execute(_UPDATE_MATCH, params)
+        else:
+            params["b_status"] = plan.expect_status
+            result = conn.execute(_UPDATE_MATCH_IF_STATUS, params)
+        if result.rowcount != 1:
+            return False
+        for stmt, step_params in plan.steps:
+            conn.execute(stmt, step_params)
+        # Mirror the new values on the row read (an ORM row is detached first: the session
+        # must not flush it again).
+        if isinstance(row, MatchRow) and row in session:
+            session.expunge(row)
+        for key, value in plan.values.items():
             setattr(row, key, value)
         return True
 
-    def _log_events(
-        self, session: Session, match_id: int, events: Sequence[Event], now: datetime
-    ) -> None:
-        """Append the turns to the move log and keep the games table up to date, in order,
-        with as few statements as possible (one multi-row INSERT per run of turns)."""
+    @staticmethod
+    def _event_steps(
+        match_id: int, events: Sequence[Event], now: datetime
+    ) -> list[tuple[Any, dict[str, Any] | list[dict[str, Any]]]]:
+        """The statements appending the turns to the move log and keeping the games table up
+        to date, in order, with as few as possible (one executemany per run of turns)."""
+        steps: list[tuple[Any, dict[str, Any] | list[dict[str, Any]]]] = []
         turns: list[dict[str, Any]] = []
 
         def flush_turns() -> None:
             if turns:
-                session.execute(insert(TurnRow), list(turns))
+                steps.append((_INSERT_TURNS, list(turns)))
                 turns.clear()
 
         for event in events:
@@ -530,31 +630,37 @@ class UseCases:
                 )
             elif isinstance(event, GameStarted):
                 flush_turns()
-                session.execute(
-                    insert(GameRow).values(
-                        match_id=match_id,
-                        number=event.game,
-                        opening0=event.opening[0],
-                        opening1=event.opening[1],
-                        resigned=False,
-                        started_at=now,
+                steps.append(
+                    (
+                        _INSERT_GAME,
+                        {
+                            "match_id": match_id,
+                            "number": event.game,
+                            "opening0": event.opening[0],
+                            "opening1": event.opening[1],
+                            "resigned": False,
+                            "started_at": now,
+                        },
                     )
                 )
             elif isinstance(event, GameEnded):
                 flush_turns()
-                session.execute(
-                    update(GameRow)
-                    .where(GameRow.match_id == match_id, GameRow.number == event.game)
-                    .values(
-                        winner=event.winner,
-                        kind=event.kind.value,
-                        points=event.points,
-                        resigned=event.resigned,
-                        ended_at=now,
+                steps.append(
+                    (
+                        _END_GAME,
+                        {
+                            "b_id": match_id,
+                            "b_number": event.game,
+                            "winner": event.winner,
+                            "kind": event.kind.value,
+                            "points": event.points,
+                            "resigned": event.resigned,
+                            "ended_at": now,
+                        },
                     )
-                    .execution_options(synchronize_session=False)
                 )
         flush_turns()
+        return steps
 
     def _act(
         self,
@@ -606,9 +712,9 @@ class UseCases:
             except PortesError as exc:
                 return _refused(exc.code, exc.message, self._loaded_view(loaded))
             self._cp("read")
+            plan = self._plan(row, state, new_state, events, self.clock())
             with self.db.sync_write_lock():
-                now = self.clock()
-                written = self._write(session, row, state, new_state, events, now)
+                written = self._apply(session, plan)
                 if written:
                     self._cp("written")
                     session.commit()
@@ -630,7 +736,7 @@ class UseCases:
     # -- challenges ---------------------------------------------------------------------
 
     def _challenge_view(
-        self, ch: ChallengeRow, match: MatchRow, players: dict[int, Player]
+        self, ch: ChallengeRow, match: MatchLike, players: dict[int, PlayerView]
     ) -> ChallengeView:
         author = _player_view(players.get(ch.author_id))
         assert author is not None
@@ -657,7 +763,7 @@ class UseCases:
 
     def _challenge_players(
         self, session: Session, ch: ChallengeRow
-    ) -> dict[int, Player]:
+    ) -> dict[int, PlayerView]:
         return self._players(session, ch.author_id, ch.target_id)
 
     @_off_loop
@@ -1259,7 +1365,7 @@ class UseCases:
     def board_messages(self, match_id: int) -> list[BoardMessageView]:
         """The live (not superseded) boards of a match."""
         with self._sessions() as session:
-            return [_board_view(b) for b in self._boards(session, match_id)]
+            return self._boards(session, match_id)
 
     @_off_loop
     def forget_board_message(self, board_message_id: int) -> None:
