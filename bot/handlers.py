@@ -782,6 +782,11 @@ async def on_my_member(update: Update, context: Ctx) -> None:
     status = change.new_chat_member.status
     if status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         log.info("removed from chat %s", change.chat.id)
+        p = portes(context)
+        pub = _pub(context)
+        for mv in list(p.views.values()):
+            if mv.place.chat_id == change.chat.id and not mv.status.is_over:
+                await pub.tell_players_removed(mv)
 
 
 async def on_error(update: object, context: Ctx) -> None:

@@ -112,6 +112,7 @@ class Publisher:
     async def show(self, mv: MatchView, events: Sequence[Event] = (), *,
                    repost: bool = True) -> None:
         """After a turn changed (or a match started or ended): new boards where someone must act."""
+        self.p.remember(mv)
         if is_group_match(mv):
             await self.post_shared(mv, events)
             seat = mv.to_act

@@ -119,3 +119,22 @@ async def test_group_upgrade_to_supergroup_is_followed(standin: StandIn, bot: Ru
     await standin.idle()
     match = (await bot.uc.load_match(1)).match
     assert match is not None and match.place.chat_id == supergroup.id
+
+
+async def test_players_are_told_when_the_bot_is_removed(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    for user in (alice, bob):
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello)
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "1 point")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    await bob.tap(card.refresh(), "🎲 Accept")
+    await standin.wait_for(lambda: live_board(group), what="the first board")
+    alice.remove_bot(group)
+    for user in (alice, bob):
+        await standin.wait_for(lambda u=user: any("removed from the group" in m.content
+                                                  for m in u.private.bot_messages()))
