@@ -69,3 +69,26 @@ async def test_full_three_point_match_in_private_chats(standin: StandIn, make_bo
         assert len([m for m in user.private.bot_messages() if m.photo_bytes]) == 1
     record = await bot.uc.match_record(1)
     assert record is not None and max(record.match.state.score) >= 3
+
+
+async def test_a_play_typed_in_notation(standin: StandIn, bot: Running) -> None:
+    alice, bob, _ = await deep_link_match(standin)
+    mover, board = await next_private_turn(standin, [alice, bob], 0)
+    match = (await bot.uc.load_match(1)).match
+    assert match is not None and match.state.dice is not None
+    from rules.notation import format_play
+
+    state = match.state
+    bad = mover.send(mover.private, "24/1")
+    refusal = await mover.private.wait_for_bot_message(after=bad)
+    assert refusal.photo_bytes is None and refusal.text
+    play = state.legal_plays()[0]
+    text = format_play(state.position, state.dice, play.moves)  # type: ignore[arg-type]
+    mover.send(mover.private, text)
+    other = bob if mover is alice else alice
+    await next_private_turn(standin, [other, mover], board_version(board))
+    record = await bot.uc.match_record(1)
+    assert record is not None
+    typed = [t for t in record.turns
+             if t.game == state.game and t.turn == state.turn_number + 1]
+    assert typed and typed[0].player == state.turn and typed[0].moves == play.moves
