@@ -39,6 +39,10 @@ class Portes:
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
     locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     background: set[asyncio.Task[Any]] = field(default_factory=set)
+    computer_turn: Callable[[MatchView], Awaitable[None]] | None = None
+    """Where the computer player plugs in: called (in the background) whenever a match shown
+    has the computer to act; it should call the use case with ``actor=COMPUTER`` and then
+    :meth:`bot.publish.Publisher.show` the result."""
     views: OrderedDict[int, MatchView] = field(default_factory=OrderedDict)
     """The last match views this instance saw, to decide a tap without reading the database
     first. Only a shortcut: every action still goes through the use case's version check, so a

@@ -127,6 +127,8 @@ class Publisher:
             await self.update_inline_card(mv)
         if mv.status.is_over:
             await self.match_over(mv)
+        elif mv.computer_to_act and self.p.computer_turn is not None:
+            self.p.spawn(self.p.computer_turn(mv))
 
     async def post_shared(self, mv: MatchView, events: Sequence[Event] = ()) -> Message | None:
         chat_id = mv.place.chat_id
