@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import logging
 import re
-import secrets
 import urllib.parse
 from collections.abc import Sequence
 
@@ -38,7 +37,7 @@ from bot.keyboards import (
 from bot.publish import Publisher, turn_changed
 from bot.turn import destinations, direct_plays
 from rules.match import MATCH_LENGTHS
-from storage.results import ActionResult, ChallengeView, MatchStatus, MatchSummary, MatchView
+from storage.results import ActionResult, ChallengeView, MatchSummary, MatchView
 
 log = logging.getLogger("bot.handlers")
 HTML = ParseMode.HTML
@@ -401,12 +400,21 @@ async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
     await q.answer()
     mv = res.match
     msg = q.message if isinstance(q.message, Message) else None
+    author_name, _ = _challenge_names(challenge)
+    ct = p.t_match_chat(mv) if is_group_match(mv) else t
+    started = ct._("{author} vs {acceptor}: the match has started.", author=author_name,
+                   acceptor=html.escape(user.full_name))
     if msg is not None and not q.inline_message_id:
-        ct = p.t_match_chat(mv) if is_group_match(mv) else t
-        author_name, _ = _challenge_names(challenge)
-        await quietly(msg.edit_text(
-            ct._("{author} vs {acceptor}: the match has started.", author=author_name,
-                 acceptor=html.escape(user.full_name)), parse_mode=HTML))
+        await quietly(msg.edit_text(started, parse_mode=HTML))
+    # the author's own card (the link card in their private chat) no longer offers anything
+    card_chat, card_id = challenge.card_chat_id, challenge.card_message_id
+    if card_chat is not None and card_id is not None and (
+            msg is None or (msg.chat_id, msg.message_id) != (card_chat, card_id)):
+        at = p.t_user(challenge.author)
+        await quietly(context.bot.edit_message_text(
+            at._("{author} vs {acceptor}: the match has started.", author=author_name,
+                 acceptor=html.escape(user.full_name)),
+            chat_id=card_chat, message_id=card_id, parse_mode=HTML))
     await finish(context, mv, res)
 
 
@@ -501,7 +509,7 @@ async def on_chosen_inline(update: Update, context: Ctx) -> None:
 # -- the turn -----------------------------------------------------------------------------
 
 
-async def _refuse(q_answer: object, t: Tr, res: ActionResult) -> str:
+def _refusal(t: Tr, res: ActionResult) -> str:
     if res.outcome == "stale":
         return texts.error_text(t, "stale")
     return texts.error_text(t, res.code or "error")
@@ -576,7 +584,7 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
             return
         p.remember(res.match)
         if not res.ok or res.match is None:
-            await q.answer(await _refuse(None, t, res), show_alert=True)
+            await q.answer(_refusal(t, res), show_alert=True)
             return
         await q.answer()
         if turn_changed(res.events):
@@ -627,7 +635,7 @@ async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
             res = await p.uc.answer_resignation(cb.match_id, user.id, cb.version,
                                                 accept=cb.action == Action.RESIGN_ACCEPT)
         if not res.ok or res.match is None:
-            await q.answer(await _refuse(None, t, res), show_alert=True)
+            await q.answer(_refusal(t, res), show_alert=True)
             return
         await q.answer()
         msg = q.message if isinstance(q.message, Message) else None
@@ -760,7 +768,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     async with p.locks[s.id]:
         res = await p.uc.play(s.id, user.id, s.version, msg.text.strip())
         if not res.ok or res.match is None:
-            await msg.reply_text(await _refuse(None, t, res))
+            await msg.reply_text(_refusal(t, res))
             return
         await finish(context, res.match, res)
 
@@ -811,9 +819,3 @@ async def on_error(update: object, context: Ctx) -> None:
         except Exception:
             log.debug("could not answer after an error", exc_info=True)
 
-
-def new_token() -> str:
-    return secrets.token_urlsafe(9)
-
-
-__all__ = ["MatchStatus"]

@@ -28,6 +28,8 @@ async def deep_link_match(standin: StandIn, length: str = "3 points") -> tuple[U
     assert "Alice" in invite.text and "SHA-256" in invite.text
     assert "καλεί" in invite.text  # Bob reads Greek
     await bob.tap(invite, "🎲 Αποδοχή")
+    # Alice's link card no longer offers anything once the match has started
+    await standin.wait_for(lambda: "the match has started" in (card.refresh().text or ""))
     return alice, bob, invite
 
 
