@@ -179,13 +179,15 @@ class Database:
             pool_size = getattr(sync_engine.pool, "size", None)
             workers = pool_size() if callable(pool_size) else SQLITE_WORKERS
         self.workers = workers
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="portes-db")
+        self._executor: ThreadPoolExecutor | None = None
         self._lock: asyncio.Lock | None = None
         self._sync_lock = threading.Lock()
 
     async def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn(*args, **kwargs)`` (synchronous database work) in a worker thread."""
         loop = asyncio.get_running_loop()
+        if self._executor is None:  # started on first use, and again after dispose()
+            self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="portes-db")
         call = functools.partial(_in_worker, loop, fn, args, kwargs)
         return await loop.run_in_executor(self._executor, call)
 
@@ -216,6 +218,8 @@ class Database:
 
     async def dispose(self) -> None:
         """Wait for running use cases, stop the worker threads, close every connection."""
-        await asyncio.to_thread(self._executor.shutdown, wait=True)
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True)
         self.sync_engine.dispose()
         await self.engine.dispose()
