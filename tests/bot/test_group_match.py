@@ -70,3 +70,22 @@ async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any
     assert len([m for m in group.bot_messages() if m.photo_bytes is not None]) == 1
     record = await bot.uc.match_record(1)
     assert record is not None and max(record.match.state.score) >= 3
+
+
+async def test_a_match_in_a_forum_topic_stays_in_its_topic(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    forum = standin.supergroup("Tavli club", alice, bob, forum=True)
+    topic = forum.create_topic("Portes", by=alice)
+    cmd = alice.send(forum, "/new", thread=topic)
+    card = await forum.wait_for_bot_message(after=cmd)
+    assert card.thread_id == topic
+    await alice.tap(card, "1 point")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    await bob.tap(card.refresh(), "🎲 Accept")
+    board = await standin.wait_for(lambda: live_board(forum), what="the first board")
+    assert board.thread_id == topic
+    mover = alice if board.mentions(alice) else bob
+    await play_turn(standin, mover, forum)
+    board = await standin.wait_for(lambda: live_board(forum), what="the next board")
+    assert board.thread_id == topic

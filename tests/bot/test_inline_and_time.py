@@ -83,3 +83,16 @@ async def test_reminders_then_timeout(standin: StandIn, bot: Running) -> None:
     await standin.wait_for(lambda: "wins the match" in (live_board(group) or board).caption)
     final = live_board(group)
     assert final is not None and other.first_name in final.caption
+
+
+async def test_an_unaccepted_challenge_expires(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice")
+    bob = standin.user("Bob")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "5 points")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    bot.clock.advance(hours=24, minutes=1)
+    await standin.wait_for(lambda: card.refresh().text == "This challenge has expired.")
+    assert not card.refresh().has_keyboard

@@ -94,3 +94,20 @@ async def test_a_play_typed_in_notation(standin: StandIn, bot: Running) -> None:
     typed = [t for t in record.turns
              if t.game == state.game and t.turn == state.turn_number + 1]
     assert typed and typed[0].player == state.turn and typed[0].moves == play.moves
+
+
+async def test_a_deleted_board_is_posted_again(standin: StandIn, bot: Running) -> None:
+    alice, bob, _ = await deep_link_match(standin)
+    mover, board = await next_private_turn(standin, [alice, bob], 0)
+    # the mover's board disappears (deleted), then they type their play
+    await bot.app.bot.delete_message(board.chat_id, board.message_id)
+    state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
+    from rules.notation import format_play
+
+    play = state.legal_plays()[0]
+    mover.send(mover.private, format_play(state.position, state.dice, play.moves))  # type: ignore[arg-type]
+    # the board they would have had edited is posted again instead
+    fresh = await standin.wait_for(
+        lambda: (b := live_board(mover.private)) is not None
+        and b.message_id != board.message_id and b, what="a fresh board")
+    assert fresh.photo_bytes
