@@ -373,11 +373,10 @@ class Match:
         if isinstance(play, str):
             chosen = parse_play(self.position, self.dice, play)
         else:
-            finals = {p.position: p for p in legal_plays(self.position, self.dice)}
-            if play.position not in finals:
+            # The moves themselves must lead, legally, to a legal final position.
+            chosen = TurnInput(self.position, self.dice).play(play.moves)
+            if chosen.position != play.position:
                 raise IllegalPlay(f"{play.to_text()} is not a legal play with {self.dice}")
-            TurnInput(self.position, self.dice).play(play.moves)
-            chosen = play
         return self._finish_turn(chosen, dice, forced=forced)
 
     def forced_play(self) -> Play | None:

@@ -304,3 +304,18 @@ def test_gnubg_id_is_from_the_side_on_roll() -> None:
     position_id, match_id = match.gnubg_id().split(":")
     assert position_id == "4HPwATDgc/ABMA"
     assert len(match_id) == 12
+
+
+def test_a_forged_play_is_refused() -> None:
+    from rules.position import Play
+
+    source = RecordedDice([6, 5, 1, 2])
+    match, _ = Match.new(3).start(source)
+    real = next(p for p in match.legal_plays() if p.to_text() == "24/13")
+    other = next(p for p in match.legal_plays() if p.to_text() != "24/13")
+    with pytest.raises(IllegalPlay):
+        match.play(0, Play(real.moves, other.position), source)
+    with pytest.raises(IllegalPlay):
+        match.play(0, Play((Move(24, 18, 6),), real.position), source)
+    with pytest.raises(IllegalPlay):
+        match.play(0, Play((Move(24, 14, 6), Move(14, 9, 5)), real.position), source)
