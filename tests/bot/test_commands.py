@@ -24,6 +24,13 @@ async def test_rules_and_help_in_the_users_language(standin: StandIn, bot: Runni
     choice = await nikos.private.wait_for_bot_message(after=cmd)
     await nikos.tap(choice, "English")
     await standin.wait_for(lambda: choice.refresh().text == "Language: English")
+    # the choice is kept in the database (a restarted bot, or /start again, keeps it)
+    player = await bot.uc.get_player(nikos.id)
+    assert player is not None and player.language == "en"
+    hello = nikos.start_bot()
+    await nikos.private.wait_for_bot_message(after=hello)
+    player = await bot.uc.get_player(nikos.id)
+    assert player is not None and player.language == "en"
     cmd = nikos.send(nikos.private, "/help")
     help_text = await nikos.private.wait_for_bot_message(after=cmd)
     assert "Playing a turn" in help_text.text and len(help_text.text) <= 4096
