@@ -261,7 +261,7 @@ class Publisher:
             return
         t = self.p.t_user(mv.seats[0].player)
         n = names(t, mv)
-        lines = ["🎲 Portes · " + texts.score_line(t, mv.state, n)]
+        lines = ["🎲 " + t._("Portes") + " · " + texts.score_line(t, mv.state, n)]
         seat = mv.to_act
         if seat is not None:
             lines.append(t._("{player} to move.", player=n[seat]))

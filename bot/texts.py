@@ -72,7 +72,7 @@ def caption(
 ) -> str:
     """The board message's caption: whose turn, the roll, the last play, the partial play, the
     score and ``PositionID:MatchID``. ``viewer`` is the player reading it (``None`` in a group)."""
-    lines: list[str] = [f"🎲 Portes · {score_line(t, match, names)}"]
+    lines: list[str] = ["🎲 " + t._("Portes") + " · " + score_line(t, match, names)]
     if match.no_triple:
         lines[0] += " · " + t._("no triple")
     lines.extend(notes)
