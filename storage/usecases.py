@@ -350,27 +350,37 @@ class UseCases:
         username: str | None = None,
         language: str | None = None,
         can_message: bool | None = None,
+        default_language: str | None = None,
     ) -> PlayerView:
         """Create or update a player from Telegram user data (call it on every update).
 
         ``can_message``: ``True`` when the user started the bot in private, ``False`` after a
-        403; ``None`` leaves it as it was (new players start with ``False``).
+        403; ``None`` leaves it as it was (new players start with ``False``). ``language``
+        likewise: ``None`` (or empty) leaves the stored language as it was.
+        ``default_language`` (e.g. the user's Telegram language) is stored only when the player
+        has no language yet (a new player, or one stored without), never over a chosen one.
         """
         now = self.clock()
         values: dict[str, Any] = {
             "id": user_id,
             "display_name": (display_name or str(user_id))[:128],
             "username": username[:64] if username else None,
-            "language": language[:16] if language else None,
+            "language": (language or default_language or "")[:16] or None,
             "can_message": bool(can_message),
             "created_at": now,
             "updated_at": now,
         }
-        changes = {k: values[k] for k in ("display_name", "username", "language", "updated_at")}
+        changes: dict[str, Any] = {
+            k: values[k] for k in ("display_name", "username", "updated_at")
+        }
         if can_message is not None:
             changes["can_message"] = can_message
         insert = pg_insert if self.db.engine.dialect.name == "postgresql" else sqlite_insert
         stmt = insert(Player).values(**values)
+        if language:
+            changes["language"] = values["language"]
+        elif default_language:
+            changes["language"] = func.coalesce(Player.language, stmt.excluded.language)
         stmt = stmt.on_conflict_do_update(index_elements=[Player.id], set_=changes)
         with self.db.sync_write_lock(), self._sessions.begin() as session:
             session.execute(stmt)

@@ -31,6 +31,40 @@ async def test_upsert_player_creates_then_updates(uc: UseCases) -> None:
     assert player is not None and player.can_message is False
 
 
+async def test_upsert_player_without_a_language_keeps_the_stored_one(uc: UseCases) -> None:
+    # Given a player who chose Greek, and one who never had a language
+    await uc.upsert_player(ALICE, "Alice", language="el")
+    fresh = await uc.upsert_player(BOB, "Bob")
+    assert fresh.language is None
+    # When they are seen again with no language (None or empty)
+    again = await uc.upsert_player(ALICE, "Αλίκη", username="alice")
+    empty = await uc.upsert_player(ALICE, "Αλίκη", language="")
+    # Then the stored language is kept, while the other fields are updated
+    assert (again.language, again.display_name, again.username) == ("el", "Αλίκη", "alice")
+    assert empty.language == "el"
+    stored = await uc.get_player(ALICE)
+    assert stored is not None and stored.language == "el"
+    # And a language given replaces it
+    changed = await uc.upsert_player(ALICE, "Αλίκη", language="en")
+    assert changed.language == "en"
+
+
+async def test_upsert_player_default_language_fills_only_a_missing_one(uc: UseCases) -> None:
+    # A new player takes the default (their Telegram language)
+    new = await uc.upsert_player(ALICE, "Alice", default_language="el")
+    assert new.language == "el"
+    # A player with a language keeps it; the default does not overwrite
+    kept = await uc.upsert_player(ALICE, "Alice", default_language="en")
+    assert kept.language == "el"
+    # A player stored without a language gets the default
+    await uc.upsert_player(BOB, "Bob")
+    filled = await uc.upsert_player(BOB, "Bob", default_language="en")
+    assert filled.language == "en"
+    # An explicit language wins over the default
+    chosen = await uc.upsert_player(ALICE, "Alice", language="en", default_language="el")
+    assert chosen.language == "en"
+
+
 async def test_challenge_shows_commitment_and_hides_seed(uc: UseCases, clock: FakeClock) -> None:
     await players(uc)
     result = await uc.create_challenge(ALICE, length=5, no_triple=True, chat_id=-100, thread_id=7)
