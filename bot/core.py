@@ -90,15 +90,10 @@ class Portes:
         key = (name, user.username)
         if not started and self.seen.get(user.id) == key:
             return None
-        # upsert_player writes the language it is given (None included), so pass the one the
-        # player chose with /lang if any, else their Telegram language
-        language = self.user_lang.get(user.id)
-        if language is None:
-            existing = await self.uc.get_player(user.id)
-            language = (existing.language if existing is not None and existing.language
-                        else lang_of(user.language_code))
+        # the stored language (chosen with /lang) is kept; a new player gets their Telegram one
         view = await self.uc.upsert_player(
-            user.id, name, username=user.username, language=language,
+            user.id, name, username=user.username,
+            default_language=lang_of(user.language_code),
             can_message=True if started else None,
         )
         if view.language:
