@@ -247,3 +247,16 @@ class TimerRow(Base):
     fired_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     fired_by: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class ChatSettingRow(Base):
+    """Settings of a group chat (revision 0002): the language of its match cards, set with
+    ``/lang`` in the group. Follows the chat when a group becomes a supergroup."""
+
+    __tablename__ = "chat_settings"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    """The Telegram chat id."""
+    language: Mapped[str | None] = mapped_column(String(16))
+    """``None``: not set (the match creator's language is used)."""
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

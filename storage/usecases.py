@@ -71,6 +71,7 @@ from storage.models import (
     Base,
     BoardMessageRow,
     ChallengeRow,
+    ChatSettingRow,
     GameRow,
     MatchRow,
     Player,
@@ -1389,7 +1390,8 @@ class UseCases:
 
     @_off_loop
     def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> int:
-        """Follow a group's migration to a supergroup; returns how many rows changed."""
+        """Follow a group's migration to a supergroup (matches, challenges, boards and the
+        chat's settings); returns how many rows changed."""
         changed = 0
         with self._sessions.begin() as session:
             for model, column in (
@@ -1405,7 +1407,74 @@ class UseCases:
                     .execution_options(synchronize_session=False)
                 )
                 changed += result.rowcount  # type: ignore[attr-defined]
+            # The settings move too, unless the new chat already has its own (set there after
+            # the upgrade): then the old ones are dropped.
+            if session.get(ChatSettingRow, new_chat_id) is None:
+                result = session.execute(
+                    update(ChatSettingRow)
+                    .where(ChatSettingRow.chat_id == old_chat_id)
+                    .values(chat_id=new_chat_id)
+                    .execution_options(synchronize_session=False)
+                )
+            else:
+                result = session.execute(
+                    delete(ChatSettingRow)
+                    .where(ChatSettingRow.chat_id == old_chat_id)
+                    .execution_options(synchronize_session=False)
+                )
+            changed += int(result.rowcount)  # type: ignore[attr-defined]
         return changed
+
+    # -- chats --------------------------------------------------------------------------
+
+    @_off_loop
+    def set_chat_language(self, chat_id: int, language: str | None) -> None:
+        """Set the language of a group's match cards (``/lang`` in the group); ``None`` clears
+        it (the match creator's language is used again)."""
+        now = self.clock()
+        values: dict[str, Any] = {
+            "chat_id": chat_id,
+            "language": language[:16] if language else None,
+            "updated_at": now,
+        }
+        insert = pg_insert if self.db.engine.dialect.name == "postgresql" else sqlite_insert
+        stmt = insert(ChatSettingRow).values(**values)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[ChatSettingRow.chat_id],
+            set_={"language": values["language"], "updated_at": now},
+        )
+        with self.db.sync_write_lock(), self._sessions.begin() as session:
+            session.execute(stmt)
+
+    @_off_loop
+    def get_chat_language(self, chat_id: int) -> str | None:
+        """The language set for a group with ``/lang``, or ``None`` when none was set."""
+        with self._sessions() as session:
+            language: str | None = session.scalar(
+                select(ChatSettingRow.language).where(ChatSettingRow.chat_id == chat_id)
+            )
+            return language
+
+    @_off_loop
+    def active_matches_in_chat(self, chat_id: int) -> list[MatchView]:
+        """The active matches played in a chat (e.g. to tell their players when the bot is
+        removed from the group), oldest first, with their players and live boards. A match
+        whose stored state cannot be read is left out (and logged)."""
+        with self._sessions() as session:
+            ids = list(
+                session.scalars(
+                    select(MatchRow.id)
+                    .where(MatchRow.chat_id == chat_id, MatchRow.status == MatchStatus.ACTIVE)
+                    .order_by(MatchRow.id)
+                )
+            )
+            out = []
+            for match_id in ids:
+                loaded = self._load(session, match_id)
+                if isinstance(loaded, ActionResult):
+                    continue  # _load has logged a corrupt state
+                out.append(self._loaded_view(loaded))
+            return out
 
     # -- timers -------------------------------------------------------------------------
 

@@ -44,6 +44,7 @@ async def test_corrupt_state(uc: UseCases, db: Database, clock: FakeClock, damag
     assert acted.outcome == Outcome.CORRUPT
     # Other matches and listings are unaffected.
     assert {s.id for s in await uc.list_active_matches(ALICE)} == {broken.id, healthy.id}
+    assert [m.id for m in await uc.active_matches_in_chat(-100)] == [healthy.id]
     assert (await uc.load_match(healthy.id)).ok
     # Its timers fire once and report it; they are not retried in a loop.
     clock.advance(timedelta(days=8))

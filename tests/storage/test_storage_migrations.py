@@ -20,7 +20,16 @@ from tests.storage.conftest import (
     run_in_thread,
 )
 
-TABLES = {"players", "matches", "games", "turns", "challenges", "board_messages", "timers"}
+TABLES = {
+    "players",
+    "matches",
+    "games",
+    "turns",
+    "challenges",
+    "board_messages",
+    "timers",
+    "chat_settings",
+}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -105,3 +114,40 @@ def test_constraint_names_follow_the_convention() -> None:
         for constraint in table.constraints:
             assert constraint.name, f"unnamed constraint on {table.name}"
             assert str(constraint.name).split("_")[0] in {"pk", "fk", "uq", "ck", "ix"}
+
+
+def test_revision_0002_keeps_the_data_of_0001(empty_url: str) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import text
+
+    from storage.db import make_engine
+
+    async def run(sql: str, **params: object) -> list[tuple[object, ...]]:
+        engine = make_engine(empty_url)
+        async with engine.begin() as conn:
+            result = await conn.execute(text(sql), params)
+            rows = [tuple(r) for r in result] if result.returns_rows else []
+        await engine.dispose()
+        return rows
+
+    # Given a database at 0001 with a player in it
+    migrate.upgrade(empty_url, "0001")
+    assert "chat_settings" not in inspect_tables(empty_url)
+    now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC).replace(tzinfo=None)
+    run_in_thread(run(
+        "INSERT INTO players (id, display_name, language, can_message, created_at, updated_at)"
+        " VALUES (7, 'Alice', 'el', false, :now, :now)",
+        now=now,
+    ))
+    # When it is upgraded to 0002, a chat setting written, and it is downgraded again
+    migrate.upgrade(empty_url, "0002")
+    run_in_thread(run(
+        "INSERT INTO chat_settings (chat_id, language, updated_at) VALUES (-5, 'el', :now)",
+        now=now,
+    ))
+    assert run_in_thread(run("SELECT chat_id, language FROM chat_settings")) == [(-5, "el")]
+    migrate.downgrade(empty_url, "0001")
+    # Then the player was kept throughout, and only the new table went away
+    assert "chat_settings" not in inspect_tables(empty_url)
+    assert run_in_thread(run("SELECT id, language FROM players")) == [(7, "el")]

@@ -1,0 +1,83 @@
+"""Per-chat use cases: a group's language, its active matches, both kept across an upgrade."""
+
+from __future__ import annotations
+
+from storage.db import Database
+from storage.results import MatchStatus
+from storage.usecases import UseCases
+from tests.storage.conftest import FakeClock
+from tests.storage.helpers import ALICE, BOB, CAROL, new_match, players
+
+GROUP, OTHER, SUPERGROUP = -100, -200, -1000000000100
+
+
+async def test_a_chat_language_is_set_read_changed_and_cleared(uc: UseCases) -> None:
+    # Given a group nobody set a language for
+    assert await uc.get_chat_language(GROUP) is None
+    # When /lang sets Greek, then English
+    await uc.set_chat_language(GROUP, "el")
+    assert await uc.get_chat_language(GROUP) == "el"
+    await uc.set_chat_language(GROUP, "en")
+    # Then the last one is kept, for that chat only
+    assert await uc.get_chat_language(GROUP) == "en"
+    assert await uc.get_chat_language(OTHER) is None
+    # And None clears it
+    await uc.set_chat_language(GROUP, None)
+    assert await uc.get_chat_language(GROUP) is None
+
+
+async def test_a_chat_language_survives_a_fresh_database_object(
+    db_url: str, clock: FakeClock
+) -> None:
+    first = Database.from_url(db_url)
+    await UseCases(first, clock=clock).set_chat_language(GROUP, "el")
+    await first.dispose()
+    second = Database.from_url(db_url)
+    try:
+        assert await UseCases(second, clock=clock).get_chat_language(GROUP) == "el"
+    finally:
+        await second.dispose()
+
+
+async def test_a_chat_language_follows_the_upgrade_to_a_supergroup(uc: UseCases) -> None:
+    await uc.set_chat_language(GROUP, "el")
+    await uc.migrate_chat(GROUP, SUPERGROUP)
+    assert await uc.get_chat_language(SUPERGROUP) == "el"
+    assert await uc.get_chat_language(GROUP) is None
+
+
+async def test_the_new_chats_own_language_wins_over_the_old_one(uc: UseCases) -> None:
+    # Given /lang was used in the supergroup before the upgrade was followed
+    await uc.set_chat_language(GROUP, "el")
+    await uc.set_chat_language(SUPERGROUP, "en")
+    await uc.migrate_chat(GROUP, SUPERGROUP)
+    assert await uc.get_chat_language(SUPERGROUP) == "en"
+    assert await uc.get_chat_language(GROUP) is None
+
+
+async def test_active_matches_in_a_chat(uc: UseCases) -> None:
+    # Given two active matches in the group, one in another chat, an open challenge and an
+    # ended match in the group
+    first = (await new_match(uc)).match
+    second = (await new_match(uc, mix="cbq-2")).match
+    assert first is not None and second is not None
+    await players(uc)
+    elsewhere = await uc.create_challenge(CAROL, length=1, chat_id=OTHER)
+    assert elsewhere.challenge is not None
+    await uc.accept_challenge(elsewhere.challenge.id, ALICE, mix="cbq-3")
+    await uc.create_challenge(CAROL, length=3, chat_id=GROUP)
+    ended = (await new_match(uc, mix="cbq-4")).match
+    assert ended is not None
+    await uc.resign_match(ended.id, BOB)
+    # When the group's active matches are asked for
+    found = await uc.active_matches_in_chat(GROUP)
+    # Then exactly the two active ones come, with both players
+    assert [m.id for m in found] == [first.id, second.id]
+    assert all(m.status == MatchStatus.ACTIVE for m in found)
+    seats = [(s.seats[0].player, s.seats[1].player) for s in found]
+    assert all(a is not None and a.id == ALICE and b is not None and b.id == BOB
+               for a, b in seats)
+    # And they follow the group to its supergroup
+    await uc.migrate_chat(GROUP, SUPERGROUP)
+    assert await uc.active_matches_in_chat(GROUP) == []
+    assert [m.id for m in await uc.active_matches_in_chat(SUPERGROUP)] == [first.id, second.id]
