@@ -1086,6 +1086,26 @@ class UseCases:
         )
 
     @_off_loop
+    def steps(
+        self, match_id: int, actor: Actor, version: int, moves: Sequence[Move]
+    ) -> ActionResult:
+        """Add several single moves to the turn at once (one tap that moves a checker with
+        both dice, e.g. 24/13 with 6-5), in order, as one accepted step: one transaction, one
+        version bump. All or nothing: if any move is refused, nothing is written and the
+        result is REFUSED (the refusal of the first move that failed). :meth:`undo` still takes
+        back one single move at a time."""
+        chosen = tuple(moves)
+        if not chosen:
+            raise ValueError("steps needs at least one move")
+
+        def decide(m: Match, seat: int, _d: DiceSource) -> tuple[Match, list[Event]]:
+            for move in chosen:
+                m = m.step(seat, move)
+            return m, []
+
+        return self._act(match_id, actor, version, decide)
+
+    @_off_loop
     def undo(self, match_id: int, actor: Actor, version: int) -> ActionResult:
         """Take back the last single move chosen this turn."""
         return self._act(match_id, actor, version, lambda m, seat, _d: (m.undo(seat), []))
