@@ -169,6 +169,9 @@ class MatchView:
     finished_at: datetime | None
     board_messages: tuple[BoardMessageView, ...] = ()
     """The boards currently live for this match (not superseded)."""
+    chat_language: str | None = None
+    """The language set with ``/lang`` in the match's chat (a group), read with the match;
+    ``None`` when none was set (use the match creator's language)."""
 
     @property
     def length(self) -> int:

@@ -268,7 +268,13 @@ _boards_t = Base.metadata.tables["board_messages"]
 _turns_t = Base.metadata.tables["turns"]
 _timers_t = Base.metadata.tables["timers"]
 _games_t = Base.metadata.tables["games"]
-_SELECT_MATCH = select(_matches).where(_matches.c.id == bindparam("b_id"))
+_chats_t = Base.metadata.tables["chat_settings"]
+# The match with its chat's language (set with /lang in a group) in the same statement.
+_SELECT_MATCH = (
+    select(_matches, _chats_t.c.language.label("chat_language"))
+    .outerjoin(_chats_t, _chats_t.c.chat_id == _matches.c.chat_id)
+    .where(_matches.c.id == bindparam("b_id"))
+)
 _SELECT_PLAYERS = select(_players_t).where(_players_t.c.id.in_(bindparam("b_ids", expanding=True)))
 _SELECT_BOARDS = (
     select(_boards_t)
@@ -297,6 +303,7 @@ class _Loaded:
     state: Match
     players: dict[int, PlayerView]
     boards: list[BoardMessageView]
+    chat_language: str | None = None
 
 
 @dataclass
@@ -438,7 +445,9 @@ class UseCases:
         found = session.connection().execute(_SELECT_MATCH, {"b_id": match_id}).first()
         if found is None:
             return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")
-        row = _MatchData(**found._mapping)
+        data = dict(found._mapping)
+        chat_language = data.pop("chat_language")
+        row = _MatchData(**data)
         try:
             state = Match.from_json(row.state)
         except CorruptState as exc:
@@ -450,7 +459,7 @@ class UseCases:
             )
         players = self._players(session, row.player0_id, row.player1_id)
         boards = self._boards(session, match_id)
-        return _Loaded(row, state, players, boards)
+        return _Loaded(row, state, players, boards, chat_language)
 
     def _view(
         self,
@@ -458,6 +467,7 @@ class UseCases:
         state: Match,
         players: dict[int, PlayerView],
         boards: Sequence[BoardMessageView] = (),
+        chat_language: str | None = None,
     ) -> MatchView:
         status = MatchStatus(row.status)
         seat1 = Seat(
@@ -480,10 +490,13 @@ class UseCases:
             updated_at=row.updated_at,
             finished_at=row.finished_at,
             board_messages=tuple(boards),
+            chat_language=chat_language,
         )
 
     def _loaded_view(self, loaded: _Loaded) -> MatchView:
-        return self._view(loaded.row, loaded.state, loaded.players, loaded.boards)
+        return self._view(
+            loaded.row, loaded.state, loaded.players, loaded.boards, loaded.chat_language
+        )
 
     @staticmethod
     def _seat(row: MatchLike, actor: Actor) -> int | None:
@@ -735,7 +748,7 @@ class UseCases:
                 return self._stale(match_id)
         self._cp("committed")
         boards = [] if row.status in ENDED_STATUSES else loaded.boards
-        view = self._view(row, new_state, loaded.players, boards)
+        view = self._view(row, new_state, loaded.players, boards, loaded.chat_language)
         return ActionResult(Outcome.OK, match=view, events=tuple(events))
 
     def _stale(self, match_id: int) -> ActionResult:
@@ -1003,8 +1016,17 @@ class UseCases:
             with self._sessions() as fresh:
                 players = self._players(fresh, row.player0_id, row.player1_id, ch.target_id)
                 cview = self._challenge_view(ch, row, players)
+                chat_language = (
+                    None
+                    if row.chat_id is None
+                    else fresh.scalar(
+                        select(ChatSettingRow.language).where(
+                            ChatSettingRow.chat_id == row.chat_id
+                        )
+                    )
+                )
         self._cp("committed")
-        view = self._view(row, new_state, players)
+        view = self._view(row, new_state, players, chat_language=chat_language)
         return ActionResult(Outcome.OK, match=view, events=tuple(events), challenge=cview)
 
     @_off_loop
@@ -1579,7 +1601,7 @@ class UseCases:
                 session.rollback()  # the player acted meanwhile
                 return None
             session.commit()
-        view = self._view(row, new_state, loaded.players)
+        view = self._view(row, new_state, loaded.players, chat_language=loaded.chat_language)
         return TimerFired(timer_id, kind, timer.seat, None, view, events=tuple(events))
 
     @_off_loop

@@ -81,3 +81,23 @@ async def test_active_matches_in_a_chat(uc: UseCases) -> None:
     await uc.migrate_chat(GROUP, SUPERGROUP)
     assert await uc.active_matches_in_chat(GROUP) == []
     assert [m.id for m in await uc.active_matches_in_chat(SUPERGROUP)] == [first.id, second.id]
+
+
+async def test_a_match_view_carries_its_chats_language(uc: UseCases) -> None:
+    # Given a group whose language was set before a match started there
+    await uc.set_chat_language(GROUP, "el")
+    accepted = await new_match(uc)  # played in GROUP
+    view = accepted.match
+    # Then the accepting result, a loaded match and an action's result all carry it
+    assert view is not None and view.chat_language == "el"
+    loaded = await uc.load_match(view.id)
+    assert loaded.match is not None and loaded.match.chat_language == "el"
+    # When the group's language changes, the next result says so
+    await uc.set_chat_language(GROUP, "en")
+    actor = view.seats[view.state.turn].player
+    assert actor is not None
+    stepped = await uc.step(view.id, actor.id, view.version, view.state.next_moves()[0])
+    assert stepped.match is not None and stepped.match.chat_language == "en"
+    # And a match in a chat with no setting has none
+    await uc.set_chat_language(GROUP, None)
+    assert (await uc.load_match(view.id)).match.chat_language is None  # type: ignore[union-attr]
