@@ -33,8 +33,6 @@ class Portes:
     settings: Settings
     uc: UseCases
     username: str = "portes_bot"
-    chat_lang: dict[int, str] = field(default_factory=dict)
-    """Per-group language set with /lang in the group (kept in memory; see docs/bot.md)."""
     user_lang: dict[int, str] = field(default_factory=dict)
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
     locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
@@ -114,14 +112,18 @@ class Portes:
     def t_user(self, user: User | PlayerView | None) -> Tr:
         return tr(self.lang_for_user(user))
 
-    def lang_for_chat(self, chat_id: int, fallback: User | PlayerView | None) -> str:
-        return self.chat_lang.get(chat_id) or self.lang_for_user(fallback)
+    async def lang_for_chat(self, chat_id: int, fallback: User | PlayerView | None) -> str:
+        """The language set for a group with /lang (kept in the database), else the
+        fallback user's."""
+        chosen = await self.uc.get_chat_language(chat_id)
+        return lang_of(chosen) if chosen else self.lang_for_user(fallback)
 
     def t_match_chat(self, mv: MatchView) -> Tr:
-        """The language of a group card: the group's, else the match creator's."""
+        """The language of a group card: the group's (read with the match), else the match
+        creator's."""
         creator = mv.seats[0].player
-        if mv.place.chat_id is not None:
-            return tr(self.lang_for_chat(mv.place.chat_id, creator))
+        if mv.place.chat_id is not None and mv.chat_language:
+            return tr(lang_of(mv.chat_language))
         return self.t_user(creator)
 
 

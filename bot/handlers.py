@@ -163,7 +163,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
         return
     await p.see_user(update.effective_user)
     if _is_group(msg.chat):
-        t = tr(p.lang_for_chat(msg.chat.id, update.effective_user))
+        t = tr(await p.lang_for_chat(msg.chat.id, update.effective_user))
         text = t._("Language of this group's match cards:")
     else:
         t = p.t_user(update.effective_user)
@@ -343,7 +343,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     c = res.challenge
     author_name, target_name = _challenge_names(c)
     if group:
-        ct = tr(p.lang_for_chat(msg.chat.id, user))
+        ct = tr(await p.lang_for_chat(msg.chat.id, user))
         await msg.edit_text(challenge_card_text(ct, c, author_name, target_name), parse_mode=HTML,
                             reply_markup=challenge_keyboard(ct, c.id))
     else:
@@ -556,7 +556,7 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
                     await _pub(context).edit_tapped(mv, msg, selected=cb.int_arg(),
                                                     caption_too=False)
                     return
-                res = await _steps(p, mv, user.id, dests[0].moves)
+                res = await p.uc.steps(mv.id, user.id, cb.version, dests[0].moves)
             elif cb.action == Action.MOVE:
                 src, dest, variant = cb.move()
                 found = [d for d in destinations(state, src)
@@ -564,7 +564,7 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
                 if not found:
                     await q.answer(texts.error_text(t, "illegal_play"), show_alert=True)
                     return
-                res = await _steps(p, mv, user.id, found[0].moves)
+                res = await p.uc.steps(mv.id, user.id, cb.version, found[0].moves)
             elif cb.action == Action.PLAY:
                 plays = direct_plays(state, p.settings.plays_direct)
                 index = cb.int_arg()
@@ -591,21 +591,6 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
             await finish(context, res.match, res)
         else:
             await _pub(context).edit_tapped(res.match, msg)
-
-
-async def _steps(p: Portes, mv: MatchView, user_id: int, moves: Sequence[object]) -> ActionResult:
-    """One or several single moves of the same checker, each committed with its version."""
-    from rules.position import Move
-
-    version = mv.version
-    res = ActionResult(outcome="ok", match=mv)  # type: ignore[arg-type]
-    for move in moves:
-        assert isinstance(move, Move)
-        res = await p.uc.step(mv.id, user_id, version, move)
-        if not res.ok or res.match is None:
-            return res
-        version = res.match.version
-    return res
 
 
 async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
@@ -713,7 +698,7 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
     lang = cb.arg if cb.arg in LANGS else "en"
     msg = q.message if isinstance(q.message, Message) else None
     if msg is not None and _is_group(msg.chat):
-        p.chat_lang[msg.chat.id] = lang
+        await p.uc.set_chat_language(msg.chat.id, lang)
     else:
         user = q.from_user
         await p.uc.upsert_player(user.id, user.full_name, username=user.username, language=lang)
@@ -778,9 +763,7 @@ async def on_migrate(update: Update, context: Ctx) -> None:
     msg = update.effective_message
     if msg is None or not msg.migrate_to_chat_id:
         return
-    await p.uc.migrate_chat(msg.chat.id, msg.migrate_to_chat_id)
-    if msg.chat.id in p.chat_lang:
-        p.chat_lang[msg.migrate_to_chat_id] = p.chat_lang.pop(msg.chat.id)
+    await p.uc.migrate_chat(msg.chat.id, msg.migrate_to_chat_id)  # the group's language too
 
 
 async def on_my_member(update: Update, context: Ctx) -> None:
@@ -792,9 +775,9 @@ async def on_my_member(update: Update, context: Ctx) -> None:
         log.info("removed from chat %s", change.chat.id)
         p = portes(context)
         pub = _pub(context)
-        for mv in list(p.views.values()):
-            if mv.place.chat_id == change.chat.id and not mv.status.is_over:
-                await pub.tell_players_removed(mv)
+        for mv in await p.uc.active_matches_in_chat(change.chat.id):
+            p.remember(mv)
+            await pub.tell_players_removed(mv)
 
 
 async def on_error(update: object, context: Ctx) -> None:

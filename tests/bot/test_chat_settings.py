@@ -1,0 +1,108 @@
+"""A group's language (set with /lang in the group) is kept in the database: a fresh Application
+on the same database still writes that group's cards in it; players of every match in a group
+are told when the bot is removed, even matches this process never saw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.conftest import Running
+from tests.bot.players import live_board
+from tests.standin import StandIn
+
+
+async def stop(bot: Running) -> None:
+    app = bot.app
+    if app.updater is not None and app.updater.running:
+        await app.updater.stop()
+    if app.running:
+        await app.stop()
+    await app.shutdown()
+
+
+async def test_a_groups_language_survives_a_fresh_application(
+    standin: StandIn, make_bot: Any
+) -> None:
+    # Given English-speaking players, and the group's language set to Greek with /lang
+    first: Running = await make_bot()
+    alice = standin.user("Alice", username="alice", language_code="en")
+    bob = standin.user("Bob", username="bob", language_code="en")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/lang")
+    choice = await group.wait_for_bot_message(after=cmd)
+    assert choice.text == "Language of this group's match cards:"
+    await alice.tap(choice, "Ελληνικά")
+    await standin.wait_for(lambda: choice.refresh().text == "Γλώσσα: Ελληνικά")
+    assert await first.uc.get_chat_language(group.id) == "el"
+    await stop(first)
+    # When a fresh Application starts on the same database
+    second: Running = await make_bot()
+    cmd = alice.send(group, "/lang")
+    prompt = await group.wait_for_bot_message(after=cmd)
+    # Then the group's prompt is in Greek
+    assert prompt.text == "Γλώσσα για τους αγώνες αυτής της ομάδας:"
+    # And a match's cards in the group are in Greek, although its players read English
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "1 point")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    card = card.refresh()
+    assert "καλεί" in card.text
+    accept = next(b for b in card.button_texts if "🎲" in b)
+    await bob.tap(card, accept)
+    board = await standin.wait_for(lambda: live_board(group), what="the first board")
+    assert "Πόρτες" in board.caption
+    assert await second.uc.get_chat_language(group.id) == "el"
+
+
+async def test_the_group_language_follows_an_upgrade_to_a_supergroup(
+    standin: StandIn, bot: Running
+) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/lang")
+    choice = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(choice, "Ελληνικά")
+    await standin.wait_for(lambda: choice.refresh().text == "Γλώσσα: Ελληνικά")
+    await standin.idle()
+    supergroup = alice.upgrade_group(group)
+    await standin.idle()
+    assert await bot.uc.get_chat_language(supergroup.id) == "el"
+    cmd = alice.send(supergroup, "/lang")
+    prompt = await supergroup.wait_for_bot_message(after=cmd)
+    assert prompt.text == "Γλώσσα για τους αγώνες αυτής της ομάδας:"
+
+
+async def test_removed_from_a_group_every_match_there_is_told(
+    standin: StandIn, make_bot: Any
+) -> None:
+    # Given two matches in a group, started before the bot restarted
+    first: Running = await make_bot()
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    carol = standin.user("Carol", username="carol")
+    for user in (alice, bob, carol):
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello)
+    group = standin.group("Kafeneio", alice, bob, carol)
+    for author, acceptor in ((alice, bob), (carol, alice)):
+        cmd = author.send(group, "/new")
+        card = await group.wait_for_bot_message(after=cmd)
+        await author.tap(card, "1 point")
+        await standin.wait_for(lambda c=card: "SHA-256" in (c.refresh().text or ""))
+        await acceptor.tap(card.refresh(), "🎲 Accept")
+        await standin.idle()
+    matches = await first.uc.active_matches_in_chat(group.id)
+    assert len(matches) == 2
+    await stop(first)
+    # When a fresh Application (which has seen neither match) is removed from the group
+    second: Running = await make_bot()
+    assert not second.app.bot_data["portes"].views
+    alice.remove_bot(group)
+    # Then every player of both matches is told, once per match
+    for user, count in ((alice, 2), (bob, 1), (carol, 1)):
+        await standin.wait_for(
+            lambda u=user, n=count: sum("removed from the group" in m.content
+                                        for m in u.private.bot_messages()) == n,
+            what=f"{user} told of {count} match(es)")
