@@ -106,3 +106,42 @@ async def test_removed_from_a_group_every_match_there_is_told(
             lambda u=user, n=count: sum("removed from the group" in m.content
                                         for m in u.private.bot_messages()) == n,
             what=f"{user} told of {count} match(es)")
+
+
+async def test_a_checker_moved_with_both_dice_is_one_step(standin: StandIn, make_bot: Any) -> None:
+    from bot.turn import destinations, sources
+    from tests.bot.players import live_board as board_of
+
+    # Given a group match on the tap-by-tap keyboard
+    bot: Running = await make_bot(plays_direct=0)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(card, "1 point")
+    await standin.idle()
+    await bob.tap(card.refresh(), "🎲 Accept")
+    board = await standin.wait_for(lambda: board_of(group), what="the first board")
+    mover = alice if board.mentions(alice) else bob
+    before = (await bot.uc.load_match(1)).match
+    assert before is not None
+    # a checker that can go on with the second die (e.g. 24/18/13 with 6-5)
+    src, dest = next((s, d) for s in sources(before.state)
+                     for d in destinations(before.state, s) if len(d.moves) == 2)
+    # When the mover taps that checker, then the far destination
+    def data(message: Any, wanted: str) -> str | None:
+        return next((b.callback_data for row in message.buttons for b in row
+                     if b.callback_data == wanted), None)
+
+    v = before.version
+    await mover.tap_data(board, f"f:1:{v}:{src}")
+    move_data = f"m:1:{v}:{src}-{dest.to_point}"
+    await standin.wait_for(lambda: data(board.refresh(), move_data), what="the destinations")
+    answer = await mover.tap_data(board.refresh(), move_data)
+    assert not answer.show_alert
+    # Then both single moves were written as one step (one version)
+    after = (await bot.uc.load_match(1)).match
+    assert after is not None
+    assert (after.version, after.state.chosen) == (v + 1, dest.moves)
+    await standin.wait_for(lambda: "So far:" in board.refresh().caption)
