@@ -20,7 +20,10 @@ from __future__ import annotations
 import asyncio
 import copyreg
 import multiprocessing
+import os
 import pickle
+import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
@@ -47,9 +50,29 @@ def _warm_up() -> None:
     import computer.engine  # noqa: F401  (loads the nets)
 
 
+def _watch_parent(interval: float = 1.0) -> None:
+    """In the worker: exit when the process that started it is gone. A bot killed outright
+    (SIGKILL, a crash) cannot stop its pool, and an idle worker would otherwise live on."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="portes-parent-watch", daemon=True).start()
+
+
+def init_worker() -> None:
+    """The worker's initializer: watch the parent, load the nets."""
+    _watch_parent()
+    _warm_up()
+
+
 def _new_default() -> Executor:
     return ProcessPoolExecutor(
-        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
+        max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=init_worker
     )
 
 
@@ -72,6 +95,12 @@ def executor() -> Executor:
         _executor = _new_default()
         _executor._portes_default = True  # type: ignore[attr-defined]
     return _executor
+
+
+def uses_default() -> bool:
+    """True when engine work goes (or will go) to the default process pool, i.e. no executor
+    was chosen with :func:`use_executor` (the bot then owns the pool and stops it at shutdown)."""
+    return _executor is None or bool(getattr(_executor, "_portes_default", False))
 
 
 async def start() -> None:
