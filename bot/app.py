@@ -25,6 +25,7 @@ from telegram.ext import (
 
 from bot import handlers as h
 from bot.callbacks import CALLBACK_RE
+from bot.computer_side import cmd_review
 from bot.core import Portes
 from bot.i18n import N_, tr
 from bot.settings import Settings
@@ -53,6 +54,7 @@ COMMANDS = (
     ("new", N_("Challenge someone to a match")),
     ("games", N_("Your matches")),
     ("resign", N_("Resign a game or the match")),
+    ("review", N_("Review a finished match")),
     ("rules", N_("The rules of Portes")),
     ("help", N_("How to play")),
     ("lang", N_("Language: Ελληνικά / English")),
@@ -99,6 +101,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("games", h.cmd_games))
     app.add_handler(CommandHandler("resign", h.cmd_resign))
     app.add_handler(CommandHandler("lang", h.cmd_lang))
+    app.add_handler(CommandHandler("review", cmd_review))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
     app.add_handler(InlineQueryHandler(h.on_inline_query))
@@ -126,13 +129,31 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy))
     portes: Portes = app.bot_data["portes"]
     portes.username = app.bot.username
+    start_computer(app, portes)
     await set_commands(app)
     if app.job_queue is not None:
         app.job_queue.run_repeating(timer_tick, interval=settings.timeouts.timer_poll, first=1.0,
                                     name="timers")
 
 
+def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
+    """Plug the computer player in, start the engine's worker process (in the background:
+    loading the nets takes a moment) and take up the computer's turns left pending."""
+    from bot.computer_side import ComputerSide
+    from computer import aio
+
+    side = ComputerSide(portes, app.bot)
+    portes.computer = side
+    side.install()
+    portes.spawn(aio.start())
+    portes.spawn(side.resume())
+
+
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    from computer import aio
+
+    if aio.uses_default():
+        aio.shutdown()
     db = app.bot_data.get("db")
     if isinstance(db, Database):
         await db.dispose()

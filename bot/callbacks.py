@@ -39,6 +39,13 @@ class Action(StrEnum):
     SHOW = "s"
     # /lang: arg "el" or "en"
     LANG = "l"
+    # against the computer: the /new card's computer mode, match id 0, version 0,
+    # arg "<o|length><t|n><level 1-3>" ("o": show the card; a length: create the challenge)
+    NEW_COMPUTER = "nc"
+    # the Hint button (games against the computer only)
+    HINT = "h"
+    # the post-match review of a finished match (version 0)
+    REVIEW = "rv"
 
 
 _ACTIONS = "|".join(sorted((re.escape(a.value) for a in Action), key=len, reverse=True))

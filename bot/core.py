@@ -41,6 +41,10 @@ class Portes:
     """Where the computer player plugs in: called (in the background) whenever a match shown
     has the computer to act; it should call the use case with ``actor=COMPUTER`` and then
     :meth:`bot.publish.Publisher.show` the result."""
+    match_finished: Callable[[MatchView], Awaitable[None]] | None = None
+    """Called (in the background) when a match shown has just finished: the review."""
+    computer: Any = None
+    """The :class:`bot.computer_side.ComputerSide` serving this bot (installed at start-up)."""
     views: OrderedDict[int, MatchView] = field(default_factory=OrderedDict)
     """The last match views this instance saw, to decide a tap without reading the database
     first. Only a shortcut: every action still goes through the use case's version check, so a

@@ -25,10 +25,13 @@ from telegram.ext import ContextTypes
 
 from bot import texts
 from bot.callbacks import Action, Callback, decode
+from bot.computer_side import level_text, on_hint, on_review
 from bot.core import Portes, is_group_match, portes, quietly
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
     challenge_keyboard,
+    computer_card_keyboard,
+    computer_challenge_keyboard,
     inline_accept_keyboard,
     lang_keyboard,
     new_card_keyboard,
@@ -185,8 +188,8 @@ async def cmd_new(update: Update, context: Ctx) -> None:
         if not other.is_bot and other.id != user.id:
             target = other.id
             await p.see_user(other)
-    await msg.reply_text(new_card_text(t, False), reply_markup=new_card_keyboard(t, False, target),
-                         do_quote=True)
+    await msg.reply_text(new_card_text(t, False), reply_markup=new_card_keyboard(
+        t, False, target, computer=msg.chat.type == ChatType.PRIVATE), do_quote=True)
 
 
 def new_card_text(t: Tr, no_triple: bool) -> str:
@@ -326,8 +329,8 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     if toggle:
         no_triple = first == "n"
         await q.answer()
-        await quietly(msg.edit_text(new_card_text(t, no_triple),
-                                    reply_markup=new_card_keyboard(t, no_triple, target)))
+        await quietly(msg.edit_text(new_card_text(t, no_triple), reply_markup=new_card_keyboard(
+            t, no_triple, target, computer=msg.chat.type == ChatType.PRIVATE)))
         return
     length = int(first)
     no_triple = flag == "n"
@@ -355,6 +358,60 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await msg.edit_text(text, parse_mode=HTML, disable_web_page_preview=True,
                             reply_markup=challenge_keyboard(t, c.id, accept=False,
                                                             share_url=share))
+    await p.uc.set_challenge_card(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
+
+
+NEW_COMPUTER_ARG_RE = re.compile(r"^([o1357])([tn])([123])$")
+
+
+def computer_card_text(t: Tr, no_triple: bool) -> str:
+    text = t._("🤖 A match against the computer: choose the level, then the match length.")
+    if no_triple:
+        text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    return text
+
+
+def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
+    text = t.ngettext("🤖 A match against the computer ({level}) to {n} point.",
+                      "🤖 A match against the computer ({level}) to {n} points.",
+                      c.length, level=level_text(t, c.computer_level))
+    if c.no_triple:
+        text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    text += "\n" + t._("Dice commitment (SHA-256): {commitment}",
+                       commitment=f"<code>{c.commitment}</code>")
+    text += "\n\n" + t._("Tap Start when you are ready.")
+    return text
+
+
+async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
+    """The /new card in a private chat, against the computer: choose the level and length;
+    the challenge is created with its dice commitment, and the player's Start tap begins it."""
+    p = portes(context)
+    q = update.callback_query
+    assert q is not None
+    user = q.from_user
+    t = p.t_user(user)
+    msg = q.message if isinstance(q.message, Message) else None
+    m = NEW_COMPUTER_ARG_RE.match(cb.arg or "")
+    if msg is None or msg.chat.type != ChatType.PRIVATE or not m:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
+    mode, flag, level_raw = m.groups()
+    no_triple, level = flag == "n", int(level_raw)
+    if mode == "o":
+        await q.answer()
+        await quietly(msg.edit_text(computer_card_text(t, no_triple),
+                                    reply_markup=computer_card_keyboard(t, no_triple, level)))
+        return
+    res = await p.uc.create_challenge(user.id, length=int(mode), no_triple=no_triple,
+                                      computer_level=level)
+    if not res.ok or res.challenge is None:
+        await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
+        return
+    await q.answer()
+    c = res.challenge
+    await msg.edit_text(computer_challenge_text(t, c), parse_mode=HTML,
+                        reply_markup=computer_challenge_keyboard(t, c.id))
     await p.uc.set_challenge_card(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
 
 
@@ -402,8 +459,10 @@ async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
     msg = q.message if isinstance(q.message, Message) else None
     author_name, _ = _challenge_names(challenge)
     ct = p.t_match_chat(mv) if is_group_match(mv) else t
+    acceptor = (ct._("Computer") if challenge.computer_level is not None
+                else html.escape(user.full_name))
     started = ct._("{author} vs {acceptor}: the match has started.", author=author_name,
-                   acceptor=html.escape(user.full_name))
+                   acceptor=acceptor)
     if msg is not None and not q.inline_message_id:
         await quietly(msg.edit_text(started, parse_mode=HTML))
     # the author's own card (the link card in their private chat) no longer offers anything
@@ -660,6 +719,11 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
             mv.place.chat_id, challenge_card_text(ct, c, author, target), parse_mode=HTML,
             reply_markup=challenge_keyboard(ct, c.id), message_thread_id=mv.place.thread_id)
         await p.uc.set_challenge_card(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
+    elif other.is_computer:
+        sent = await context.bot.send_message(
+            user.id, computer_challenge_text(t, c), parse_mode=HTML,
+            reply_markup=computer_challenge_keyboard(t, c.id))
+        await p.uc.set_challenge_card(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
     elif other.player is not None:
         ot = p.t_user(other.player)
         try:
@@ -716,6 +780,7 @@ ROUTES = {
     Action.ACCEPT: on_accept, Action.WITHDRAW: on_withdraw, Action.REMATCH: on_rematch,
     Action.NEW: on_new_card, Action.NEW_CANCEL: on_new_card, Action.SHOW: on_show,
     Action.LANG: on_lang,
+    Action.NEW_COMPUTER: on_new_computer, Action.HINT: on_hint, Action.REVIEW: on_review,
 }
 
 

@@ -27,9 +27,10 @@ def _label(t: Tr, point: int) -> str:
 
 def turn_keyboard(
     t: Tr, match_id: int, version: int, match: Match, *, selected: int | None = None,
-    direct_limit: int = 6,
+    direct_limit: int = 6, hint: bool = False,
 ) -> Markup | None:
-    """The keyboard of the player to move, or ``None`` when there is nothing to choose."""
+    """The keyboard of the player to move, or ``None`` when there is nothing to choose.
+    ``hint``: add the Hint button (games against the computer only)."""
     if match.phase == Phase.RESIGN_OFFERED:
         return Markup([[
             Btn(t._("Accept"), callback_data=encode(Action.RESIGN_ACCEPT, match_id, version)),
@@ -38,10 +39,13 @@ def turn_keyboard(
     if match.phase != Phase.PLAYING or match.dice is None:
         return None
     rows: list[list[Btn]] = []
+    hint_button = Btn("💡 " + t._("Hint"), callback_data=encode(Action.HINT, match_id, version))
     plays = direct_plays(match, direct_limit)
     if plays:
         for index, (_, text) in enumerate(plays):
             rows.append([Btn(text, callback_data=encode(Action.PLAY, match_id, version, index))])
+        if hint and len(plays) > 1:
+            rows.append([hint_button])
         return Markup(rows)
     if selected is not None:
         dests = destinations(match, selected)
@@ -69,13 +73,17 @@ def turn_keyboard(
     if match.can_confirm():
         last.append(Btn("✅ " + t._("Confirm"),
                         callback_data=encode(Action.CONFIRM, match_id, version)))
+    if hint and not match.chosen:
+        last.append(hint_button)
     if last:
         rows.append(last)
     return Markup(rows) if rows else None
 
 
-def new_card_keyboard(t: Tr, no_triple: bool, target: int | None) -> Markup:
-    """The /new card: a button per match length, and the "no triple" switch."""
+def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
+                      computer: bool = False) -> Markup:
+    """The /new card: a button per match length, and the "no triple" switch; ``computer``
+    (private chats): a button to play against the computer instead."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
     lengths = [
@@ -85,10 +93,52 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None) -> Markup:
     ]
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
-    return Markup([
+    rows = [
         lengths,
         [Btn(toggle_text, callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}"))],
-        [Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))],
+    ]
+    if computer:
+        rows.append([Btn("🤖 " + t._("Against the computer"),
+                         callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}2"))])
+    rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
+    return Markup(rows)
+
+
+COMPUTER_LEVELS = ((1, "Easy"), (2, "Medium"), (3, "Strong"))
+
+
+def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
+    """The /new card against the computer: the level (one ticked), the lengths (each starts a
+    challenge), the "no triple" switch, back to a match against a person."""
+    flag = "n" if no_triple else "t"
+    names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
+    levels = [
+        Btn(("✔ " if n == level else "") + names[n],
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}"))
+        for n, _ in COMPUTER_LEVELS
+    ]
+    lengths = [
+        Btn(t.ngettext("{n} point", "{n} points", n),
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}"))
+        for n in MATCH_LENGTHS
+    ]
+    toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
+    toggle = "t" if no_triple else "n"
+    return Markup([
+        levels,
+        lengths,
+        [Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{toggle}{level}"))],
+        [Btn("👥 " + t._("Against a person"), callback_data=encode(Action.NEW, 0, 0, f"o{flag}")),
+         Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))],
+    ])
+
+
+def computer_challenge_keyboard(t: Tr, challenge_id: int) -> Markup:
+    """A match against the computer, created: Start (the player's own tap brings the value
+    mixed into the dice, after the commitment was shown) or Withdraw."""
+    return Markup([
+        [Btn("▶ " + t._("Start"), callback_data=encode(Action.ACCEPT, challenge_id, 0))],
+        [Btn(t._("Withdraw"), callback_data=encode(Action.WITHDRAW, challenge_id, 0))],
     ])
 
 
@@ -128,9 +178,12 @@ def resign_keyboard(t: Tr, match_id: int, version: int, match: Match, *, my_turn
     return Markup(rows)
 
 
-def rematch_keyboard(t: Tr, match_id: int) -> Markup:
+def rematch_keyboard(t: Tr, match_id: int, *, review: bool = True) -> Markup:
     data = encode(Action.REMATCH, match_id, 0)
-    return Markup([[Btn("🔁 " + t._("Rematch"), callback_data=data)]])
+    row = [Btn("🔁 " + t._("Rematch"), callback_data=data)]
+    if review:
+        row.append(Btn("📊 " + t._("Review"), callback_data=encode(Action.REVIEW, match_id, 0)))
+    return Markup([row])
 
 
 def lang_keyboard() -> Markup:

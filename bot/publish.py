@@ -98,7 +98,8 @@ class Publisher:
     def keyboard(self, t: Tr, mv: MatchView, *, selected: int | None = None) -> Markup | None:
         if mv.status == MatchStatus.ACTIVE:
             return turn_keyboard(t, mv.id, mv.version, mv.state, selected=selected,
-                                 direct_limit=self.p.settings.plays_direct)
+                                 direct_limit=self.p.settings.plays_direct,
+                                 hint=mv.computer_level is not None and not mv.computer_to_act)
         if mv.state.phase == Phase.MATCH_OVER:
             return rematch_keyboard(t, mv.id)
         return None
@@ -127,6 +128,8 @@ class Publisher:
             await self.update_inline_card(mv)
         if mv.status.is_over:
             await self.match_over(mv)
+            if self.p.match_finished is not None:
+                self.p.spawn(self.p.match_finished(mv))
         elif mv.computer_to_act and self.p.computer_turn is not None:
             self.p.spawn(self.p.computer_turn(mv))
 

@@ -51,6 +51,8 @@ class Settings:
     log_level: str = "INFO"
     plays_direct: int = 6
     """Offer whole plays as buttons when there are at most this many legal plays."""
+    computer_delay: float = 1.0
+    """Seconds the computer waits before showing its move, so the player can follow."""
 
     @property
     def webhook(self) -> bool:
@@ -77,6 +79,8 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "match (default 168 = 7 days)"),
     ("PORTES_CHALLENGE_TTL", "hours a challenge stays open (default 24)"),
     ("PORTES_TIMER_POLL", "seconds between checks for due reminders and timeouts (default 30)"),
+    ("PORTES_COMPUTER_DELAY", "seconds the computer pauses before its move shows "
+     "(default 1.0; 0 for none)"),
     ("PORTES_LOG_LEVEL", "DEBUG, INFO, WARNING... (default INFO)"),
 )
 
@@ -145,4 +149,5 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         rate=rate,
         timeouts=timeouts,
         log_level=env.get("PORTES_LOG_LEVEL", "").strip().upper() or "INFO",
+        computer_delay=_float(env, "PORTES_COMPUTER_DELAY", Settings.computer_delay),
     )
