@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,6 +19,23 @@ from storage.results import TimerPolicy
 from storage.usecases import UseCases
 from tests.standin import StandIn
 from tests.standin.fixtures import standin  # noqa: F401
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_worker() -> Iterator[None]:
+    """One engine worker process for the whole session (the computer's moves, hints and
+    reviews), instead of one per bot started; the bots leave an executor they did not make."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from computer import aio
+
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=aio.init_worker)
+    aio.use_executor(pool)
+    yield
+    aio.use_executor(None)
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 @pytest.fixture(scope="session")
@@ -62,6 +79,7 @@ def settings_for(server: StandIn, db_url: str, **changes: Any) -> Settings:
         file_url=server.base_file_url,
         rate=RateLimits(overall_per_second=0, group_per_minute=0, max_retries=3),
         timeouts=Timeouts(timer_poll=0.2),
+        computer_delay=0.0,
     )
     return replace(settings, **changes)
 
