@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.position import ALL_ROLLS, Position, TurnInput, legal_plays  # noqa: E402
-from rules.selfplay import selfplay_positions  # noqa: E402
+from rules.position import ALL_ROLLS, Position, TurnInput, legal_plays
+from rules.selfplay import selfplay_positions
 
 
 def to_gnubg(position: Position) -> list[list[int]]:
