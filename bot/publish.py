@@ -32,7 +32,7 @@ from bot.core import (
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard
-from rules.match import Event, GameEnded, GameStarted, Phase, TurnPlayed
+from rules.match import Event, GameEnded, Phase, TurnPlayed
 from storage.results import BoardMessageView, MatchStatus, MatchView
 
 log = logging.getLogger("bot.publish")
@@ -40,7 +40,8 @@ HTML = ParseMode.HTML
 
 
 def event_notes(t: Tr, mv: MatchView, events: Sequence[Event]) -> list[str]:
-    """Lines for what happened that the caption's "last play" line does not already say."""
+    """Lines for what happened that the caption's "last play" line does not already say.
+    A new game's opening roll is not among them: the caption says it (see ``texts.caption``)."""
     n = names(t, mv)
     notes: list[str] = []
     turns = [e for e in events if isinstance(e, TurnPlayed)]
@@ -58,10 +59,6 @@ def event_notes(t: Tr, mv: MatchView, events: Sequence[Event]) -> list[str]:
         elif isinstance(e, GameEnded):
             notes.append("🏁 " + texts.game_result_text(t, n, e.winner, e.kind, e.points,
                                                        e.resigned))
-        elif isinstance(e, GameStarted) and e.game > 1:
-            notes.append(t._("Game {game}: {p0} rolled {a}, {p1} rolled {b}; {starter} starts.",
-                             game=e.game, p0=n[0], a=e.opening[0], p1=n[1], b=e.opening[1],
-                             starter=n[e.starter]))
     return notes
 
 

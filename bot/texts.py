@@ -88,8 +88,10 @@ def caption(
                              player=names[lp.player], dice=str(lp.dice)))
     if match.phase == Phase.PLAYING and match.dice is not None:
         if match.turn_number == 0 and match.opening is not None:
-            lines.append(t._("Game {game}: opening roll {a}-{b}.", game=match.game,
-                             a=match.opening[0], b=match.opening[1]))
+            # the one line about the opening roll (every game, on every view of its first turn)
+            lines.append(t._("Game {game}: {p0} rolled {a}, {p1} rolled {b}; {starter} starts.",
+                             game=match.game, p0=names[0], a=match.opening[0], p1=names[1],
+                             b=match.opening[1], starter=names[match.turn]))
         mover = names[match.turn]
         if viewer == match.turn:
             lines.append(t._("Your turn: {dice}", dice=str(match.dice)))

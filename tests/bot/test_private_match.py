@@ -111,3 +111,48 @@ async def test_a_deleted_board_is_posted_again(standin: StandIn, bot: Running) -
         lambda: (b := live_board(mover.private)) is not None
         and b.message_id != board.message_id and b, what="a fresh board")
     assert fresh.photo_bytes
+
+
+async def test_the_first_turn_of_game_2_names_its_opening_roll_once(
+        standin: StandIn, bot: Running) -> None:
+    alice, bob, _ = await deep_link_match(standin)
+    mover, _ = await next_private_turn(standin, [alice, bob], 0)
+    other = bob if mover is alice else alice
+    # game 1: the mover offers to resign it for a point, the other accepts on their board
+    cmd = mover.send(mover.private, "/resign")
+    menu = await mover.private.wait_for_bot_message(after=cmd)
+    await mover.tap(menu, menu.button_texts[0])  # the game for 1 point, in either language
+    offer = await standin.wait_for(
+        lambda: (b := live_board(other.private)) is not None and b.has_keyboard and b,
+        what="the offer on the other's board")
+    await other.tap(offer, offer.button_texts[0])  # Accept / Αποδοχή
+
+    def game_2_board() -> tuple[User, Message] | None:
+        for user in (alice, bob):
+            b = live_board(user.private)
+            if b is not None and b.has_keyboard and ("Game 2" in b.caption
+                                                     or "Παρτίδα 2" in b.caption):
+                return user, b
+        return None
+
+    starter, first = await standin.wait_for(game_2_board, what="game 2's first board")
+    view = (await bot.uc.load_match(1)).match
+    assert view is not None and view.state.game == 2 and view.state.opening is not None
+    a, b = view.state.opening
+    lines = first.caption.splitlines()
+    if starter is alice:
+        opening = [ln for ln in lines if "Game 2" in ln or "rolled" in ln or "opening" in ln]
+        assert opening == [f"Game 2: Alice rolled {a}, Βασίλης rolled {b}; "
+                           f"{'Alice' if view.state.turn == 0 else 'Βασίλης'} starts."]
+        assert any(ln.startswith("🏁") and "wins the game: 1 point" in ln for ln in lines)
+    else:
+        opening = [ln for ln in lines if "Παρτίδα 2" in ln or "έφερε" in ln or "ζαριά" in ln]
+        assert opening == [f"Παρτίδα 2: Alice έφερε {a}, Βασίλης έφερε {b}· ξεκινά "
+                           f"{'Alice' if view.state.turn == 0 else 'Βασίλης'}."]
+    # the other player's board (not their turn) says it once too
+    rest = alice if starter is bob else bob
+    await standin.idle()
+    theirs = live_board(rest.private)
+    assert theirs is not None
+    assert sum("2:" in ln and ("Game" in ln or "Παρτίδα" in ln)
+               for ln in theirs.caption.splitlines()) == 1
