@@ -96,8 +96,9 @@ def welcome_text(t: Tr, username: str) -> str:
     return t._(
         "🎲 <b>Portes</b>: Greek backgammon without the doubling cube.\n\n"
         "/new: challenge someone (in a group: anyone, or the person you reply to; here: a link "
-        "to send to a friend)\n"
-        "/games: your matches\n/resign: resign a game or the match\n/rules: the rules\n"
+        "to send to a friend, or a match against the computer)\n"
+        "/games: your matches\n/resign: resign a game or the match\n"
+        "/review: review a finished match\n/rules: the rules\n"
         "/lang: Ελληνικά / English\n/help: how to play\n\n"
         "From any chat, type @{bot} and pick a match length to post a challenge.",
         bot=username,
@@ -121,6 +122,14 @@ async def cmd_help(update: Update, context: Ctx) -> None:
         "challenge card) and reveals it at the end, so anyone can recompute every roll.\n\n"
         "<b>Time</b>: you are reminded when it is your move; a match nobody moves on for a "
         "week is lost by the player to move."
+    ) + "\n\n" + t._(
+        "<b>Against the computer</b>: in the private chat with the bot, /new, then 🤖 Against "
+        "the computer; choose a level (Easy, Medium, Strong) and a match length, then tap ▶ "
+        "Start. On your turn, 💡 Hint shows the best play and your chances (only in games "
+        "against the computer).\n\n"
+        "<b>Review</b>: when a match ends, each player gets a review: the equity lost against "
+        "the computer's choices, the worst plays with a better one, and the luck of the dice. "
+        "/review lists your finished matches (/review 12 for match #12)."
     )
     await msg.reply_text(text, parse_mode=HTML, disable_web_page_preview=True)
 

@@ -36,6 +36,31 @@ async def test_rules_and_help_in_the_users_language(standin: StandIn, bot: Runni
     assert "Playing a turn" in help_text.text and len(help_text.text) <= 4096
 
 
+async def test_help_and_welcome_tell_of_the_computer_and_the_review(
+        standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice")
+    nikos = standin.user("Νίκος", language_code="el")
+    for user, new_line, review_line, computer, details in (
+            (alice, "or a match against the computer)", "/review: review a finished match",
+             "<b>Against the computer</b>", ("🤖 Against the computer", "Easy, Medium, Strong",
+                                             "▶ Start", "💡 Hint", "/review 12")),
+            (nikos, "ή αγώνας με τον υπολογιστή)", "/review: ανάλυση ενός τελειωμένου αγώνα",
+             "<b>Με τον υπολογιστή</b>", ("🤖 Με τον υπολογιστή", "Εύκολο, Μέτριο, Δυνατό",
+                                          "▶ Αρχή", "💡 Βοήθεια", "/review 12"))):
+        hello = user.start_bot()
+        welcome = await user.private.wait_for_bot_message(after=hello)
+        assert new_line in welcome.text and review_line in welcome.text
+        cmd = user.send(user.private, "/help")
+        shown = await user.private.wait_for_bot_message(after=cmd)
+        assert new_line in shown.text and review_line in shown.text
+        assert len(shown.text) <= 4096
+        # the bold heading as the user sees it: an entity over plain text
+        assert computer.removeprefix("<b>").removesuffix("</b>") in shown.text
+        assert any(e["type"] == "bold" for e in shown.entities)
+        for detail in details:
+            assert detail in shown.text, detail
+
+
 async def test_games_resign_and_rematch_in_a_group(standin: StandIn, bot: Running) -> None:
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
