@@ -46,6 +46,18 @@ class Action(StrEnum):
     HINT = "h"
     # the post-match review of a finished match (version 0)
     REVIEW = "rv"
+    # "which match?" when several could be meant: the match chosen, with the version offered
+    PICK_PLAY = "tp"  # for the play typed in the message the question replies to
+    PICK_RESIGN = "rs"  # for /resign: show that match's resignation card
+
+
+BOARD_ACTIONS = frozenset({
+    Action.FROM, Action.MOVE, Action.BACK, Action.PLAY, Action.UNDO, Action.CONFIRM,
+    Action.RESIGN, Action.RESIGN_ACCEPT, Action.RESIGN_DECLINE, Action.CANCEL, Action.SHOW,
+    Action.HINT, Action.PICK_PLAY, Action.PICK_RESIGN,
+})
+"""Actions on an active match (the match id field is a match's): a tap on one of these is an
+interaction with that match, for choosing where a typed play or /resign goes."""
 
 
 _ACTIONS = "|".join(sorted((re.escape(a.value) for a in Action), key=len, reverse=True))

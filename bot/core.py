@@ -50,6 +50,28 @@ class Portes:
     first. Only a shortcut: every action still goes through the use case's version check, so a
     view another instance has since changed only leads to a "stale" answer."""
 
+    focus: dict[int, int | None] = field(default_factory=dict)
+    """Per player, the match whose board they last interacted with (a tap on its buttons, a
+    play typed for it, a choice of it): where a typed play or ``/resign`` goes when several
+    matches could be meant. ``None`` once a board of another match came to them for their
+    move after that interaction (then nothing is assumed, the bot asks). In memory, per
+    instance: unknown after a restart, which only means the bot asks."""
+
+    def touch(self, user_id: int, match_id: int) -> None:
+        """The player interacted with this match's board."""
+        self.focus[user_id] = match_id
+        if len(self.focus) > 100_000:
+            self.focus.pop(next(iter(self.focus)))
+
+    def board_posted(self, user_id: int, match_id: int) -> None:
+        """A new board asking for this player's move was posted to them: if it is not the
+        match they last interacted with, which one they mean next is no longer clear."""
+        if user_id in self.focus and self.focus[user_id] != match_id:
+            self.focus[user_id] = None
+
+    def focused(self, user_id: int) -> int | None:
+        return self.focus.get(user_id)
+
     def remember(self, view: MatchView | None) -> None:
         if view is None:
             return

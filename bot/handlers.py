@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 from telegram import (
     Chat,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
     InlineQueryResultArticle,
     InputTextMessageContent,
     Message,
@@ -24,7 +26,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import ContextTypes
 
 from bot import texts
-from bot.callbacks import Action, Callback, decode
+from bot.callbacks import BOARD_ACTIONS, Action, Callback, decode, encode
 from bot.computer_side import level_text, on_hint, on_review
 from bot.core import Portes, is_group_match, portes, quietly
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
@@ -87,6 +89,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
             if is_group_match(mv):
                 await msg.reply_text(t._("This match is played in its group."))
             else:
+                p.touch(user.id, mv.id)
                 await _pub(context).post_seat(mv, mv.seat_of(user.id) or 0, new_message=True)
             return
     await msg.reply_text(welcome_text(t, p.username), parse_mode=HTML)
@@ -238,14 +241,70 @@ async def cmd_games(update: Update, context: Ctx) -> None:
     await msg.reply_text("\n".join(lines), parse_mode=HTML, reply_markup=Markup(rows))
 
 
-def _match_here(matches: Sequence[MatchSummary], chat: Chat) -> MatchSummary | None:
+def _is_private_match(s: MatchSummary) -> bool:
+    return s.place.chat_id is None or s.place.chat_id > 0
+
+
+def _matches_here(matches: Sequence[MatchSummary], chat: Chat) -> list[MatchSummary]:
     if _is_group(chat):
-        here = [m for m in matches if m.place.chat_id == chat.id]
-    else:
-        here = [m for m in matches if m.place.chat_id is None or m.place.chat_id > 0]
-    waiting = [m for m in here if m.my_turn]
-    chosen = waiting or here
-    return chosen[0] if chosen else None
+        return [m for m in matches if m.place.chat_id == chat.id]
+    return [m for m in matches if _is_private_match(m)]
+
+
+async def _replied_board(p: Portes, msg: Message,
+                         matches: Sequence[MatchSummary]) -> MatchSummary | None:
+    """The match whose board ``msg`` replies to, if it replies to one of theirs."""
+    target = msg.reply_to_message
+    if target is None or not target.photo:
+        return None
+    for s in matches:
+        mv = (await p.uc.load_match(s.id)).match
+        if mv is not None and any(b.chat_id == target.chat_id and b.message_id == target.message_id
+                                  for b in mv.board_messages):
+            return s
+    return None
+
+
+async def _meant(p: Portes, user_id: int, msg: Message,
+                 candidates: Sequence[MatchSummary]) -> MatchSummary | None:
+    """The one of ``candidates`` the player means: the only one; the one whose board the
+    message replies to; the one whose board they last interacted with (unless a board of
+    another match has come to them since). ``None`` when it is not clear: ask.
+
+    The last interaction is remembered in memory; in webhook mode several instances may share
+    the updates, and one instance's memory may miss a later tap handled by another, so it is
+    not used there (the bot asks)."""
+    if len(candidates) == 1:
+        return candidates[0]
+    replied = await _replied_board(p, msg, candidates)
+    if replied is not None:
+        return replied
+    if p.settings.webhook:
+        return None
+    focus = p.focused(user_id)
+    return next((s for s in candidates if s.id == focus), None)
+
+
+def match_label(t: Tr, s: MatchSummary) -> str:
+    """A match on a button: id, opponent, score (mine first), length."""
+    opponent = t._("Computer") if s.opponent is None else s.opponent.display_name
+    me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
+    return f"#{s.id} · {opponent} · {me}–{them}/{s.length}"
+
+
+def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary]) -> InlineKeyboardMarkup:
+    """"Which match?": one button per match."""
+    return InlineKeyboardMarkup([
+        [InlineKeyboardButton(match_label(t, s), callback_data=encode(action, s.id, s.version))]
+        for s in matches[:20]])
+
+
+def resign_card(t: Tr, mv: MatchView, user_id: int) -> tuple[str, InlineKeyboardMarkup]:
+    seat = mv.seat_of(user_id)
+    text = t._("Match #{id}: resign the current game (your opponent scores the points you "
+               "offer, if they accept) or the whole match?", id=mv.id)
+    return text, resign_keyboard(t, mv.id, mv.version, mv.state,
+                                 my_turn=seat is not None and mv.state.turn == seat)
 
 
 async def cmd_resign(update: Update, context: Ctx) -> None:
@@ -256,20 +315,22 @@ async def cmd_resign(update: Update, context: Ctx) -> None:
         return
     await p.see_user(user)
     t = p.t_user(user)
-    summary = _match_here(await p.uc.list_active_matches(user.id), msg.chat)
-    if summary is None:
+    here = _matches_here(await p.uc.list_active_matches(user.id), msg.chat)
+    if not here:
         await msg.reply_text(t._("You have no match here."))
+        return
+    summary = await _meant(p, user.id, msg, here)
+    if summary is None:
+        await msg.reply_text(t._("Which match do you want to resign?"), do_quote=True,
+                             reply_markup=pick_keyboard(t, Action.PICK_RESIGN, here))
         return
     res = await p.uc.load_match(summary.id)
     if res.match is None:
         await msg.reply_text(texts.error_text(t, res.code or "not_found"))
         return
-    mv = res.match
-    seat = mv.seat_of(user.id)
-    text = t._("Match #{id}: resign the current game (your opponent scores the points you "
-               "offer, if they accept) or the whole match?", id=mv.id)
-    await msg.reply_text(text, reply_markup=resign_keyboard(
-        t, mv.id, mv.version, mv.state, my_turn=seat is not None and mv.state.turn == seat))
+    p.touch(user.id, summary.id)
+    text, markup = resign_card(t, res.match, user.id)
+    await msg.reply_text(text, reply_markup=markup)
 
 
 # -- challenges ---------------------------------------------------------------------------
@@ -781,6 +842,44 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
         await quietly(msg.edit_text(tr(lang)._("Language: {name}", name=LANG_NAMES[lang])))
 
 
+async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
+    """The answer to "which match?": resign that one, or play the typed play there (the
+    question replies to the player's message, so the play is read back from it)."""
+    p = portes(context)
+    q = update.callback_query
+    assert q is not None
+    user = q.from_user
+    t = p.t_user(user)
+    msg = q.message if isinstance(q.message, Message) else None
+    asked = msg.reply_to_message if msg is not None else None
+    if msg is None or (asked is not None and asked.from_user is not None
+                       and asked.from_user.id != user.id):
+        await q.answer(t._("This question is for someone else."), show_alert=True)
+        return
+    mv, code = await p.view(cb.match_id, cb.version)
+    if mv is None or mv.seat_of(user.id) is None:
+        await q.answer(texts.error_text(t, code or "not_a_player"), show_alert=True)
+        return
+    if cb.action == Action.PICK_RESIGN:
+        await q.answer()
+        text, markup = resign_card(t, mv, user.id)
+        await quietly(msg.edit_text(text, reply_markup=markup))
+        return
+    play = asked.text.strip() if asked is not None and asked.text else ""
+    if not PLAY_TEXT_RE.match(play):
+        await q.answer(t._("Type your play again."), show_alert=True)
+        return
+    async with p.locks[mv.id]:
+        res = await p.uc.play(mv.id, user.id, cb.version, play)
+        p.remember(res.match)
+        if not res.ok or res.match is None:
+            await q.answer(_refusal(t, res), show_alert=True)
+            return
+        await q.answer()
+        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
+        await finish(context, res.match, res)
+
+
 ROUTES = {
     Action.FROM: on_turn_tap, Action.MOVE: on_turn_tap, Action.BACK: on_turn_tap,
     Action.PLAY: on_turn_tap, Action.UNDO: on_turn_tap, Action.CONFIRM: on_turn_tap,
@@ -790,6 +889,7 @@ ROUTES = {
     Action.NEW: on_new_card, Action.NEW_CANCEL: on_new_card, Action.SHOW: on_show,
     Action.LANG: on_lang,
     Action.NEW_COMPUTER: on_new_computer, Action.HINT: on_hint, Action.REVIEW: on_review,
+    Action.PICK_PLAY: on_pick, Action.PICK_RESIGN: on_pick,
 }
 
 
@@ -802,6 +902,8 @@ async def on_callback(update: Update, context: Ctx) -> None:
         t = portes(context).t_user(q.from_user)
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
+    if cb.action in BOARD_ACTIONS:
+        portes(context).touch(q.from_user.id, cb.match_id)
     await ROUTES[cb.action](update, context, cb)
 
 
@@ -809,6 +911,8 @@ async def on_callback(update: Update, context: Ctx) -> None:
 
 
 async def on_private_text(update: Update, context: Ctx) -> None:
+    """A play typed in notation goes to the match the player means (see :func:`_meant`);
+    when several are waiting for them and none is clearly meant, the bot asks which."""
     p = portes(context)
     msg = update.effective_message
     user = update.effective_user
@@ -818,14 +922,23 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     if not PLAY_TEXT_RE.match(msg.text):
         await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."))
         return
-    matches = [m for m in await p.uc.list_active_matches(user.id)
-               if m.my_turn and not (m.place.chat_id is not None and m.place.chat_id < 0)]
-    if not matches:
-        await msg.reply_text(t._("It is not your turn in any private match."))
+    play = msg.text.strip()
+    mine = [m for m in await p.uc.list_active_matches(user.id) if _is_private_match(m)]
+    waiting = [m for m in mine if m.my_turn]
+    target = await _replied_board(p, msg, mine)
+    if target is None:
+        if not waiting:
+            await msg.reply_text(t._("It is not your turn in any private match."))
+            return
+        target = await _meant(p, user.id, msg, waiting)
+    if target is None:
+        await msg.reply_text(t._("Which match is {play} for?", play=play), do_quote=True,
+                             reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting))
         return
-    s = matches[0]
-    async with p.locks[s.id]:
-        res = await p.uc.play(s.id, user.id, s.version, msg.text.strip())
+    p.touch(user.id, target.id)
+    async with p.locks[target.id]:
+        res = await p.uc.play(target.id, user.id, target.version, play)
+        p.remember(res.match)
         if not res.ok or res.match is None:
             await msg.reply_text(_refusal(t, res))
             return

@@ -181,6 +181,8 @@ class Publisher:
         except Forbidden:
             await self.p.uc.set_can_message(player.id, False)
             return
+        if mv.to_act == seat:
+            self.p.board_posted(player.id, mv.id)
         await self._record(mv, sent, for_seat=seat)
 
     async def _record(self, mv: MatchView, sent: Message, *, for_seat: int | None) -> None:
