@@ -11,6 +11,7 @@ See docs/standin.md.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import socket
@@ -359,6 +360,19 @@ class StandIn:
     def pending_updates(self) -> list[dict[str, Any]]:
         with self.world.cond:
             return [dict(u) for u in self.world.updates]
+
+    def take_updates(self) -> list[dict[str, Any]]:
+        """Remove the queued updates and return them, oldest first, as the JSON objects
+        Telegram would POST to a webhook (the stand-in itself never POSTs): a test delivers
+        them to a bot running in webhook mode. Updates the bot already fetched by polling are
+        not among them."""
+        with self.world.cond:
+            w = self.world
+            taken = [copy.deepcopy(u) for u in w.updates
+                     if u["update_id"] > w.last_fetched_update_id]
+            w.updates = [u for u in w.updates if u["update_id"] <= w.last_fetched_update_id]
+            w.cond.notify_all()
+            return taken
 
     def commands(self, *, scope: dict[str, Any] | None = None,
                  language_code: str = "") -> list[dict[str, str]]:

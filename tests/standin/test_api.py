@@ -170,6 +170,21 @@ async def test_webhook_blocks_polling(api: httpx.AsyncClient, standin: StandIn) 
     assert await ok(api, "getUpdates") == []
 
 
+async def test_take_updates_gives_what_a_webhook_would_receive(api: httpx.AsyncClient,
+                                                                standin: StandIn) -> None:
+    assert await ok(api, "setWebhook", url="https://bot.example/hook", secret_token="s")
+    alice = standin.user("Alice")
+    alice.start_bot()
+    alice.send(alice.private, "hello")
+    taken = standin.take_updates()
+    assert [u["message"]["text"] for u in taken] == ["/start", "hello"]
+    assert taken[0]["update_id"] < taken[1]["update_id"]
+    assert taken[0]["message"]["entities"][0]["type"] == "bot_command"
+    assert Update.de_json(taken[1], Bot(standin.token)).message.text == "hello"  # type: ignore[union-attr]
+    assert standin.take_updates() == [] and standin.pending_updates() == []
+    assert (await ok(api, "getWebhookInfo"))["pending_update_count"] == 0
+
+
 async def test_second_poller_terminates_the_first(api: httpx.AsyncClient,
                                                   standin: StandIn) -> None:
     first = asyncio.create_task(call(api, "getUpdates", timeout=5))
