@@ -25,6 +25,10 @@ async def challenge_by_link(standin: StandIn, bot: Running, alice: User, friend:
     return match.id
 
 
+def is_text(message: Message) -> bool:
+    return message.photo_bytes is None
+
+
 def board_of(user: User, match_id: int) -> Message | None:
     """The user's newest board of this match that offers buttons."""
     for m in reversed(user.private.bot_messages()):
@@ -94,7 +98,7 @@ async def test_a_typed_play_goes_to_the_match_meant_or_the_bot_asks(
     v1, v2 = await version(bot, m1), await version(bot, m2)
     play = await a_legal_play(bot, m2)
     typed = alice.send(alice.private, play)
-    question = await alice.private.wait_for_bot_message(after=typed)
+    question = await alice.private.wait_for_bot_message(after=typed, predicate=is_text)
     assert question.text == f"Which match is {play} for?"
     assert question.reply_to_message_id == typed.message_id
     assert sorted(question.button_texts) == [f"#{m1} · Bob · 0–0/3", f"#{m2} · Carol · 0–0/3"]
@@ -114,7 +118,7 @@ async def test_a_typed_play_goes_to_the_match_meant_or_the_bot_asks(
     await alice_to_move(standin, bot, alice, m2, carol)
     v1, v2 = await version(bot, m1), await version(bot, m2)
     typed = alice.send(alice.private, play)
-    question = await alice.private.wait_for_bot_message(after=typed)
+    question = await alice.private.wait_for_bot_message(after=typed, predicate=is_text)
     assert question.text == f"Which match is {play} for?"
     await alice.tap(question, f"#{m1} · Bob · 0–0/3")
     await standin.wait_for(lambda: question.refresh().text == f"Match #{m1}: {play}")
@@ -152,7 +156,7 @@ async def test_resign_asks_which_match_when_several_could_be_meant(
     m1 = await challenge_by_link(standin, bot, alice, bob)
     m2 = await challenge_by_link(standin, bot, alice, carol)
     cmd = alice.send(alice.private, "/resign")
-    question = await alice.private.wait_for_bot_message(after=cmd)
+    question = await alice.private.wait_for_bot_message(after=cmd, predicate=is_text)
     assert question.text == "Which match do you want to resign?"
     assert sorted(question.button_texts) == [f"#{m1} · Bob · 0–0/3", f"#{m2} · Carol · 0–0/3"]
     await alice.tap(question, f"#{m2} · Carol · 0–0/3")
@@ -165,8 +169,10 @@ async def test_resign_asks_which_match_when_several_could_be_meant(
                            what="Carol's win")
     assert [s.id for s in await bot.uc.list_active_matches(alice.id)] == [m1]
     # one match left: /resign offers it at once
+    await standin.idle()  # the end of match 2 (seed, review) told first
     cmd = alice.send(alice.private, "/resign")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_bot_message(
+        after=cmd, predicate=lambda m: bool(m.text) and m.text.startswith("Match #"))
     assert card.text.startswith(f"Match #{m1}: resign")
     assert "🏳 Resign the match" in card.button_texts
 
@@ -181,5 +187,5 @@ async def test_resign_follows_the_board_last_touched(standin: StandIn, bot: Runn
     await alice_to_move(standin, bot, alice, m2, carol)
     await tap_a_checker(standin, alice, m1)
     cmd = alice.send(alice.private, "/resign")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_bot_message(after=cmd, predicate=is_text)
     assert card.text.startswith(f"Match #{m1}: resign")
