@@ -21,7 +21,7 @@ from telegram.ext import ContextTypes
 
 from bot import texts
 from bot.callbacks import Callback
-from bot.core import Portes, names, portes, quietly
+from bot.core import Portes, command_sender, names, quietly, tapped
 from bot.i18n import N_, Tr
 from bot.publish import Publisher
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
@@ -319,10 +319,7 @@ def side(p: Portes) -> ComputerSide:
 
 async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
     """The Hint button (games against the computer only): the best play and its chances."""
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
-    t = p.t_user(q.from_user)
+    p, q, t = await tapped(update, context)
     mv, code = await p.view(cb.match_id, cb.version)
     if mv is None:
         await q.answer(texts.error_text(t, code or "not_found"), show_alert=True)
@@ -350,10 +347,7 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
 
 async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
     """The Review button (any finished match): the review, sent where the button was."""
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
-    t = p.t_user(q.from_user)
+    p, q, t = await tapped(update, context)
     loaded = await p.uc.load_match(cb.match_id)
     mv = loaded.match
     if mv is None or mv.seat_of(q.from_user.id) is None:
@@ -394,13 +388,10 @@ async def cmd_review(update: Update, context: Ctx) -> None:
     from bot.callbacks import Action, encode
     from storage.history import finished_matches
 
-    p = portes(context)
-    msg = update.effective_message
-    user = update.effective_user
-    if msg is None or user is None:
+    sender = await command_sender(update, context)
+    if sender is None:
         return
-    await p.see_user(user)
-    t = p.t_user(user)
+    p, msg, user, t = sender
     thread = msg.message_thread_id if msg.is_topic_message else None
     if context.args and context.args[0].lstrip("#").isdigit():
         loaded = await p.uc.load_match(int(context.args[0].lstrip("#")))

@@ -14,7 +14,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from telegram import User
+from telegram import CallbackQuery, Message, Update, User
+from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import ContextTypes
 
@@ -157,6 +158,35 @@ def portes(context: ContextTypes.DEFAULT_TYPE) -> Portes:
     value = context.application.bot_data["portes"]
     assert isinstance(value, Portes)
     return value
+
+
+async def command_sender(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, *, starts_in_private: bool = False
+) -> tuple[Portes, Message, User, Tr] | None:
+    """What a command handler starts with: the bot's state, the message and its sender (the
+    sender recorded with :meth:`Portes.see_user`, as having started the bot when
+    ``starts_in_private`` and the chat is private), and the sender's translator. ``None`` when
+    the update has no message or no sender (nothing to answer)."""
+    p = portes(context)
+    msg = update.effective_message
+    user = update.effective_user
+    if msg is None or user is None:
+        return None
+    await p.see_user(user, started=starts_in_private and msg.chat.type == ChatType.PRIVATE)
+    return p, msg, user, p.t_user(user)
+
+
+async def tapped(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, *, see: bool = False
+) -> tuple[Portes, CallbackQuery, Tr]:
+    """What a button handler starts with: the bot's state, the callback query (routed here,
+    so present) and the tapper's translator; with ``see``, the tapper is recorded first."""
+    p = portes(context)
+    q = update.callback_query
+    assert q is not None
+    if see:
+        await p.see_user(q.from_user)
+    return p, q, p.t_user(q.from_user)
 
 
 def is_group_match(mv: MatchView) -> bool:

@@ -28,7 +28,7 @@ from telegram.ext import ContextTypes
 from bot import texts
 from bot.callbacks import BOARD_ACTIONS, Action, Callback, decode, encode
 from bot.computer_side import level_text, on_hint, on_review
-from bot.core import Portes, is_group_match, portes, quietly
+from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
     challenge_keyboard,
@@ -66,14 +66,11 @@ def _is_group(chat: Chat | None) -> bool:
 
 
 async def cmd_start(update: Update, context: Ctx) -> None:
-    p = portes(context)
-    msg = update.effective_message
-    user = update.effective_user
-    if msg is None or user is None:
+    sender = await command_sender(update, context, starts_in_private=True)
+    if sender is None:
         return
+    p, msg, user, t = sender
     private = msg.chat.type == ChatType.PRIVATE
-    await p.see_user(user, started=private)
-    t = p.t_user(user)
     payload = context.args[0] if context.args else ""
     if private and payload.startswith("c") and len(payload) > 1:
         challenge = await p.uc.get_challenge(token=payload[1:])
@@ -187,13 +184,10 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
 
 
 async def cmd_new(update: Update, context: Ctx) -> None:
-    p = portes(context)
-    msg = update.effective_message
-    user = update.effective_user
-    if msg is None or user is None:
+    sender = await command_sender(update, context, starts_in_private=True)
+    if sender is None:
         return
-    await p.see_user(user, started=msg.chat.type == ChatType.PRIVATE)
-    t = p.t_user(user)
+    p, msg, user, t = sender
     target = None
     if _is_group(msg.chat) and msg.reply_to_message and msg.reply_to_message.from_user:
         other = msg.reply_to_message.from_user
@@ -212,13 +206,10 @@ def new_card_text(t: Tr, no_triple: bool) -> str:
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:
-    p = portes(context)
-    msg = update.effective_message
-    user = update.effective_user
-    if msg is None or user is None:
+    sender = await command_sender(update, context)
+    if sender is None:
         return
-    await p.see_user(user)
-    t = p.t_user(user)
+    p, msg, user, t = sender
     matches = await p.uc.list_active_matches(user.id)
     if not matches:
         await msg.reply_text(t._("You have no active match. Start one with /new."))
@@ -308,13 +299,10 @@ def resign_card(t: Tr, mv: MatchView, user_id: int) -> tuple[str, InlineKeyboard
 
 
 async def cmd_resign(update: Update, context: Ctx) -> None:
-    p = portes(context)
-    msg = update.effective_message
-    user = update.effective_user
-    if msg is None or user is None:
+    sender = await command_sender(update, context)
+    if sender is None:
         return
-    await p.see_user(user)
-    t = p.t_user(user)
+    p, msg, user, t = sender
     here = _matches_here(await p.uc.list_active_matches(user.id), msg.chat)
     if not here:
         await msg.reply_text(t._("You have no match here."))
@@ -373,11 +361,8 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
 
 
 async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
+    p, q, t = await tapped(update, context)
     user = q.from_user
-    t = p.t_user(user)
     msg = q.message if isinstance(q.message, Message) else None
     if msg is None:
         await q.answer()
@@ -456,11 +441,8 @@ def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
 async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     """The /new card in a private chat, against the computer: choose the level and length;
     the challenge is created with its dice commitment, and the player's Start tap begins it."""
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
+    p, q, t = await tapped(update, context)
     user = q.from_user
-    t = p.t_user(user)
     msg = q.message if isinstance(q.message, Message) else None
     m = NEW_COMPUTER_ARG_RE.match(cb.arg or "")
     if msg is None or msg.chat.type != ChatType.PRIVATE or not m:
@@ -486,12 +468,8 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
 
 
 async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
+    p, q, t = await tapped(update, context, see=True)
     user = q.from_user
-    await p.see_user(user)
-    t = p.t_user(user)
     challenge_id = cb.match_id
     if challenge_id == 0:
         m = INLINE_ARG_RE.match(cb.arg or "")
@@ -571,10 +549,7 @@ async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, 
 
 
 async def on_withdraw(update: Update, context: Ctx, cb: Callback) -> None:
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
-    t = p.t_user(q.from_user)
+    p, q, t = await tapped(update, context)
     res = await p.uc.cancel_challenge(cb.match_id, q.from_user.id)
     if not res.ok:
         code = {"not_author": "not_for_you", "challenge_closed": "expired"}.get(
@@ -645,12 +620,8 @@ def _refusal(t: Tr, res: ActionResult) -> str:
 
 
 async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
+    p, q, t = await tapped(update, context, see=True)
     user = q.from_user
-    await p.see_user(user)
-    t = p.t_user(user)
     msg = q.message if isinstance(q.message, Message) else None
     async with p.locks[cb.match_id]:
         mv, code = await p.view(cb.match_id, cb.version)
@@ -728,11 +699,8 @@ async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
 
 
 async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
+    p, q, t = await tapped(update, context)
     user = q.from_user
-    t = p.t_user(user)
     async with p.locks[cb.match_id]:
         if cb.action == Action.RESIGN and cb.arg == "m":
             res = await p.uc.resign_match(cb.match_id, user.id, None)
@@ -759,11 +727,8 @@ async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
 
 
 async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
+    p, q, t = await tapped(update, context)
     user = q.from_user
-    t = p.t_user(user)
     loaded = await p.uc.load_match(cb.match_id)
     mv = loaded.match
     seat = mv.seat_of(user.id) if mv else None
@@ -807,10 +772,7 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
 
 
 async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
-    t = p.t_user(q.from_user)
+    p, q, t = await tapped(update, context)
     loaded = await p.uc.load_match(cb.match_id)
     mv = loaded.match
     seat = mv.seat_of(q.from_user.id) if mv else None
@@ -845,11 +807,8 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
 async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
     """The answer to "which match?": resign that one, or play the typed play there (the
     question replies to the player's message, so the play is read back from it)."""
-    p = portes(context)
-    q = update.callback_query
-    assert q is not None
+    p, q, t = await tapped(update, context)
     user = q.from_user
-    t = p.t_user(user)
     msg = q.message if isinstance(q.message, Message) else None
     asked = msg.reply_to_message if msg is not None else None
     if msg is None or (asked is not None and asked.from_user is not None
