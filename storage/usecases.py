@@ -510,27 +510,6 @@ class UseCases:
 
     # -- writing ------------------------------------------------------------------------
 
-    def _write(
-        self,
-        session: Session,
-        row: MatchLike,
-        before: Match,
-        after: Match,
-        events: Sequence[Event],
-        now: datetime,
-        *,
-        extra: dict[str, Any] | None = None,
-        expect_status: str | None = None,
-        status: MatchStatus | None = None,
-    ) -> bool:
-        """Compare-and-swap the match (version read -> version + 1) and log the events.
-
-        Returns False, having written nothing, when the match changed since it was read."""
-        plan = self._plan(
-            row, before, after, events, now, extra=extra, expect_status=expect_status, status=status
-        )
-        return self._apply(session, plan)
-
     def _plan(
         self,
         row: MatchLike,
@@ -543,7 +522,8 @@ class UseCases:
         expect_status: str | None = None,
         status: MatchStatus | None = None,
     ) -> _Plan:
-        """The statements of a compare-and-swap write, with their parameters (no I/O)."""
+        """The statements of a compare-and-swap write (match version read -> version + 1)
+        and of the events' log, with their parameters (no I/O); :meth:`_apply` runs them."""
         old_status = row.status
         new_status = status or _status_after(after)
         values: dict[str, Any] = {
@@ -790,6 +770,12 @@ class UseCases:
     ) -> dict[int, PlayerView]:
         return self._players(session, ch.author_id, ch.target_id)
 
+    def _loaded_challenge_view(self, session: Session, ch: ChallengeRow) -> ChallengeView:
+        """The view of ``ch``, its match and players read in ``session``."""
+        match = session.get(MatchRow, ch.match_id)
+        assert match is not None
+        return self._challenge_view(ch, match, self._challenge_players(session, ch))
+
     @_off_loop
     def create_challenge(
         self,
@@ -900,9 +886,7 @@ class UseCases:
             if inline_message_id is not None:
                 ch.card_inline_message_id = inline_message_id
             session.flush()
-            match = session.get(MatchRow, ch.match_id)
-            assert match is not None
-            view = self._challenge_view(ch, match, self._challenge_players(session, ch))
+            view = self._loaded_challenge_view(session, ch)
         return ChallengeResult(Outcome.OK, challenge=view)
 
     @_off_loop
@@ -919,9 +903,7 @@ class UseCases:
                 raise ValueError("give a challenge id or a token")
             if ch is None:
                 return None
-            match = session.get(MatchRow, ch.match_id)
-            assert match is not None
-            return self._challenge_view(ch, match, self._challenge_players(session, ch))
+            return self._loaded_challenge_view(session, ch)
 
     @_off_loop
     def accept_challenge(
@@ -996,15 +978,17 @@ class UseCases:
                     .values(status=ChallengeStatus.ACCEPTED.value)
                     .execution_options(synchronize_session=False)
                 )
-                ok = claimed.rowcount == 1 and self._write(  # type: ignore[attr-defined]
+                ok = claimed.rowcount == 1 and self._apply(  # type: ignore[attr-defined]
                     session,
-                    row,
-                    state,
-                    new_state,
-                    events,
-                    now,
-                    extra=extra,
-                    expect_status=MatchStatus.CHALLENGE.value,
+                    self._plan(
+                        row,
+                        state,
+                        new_state,
+                        events,
+                        now,
+                        extra=extra,
+                        expect_status=MatchStatus.CHALLENGE.value,
+                    ),
                 )
                 if ok:
                     session.commit()
@@ -1597,7 +1581,7 @@ class UseCases:
                 return TimerFired(timer_id, kind, timer.seat, after, self._loaded_view(loaded))
             assert timer.seat is not None
             new_state, events = state.resign_match(timer.seat, reason="timeout")
-            if not self._write(session, row, state, new_state, events, now):
+            if not self._apply(session, self._plan(row, state, new_state, events, now)):
                 session.rollback()  # the player acted meanwhile
                 return None
             session.commit()
