@@ -21,7 +21,7 @@ from telegram.ext import ContextTypes
 
 from bot import texts
 from bot.callbacks import Callback
-from bot.core import Portes, command_sender, names, quietly, tapped
+from bot.core import Portes, command_sender, names, opponent_name, quietly, tapped
 from bot.i18n import N_, Tr
 from bot.publish import Publisher
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
@@ -411,10 +411,9 @@ async def cmd_review(update: Update, context: Ctx) -> None:
     lines = [t._("Your finished matches (tap one for its review):")]
     rows = []
     for s in matches:
-        opponent = (t._("Computer") if s.opponent is None
-                    else html.escape(s.opponent.display_name))
+        opponent = opponent_name(t, s)  # plain: escaped for the HTML text, not for the buttons
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
-        lines.append(f"#{s.id} · {opponent} · {me}–{them}/{s.length}")
+        lines.append(f"#{s.id} · {html.escape(opponent)} · {me}–{them}/{s.length}")
         rows.append([Btn(f"📊 #{s.id} {opponent} {me}–{them}",
                          callback_data=encode(Action.REVIEW, s.id, 0))])
     await msg.reply_text("\n".join(lines), parse_mode=HTML, reply_markup=Markup(rows))

@@ -22,7 +22,7 @@ from telegram.ext import ContextTypes
 from bot.i18n import Tr, lang_of, tr
 from bot.settings import Settings
 from bot.texts import Names
-from storage.results import MatchView, PlayerView
+from storage.results import MatchSummary, MatchView, PlayerView
 from storage.usecases import UseCases
 
 log = logging.getLogger("bot")
@@ -203,6 +203,11 @@ def names(t: Tr, mv: MatchView) -> Names:
         else:
             out.append(html.escape(seat.player.display_name))
     return Names(out[0], out[1])
+
+
+def opponent_name(t: Tr, s: MatchSummary) -> str:
+    """The opponent in a listed match, as plain text: for buttons as it is, escaped for HTML."""
+    return t._("Computer") if s.opponent is None else s.opponent.display_name
 
 
 def mention(player: PlayerView) -> str:

@@ -28,7 +28,15 @@ from telegram.ext import ContextTypes
 from bot import texts
 from bot.callbacks import BOARD_ACTIONS, Action, Callback, decode, encode
 from bot.computer_side import level_text, on_hint, on_review
-from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
+from bot.core import (
+    Portes,
+    command_sender,
+    is_group_match,
+    opponent_name,
+    portes,
+    quietly,
+    tapped,
+)
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
     challenge_keyboard,
@@ -214,22 +222,17 @@ async def cmd_games(update: Update, context: Ctx) -> None:
     if not matches:
         await msg.reply_text(t._("You have no active match. Start one with /new."))
         return
-    from telegram import InlineKeyboardButton as Btn
-    from telegram import InlineKeyboardMarkup as Markup
-
-    from bot.callbacks import encode
-
     lines = [t._("Your matches:")]
     rows = []
     for s in matches[:20]:
-        opponent = (t._("Computer") if s.opponent is None
-                    else html.escape(s.opponent.display_name))
+        opponent = opponent_name(t, s)  # plain: escaped for the HTML text, not for the buttons
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         state = t._("your move") if s.my_turn else t._("waiting")
-        lines.append(f"#{s.id} · {opponent} · {me}–{them}/{s.length} · {state}")
-        rows.append([Btn(f"#{s.id} {opponent} ({state})",
-                         callback_data=encode(Action.SHOW, s.id, s.version))])
-    await msg.reply_text("\n".join(lines), parse_mode=HTML, reply_markup=Markup(rows))
+        lines.append(f"#{s.id} · {html.escape(opponent)} · {me}–{them}/{s.length} · {state}")
+        rows.append([InlineKeyboardButton(f"#{s.id} {opponent} ({state})",
+                                          callback_data=encode(Action.SHOW, s.id, s.version))])
+    await msg.reply_text("\n".join(lines), parse_mode=HTML,
+                         reply_markup=InlineKeyboardMarkup(rows))
 
 
 def _is_private_match(s: MatchSummary) -> bool:
@@ -278,9 +281,8 @@ async def _meant(p: Portes, user_id: int, msg: Message,
 
 def match_label(t: Tr, s: MatchSummary) -> str:
     """A match on a button: id, opponent, score (mine first), length."""
-    opponent = t._("Computer") if s.opponent is None else s.opponent.display_name
     me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
-    return f"#{s.id} · {opponent} · {me}–{them}/{s.length}"
+    return f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}"
 
 
 def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary]) -> InlineKeyboardMarkup:

@@ -61,6 +61,32 @@ async def test_help_and_welcome_tell_of_the_computer_and_the_review(
             assert detail in shown.text, detail
 
 
+async def test_games_and_review_show_names_with_html_characters_as_typed(
+        standin: StandIn, bot: Running) -> None:
+    # Given a match against a player whose name holds "&" and "<", then a finished one
+    alice = standin.user("Alice")
+    tom = standin.user("Tom & <Jerry>")
+    for user in (alice, tom):
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello)
+    for _ in range(2):
+        created = await bot.uc.create_challenge(tom.id, length=1)
+        assert created.challenge is not None
+        started = await bot.uc.accept_challenge(created.challenge.id, alice.id, mix="m")
+        assert started.match is not None
+    ended = await bot.uc.resign_match(started.match.id, alice.id, None)
+    assert ended.ok
+    # When Alice lists her matches (/games) and her finished ones (/review)
+    for command, marker in (("/games", "#"), ("/review", "📊 #")):
+        cmd = alice.send(alice.private, command)
+        listing = await alice.private.wait_for_bot_message(after=cmd)
+        # Then the HTML text and the plain button texts both show the name as typed
+        assert "Tom & <Jerry>" in listing.text, command
+        buttons = [b for b in listing.button_texts if b.startswith(marker)]
+        assert buttons and all("Tom & <Jerry>" in b for b in buttons), (command, buttons)
+        assert not any("&amp;" in b or "&lt;" in b for b in listing.button_texts), command
+
+
 async def test_games_resign_and_rematch_in_a_group(standin: StandIn, bot: Running) -> None:
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
