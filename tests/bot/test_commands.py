@@ -46,7 +46,7 @@ async def test_help_and_welcome_tell_of_the_computer_and_the_review(
                                              "▶ Start", "💡 Hint", "/review 12")),
             (nikos, "ή αγώνας με τον υπολογιστή)", "/review: ανάλυση ενός τελειωμένου αγώνα",
              "<b>Με τον υπολογιστή</b>", ("🤖 Με τον υπολογιστή", "Εύκολο, Μέτριο, Δυνατό",
-                                          "▶ Αρχή", "💡 Βοήθεια", "/review 12"))):
+                                          "▶ Αρχή", "💡 Υπόδειξη", "/review 12"))):
         hello = user.start_bot()
         welcome = await user.private.wait_for_bot_message(after=hello)
         assert new_line in welcome.text and review_line in welcome.text

@@ -103,7 +103,7 @@ async def test_no_hint_between_people(standin: StandIn, bot: Running) -> None:
     alice, bob, _ = await deep_link_match(standin)
     mover, board = await next_private_turn(standin, [alice, bob], 0)
     assert "h" not in callback_actions(board)
-    assert not any("Hint" in text or "Βοήθεια" in text for text in board.button_texts)
+    assert not any("Hint" in text or "Υπόδειξη" in text for text in board.button_texts)
     # a forged Hint tap is refused
     answer = await mover.tap_data(board, f"h:1:{board_version(board)}")
     assert answer is not None and answer.show_alert
