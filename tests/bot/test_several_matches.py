@@ -49,6 +49,8 @@ async def alice_to_move(standin: StandIn, bot: Running, alice: User, match_id: i
         assert mv is not None
         if mv.to_act == mv.seat_of(alice.id):
             await standin.wait_for(lambda: board_of(alice, match_id), what="Alice's board")
+            # the bot notes which board it sent after Telegram answered: let it finish
+            await standin.idle()
             return
         await play_turn(standin, friend, friend.private, wait=False)
     raise AssertionError("Alice never got to move")
