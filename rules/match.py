@@ -250,13 +250,7 @@ class Match:
 
     def current_position(self) -> Position:
         """The board with the moves chosen so far applied (from the mover's side)."""
-        position = self.position
-        if self.chosen:
-            from rules.position import apply_move
-
-            for move in self.chosen:
-                position = apply_move(position, move)
-        return position
+        return self.turn_input().position_after(self.chosen) if self.chosen else self.position
 
     def max_resign_points(self) -> int:
         return 2 if self.no_triple else 3
