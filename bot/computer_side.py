@@ -19,6 +19,7 @@ from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
+import computer
 from bot import texts
 from bot.callbacks import Callback
 from bot.core import Portes, command_sender, names, opponent_name, quietly, tapped
@@ -42,7 +43,8 @@ log = logging.getLogger("bot.computer")
 HTML = ParseMode.HTML
 Ctx = ContextTypes.DEFAULT_TYPE
 
-LEVELS: dict[int, str] = {1: "easy", 2: "medium", 3: "strong"}
+LEVELS: dict[int, str] = dict(enumerate(computer.LEVELS, start=1))
+"""Storage keeps a computer match's level as a number: 1 easy, 2 medium, 3 strong."""
 """``computer_level`` as stored (an integer) -> the level's name in :mod:`computer`."""
 DEFAULT_LEVEL = 2
 LEVEL_TEXT = {1: N_("easy"), 2: N_("medium"), 3: N_("strong")}

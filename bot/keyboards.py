@@ -104,18 +104,16 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     return Markup(rows)
 
 
-COMPUTER_LEVELS = ((1, "Easy"), (2, "Medium"), (3, "Strong"))
-
-
 def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
     """The /new card against the computer: the level (one ticked), the lengths (each starts a
     challenge), the "no triple" switch, back to a match against a person."""
     flag = "n" if no_triple else "t"
+    # Level numbers as storage keeps them (bot.computer_side.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [
-        Btn(("✔ " if n == level else "") + names[n],
+        Btn(("✔ " if n == level else "") + name,
             callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}"))
-        for n, _ in COMPUTER_LEVELS
+        for n, name in names.items()
     ]
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
