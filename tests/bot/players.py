@@ -14,6 +14,19 @@ def live_board(chat: Chat) -> Message | None:
     return boards[-1] if boards else None
 
 
+async def start_group_match(
+    standin: StandIn, author: User, acceptor: User, group: Chat, length: str = "1 point"
+) -> Message:
+    """``author`` posts ``/new`` in the group and picks ``length``; ``acceptor`` accepts once
+    the card shows the dice commitment. The first board."""
+    cmd = author.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    await author.tap(card, length)
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
+    await acceptor.tap(card.refresh(), "🎲 Accept")
+    return await standin.wait_for(lambda: live_board(group), what="the first board")
+
+
 def is_play_button(text: str) -> bool:
     return "/" in text
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
+from tests.bot.players import live_board, start_group_match
 from tests.standin import StandIn
 
 
@@ -110,19 +110,13 @@ async def test_removed_from_a_group_every_match_there_is_told(
 
 async def test_a_checker_moved_with_both_dice_is_one_step(standin: StandIn, make_bot: Any) -> None:
     from bot.turn import destinations, sources
-    from tests.bot.players import live_board as board_of
 
     # Given a group match on the tap-by-tap keyboard
     bot: Running = await make_bot(plays_direct=0)
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     group = standin.group("Kafeneio", alice, bob)
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
-    await alice.tap(card, "1 point")
-    await standin.idle()
-    await bob.tap(card.refresh(), "🎲 Accept")
-    board = await standin.wait_for(lambda: board_of(group), what="the first board")
+    board = await start_group_match(standin, alice, bob, group)
     mover = alice if board.mentions(alice) else bob
     before = (await bot.uc.load_match(1)).match
     assert before is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
+from tests.bot.players import live_board, start_group_match
 from tests.standin import StandIn
 
 
@@ -166,12 +166,7 @@ async def test_group_upgrade_to_supergroup_is_followed(standin: StandIn, bot: Ru
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     group = standin.group("Kafeneio", alice, bob)
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
-    await alice.tap(card, "1 point")
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
-    await bob.tap(card.refresh(), "🎲 Accept")
-    await standin.wait_for(lambda: live_board(group), what="the first board")
+    await start_group_match(standin, alice, bob, group)
     await standin.idle()
     supergroup = alice.upgrade_group(group)
     await standin.idle()
@@ -186,12 +181,7 @@ async def test_players_are_told_when_the_bot_is_removed(standin: StandIn, bot: R
         hello = user.start_bot()
         await user.private.wait_for_bot_message(after=hello)
     group = standin.group("Kafeneio", alice, bob)
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
-    await alice.tap(card, "1 point")
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
-    await bob.tap(card.refresh(), "🎲 Accept")
-    await standin.wait_for(lambda: live_board(group), what="the first board")
+    await start_group_match(standin, alice, bob, group)
     alice.remove_bot(group)
     for user in (alice, bob):
         await standin.wait_for(lambda u=user: any("removed from the group" in m.content

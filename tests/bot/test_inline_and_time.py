@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, next_private_turn
+from tests.bot.players import live_board, next_private_turn, start_group_match
 from tests.standin import StandIn
 
 
@@ -63,12 +63,7 @@ async def test_reminders_then_timeout(standin: StandIn, bot: Running) -> None:
         hello = user.start_bot()
         await user.private.wait_for_bot_message(after=hello)
     group = standin.group("Kafeneio", alice, bob)
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
-    await alice.tap(card, "3 points")
-    await standin.idle()
-    await bob.tap(card.refresh(), "🎲 Accept")
-    board = await standin.wait_for(lambda: live_board(group), what="the first board")
+    board = await start_group_match(standin, alice, bob, group, "3 points")
     mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
     bot.clock.advance(hours=12, minutes=1)
     reminder = await standin.wait_for(

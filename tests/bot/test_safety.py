@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
+from tests.bot.players import live_board, start_group_match
 from tests.standin import Message, StandIn, User
 
 
@@ -18,13 +18,7 @@ async def group_match(standin: StandIn) -> tuple[User, User, Message]:
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     group = standin.group("Kafeneio", alice, bob)
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
-    await alice.tap(card, "1 point")
-    await standin.idle()
-    await bob.tap(card.refresh(), "🎲 Accept")
-    board = await standin.wait_for(lambda: live_board(group), what="the first board")
-    return alice, bob, board
+    return alice, bob, await start_group_match(standin, alice, bob, group)
 
 
 def mover_of(board: Message, alice: User, bob: User) -> tuple[User, User]:
