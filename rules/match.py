@@ -28,7 +28,16 @@ from rules.dice import DiceSource
 from rules.errors import CorruptState, GameOver, IllegalPlay, InvalidAction, NotYourTurn
 from rules.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
 from rules.notation import format_play, parse_play
-from rules.position import CHECKERS, Dice, Move, Play, Position, TurnInput, legal_plays
+from rules.position import (
+    CHECKERS,
+    Dice,
+    Move,
+    Play,
+    Position,
+    TurnInput,
+    legal_plays,
+    legal_results,
+)
 
 FORMAT_VERSION = 1
 MATCH_LENGTHS = (1, 3, 5, 7)
@@ -377,10 +386,11 @@ class Match:
         """The only legal play, when there is exactly one (the bot plays it for the player)."""
         if self.phase != Phase.PLAYING or self.chosen:
             return None
-        plays = self.legal_plays()
-        if len(plays) == 1 and plays[0].moves:
-            return plays[0]
-        return None
+        assert self.dice is not None
+        if len(legal_results(self.position, self.dice)) != 1:
+            return None
+        (play,) = self.legal_plays()
+        return play if play.moves else None
 
     def _finish_turn(
         self, play: Play, dice: DiceSource, *, forced: bool
@@ -422,11 +432,10 @@ class Match:
             rolled, drawn = nxt._roll(dice)
             match = replace(nxt, dice=rolled, dice_drawn=drawn)
             events.append(Rolled(player=match.turn, dice=rolled))
-            plays = legal_plays(match.position, rolled)
-            if plays[0].moves:
+            if legal_results(match.position, rolled) != {match.position.board}:
                 return match, events
             # Nothing can be played: the turn is lost, and the next roll is the opponent's.
-            play = plays[0]
+            play = Play((), match.position)
             forced = True
 
     def _end_game(

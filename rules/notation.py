@@ -26,8 +26,8 @@ from rules.position import (
     Play,
     Position,
     _apply,
-    _final_boards,
     _single_moves,
+    legal_results,
 )
 
 # -- printing -------------------------------------------------------------------------------
@@ -241,7 +241,7 @@ def parse_play(position: Position, dice: Dice | tuple[int, int], text: str) -> P
     different results match.
     """
     roll = Dice(*dice)
-    finals = _final_boards(position, roll)
+    finals = legal_results(position, roll)
     stripped = text.strip().lower()
     if stripped in ("-", "pass", "no move", ""):
         if finals == {position.board}:

@@ -432,7 +432,10 @@ def legal_plays(position: Position, dice: Dice | tuple[int, int]) -> list[Play]:
     return [Play(moves, Position._trusted(board)) for board, moves in found.items()]
 
 
-def _final_boards(position: Position, dice: Dice | tuple[int, int]) -> frozenset[tuple[int, ...]]:
+def legal_results(position: Position, dice: Dice | tuple[int, int]) -> frozenset[tuple[int, ...]]:
+    """The boards (``Position.board``) the legal plays lead to; ``{position.board}`` alone
+    means nothing can be played. Cached: a turn's taps, typed plays and the automatic pass
+    and forced-play checks all ask again for the same turn."""
     d1, d2 = dice
     return _final_boards_cached(position.board, min(d1, d2), max(d1, d2))
 
@@ -473,7 +476,7 @@ class TurnInput:
     def __init__(self, position: Position, dice: Dice | tuple[int, int]) -> None:
         self.position = position
         self.dice = Dice(*dice)
-        self._finals = _final_boards(position, self.dice)
+        self._finals = legal_results(position, self.dice)
         self._memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
         self._states: dict[tuple[Move, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
@@ -484,9 +487,7 @@ class TurnInput:
         cached = self._memo.get(key)
         if cached is not None:
             return cached
-        result = any(
-            self._reaches(after, rest) for _, after, rest in _successors(board, remaining)
-        )
+        result = any(self._reaches(after, rest) for _, after, rest in _successors(board, remaining))
         self._memo[key] = result
         return result
 
