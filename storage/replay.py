@@ -8,6 +8,8 @@ rules core plays them itself, and the replay checks that it logged the same ones
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.dice import DiceSource
 from rules.errors import CorruptState
 from rules.match import Event, Match, Phase, TurnPlayed
@@ -21,23 +23,28 @@ class ReplayMismatch(CorruptState):
     code = "replay_mismatch"
 
 
-def replay(record: MatchRecord, dice: DiceSource) -> Match:
-    """Rebuild the match from ``record``'s log with ``dice``; raise :class:`ReplayMismatch` when
-    the log and the rules disagree. A resignation offer still pending, and moves chosen but not
-    confirmed, are not in the log (they are not replayed)."""
-    stored = record.match.state
-    log = list(record.turns)
-    resigned_games = {g.number: g for g in record.games if g.resigned}
-    position = 0
+class LogCursor:
+    """Walks the move log alongside the replay: every turn the rules play must be the next one
+    logged."""
 
-    def consume(events: list[Event]) -> None:
-        nonlocal position
+    def __init__(self, turns: Sequence[LoggedTurn]) -> None:
+        self.log = list(turns)
+        self.position = 0
+
+    def next_in(self, game: int) -> LoggedTurn | None:
+        """The next logged turn if it belongs to ``game``."""
+        if self.position < len(self.log) and self.log[self.position].game == game:
+            return self.log[self.position]
+        return None
+
+    def consume(self, events: Sequence[Event]) -> None:
+        """Check the turns among ``events`` against the log and move past them."""
         for event in events:
             if not isinstance(event, TurnPlayed):
                 continue
-            if position >= len(log):
+            if self.position >= len(self.log):
                 raise ReplayMismatch(f"the rules played an unlogged turn {event.text!r}")
-            logged = log[position]
+            logged = self.log[self.position]
             if (logged.game, logged.turn, logged.player, tuple(logged.dice), logged.moves) != (
                 event.game,
                 event.turn,
@@ -49,33 +56,44 @@ def replay(record: MatchRecord, dice: DiceSource) -> Match:
                     f"turn {logged.game}.{logged.turn}: logged {logged.text!r} with "
                     f"{logged.dice}, replayed {event.text!r} with {event.dice}"
                 )
-            position += 1
+            self.position += 1
 
+    def check_done(self) -> None:
+        if self.position != len(self.log):
+            raise ReplayMismatch(f"{len(self.log) - self.position} logged turns were not replayed")
+
+
+def replay(record: MatchRecord, dice: DiceSource) -> Match:
+    """Rebuild the match from ``record``'s log with ``dice``; raise :class:`ReplayMismatch` when
+    the log and the rules disagree. A resignation offer still pending, and moves chosen but not
+    confirmed, are not in the log (they are not replayed)."""
+    stored = record.match.state
+    cursor = LogCursor(record.turns)
+    resigned_games = {g.number: g for g in record.games if g.resigned}
     match = Match.new(stored.length, no_triple=stored.no_triple)
     if stored.phase == Phase.NOT_STARTED:
         return match
     match, events = match.start(dice)
-    consume(events)
+    cursor.consume(events)
     while match.phase == Phase.PLAYING:
-        if position < len(log) and log[position].game == match.game:
-            turn: LoggedTurn = log[position]
+        turn = cursor.next_in(match.game)
+        if turn is not None:
             final = match.position
             for move in turn.moves:
                 final = apply_move(final, move)
             match, events = match.play(
                 match.turn, Play(turn.moves, final), dice, forced=turn.forced
             )
-            consume(events)
+            cursor.consume(events)
         elif match.game in resigned_games:
             game = resigned_games.pop(match.game)
             assert game.points is not None and game.winner is not None
             match, events = match.offer_resignation(1 - game.winner, game.points)
             match, events = match.accept_resignation(game.winner, dice)
-            consume(events)
+            cursor.consume(events)
         else:
             break
-    if position != len(log):
-        raise ReplayMismatch(f"{len(log) - position} logged turns were not replayed")
+    cursor.check_done()
     if stored.phase == Phase.MATCH_OVER and match.phase != Phase.MATCH_OVER:
         assert stored.winner is not None
         match, _ = match.resign_match(1 - stored.winner, reason=stored.end_reason or "resigned")

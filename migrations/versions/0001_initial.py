@@ -18,6 +18,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# One function because Alembic generated it: the whole initial schema, table by table, in order.
 def upgrade() -> None:
 
     op.create_table(
