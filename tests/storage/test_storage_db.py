@@ -105,10 +105,10 @@ async def test_times_come_back_aware_utc(db: Database) -> None:
 
 
 def test_core_match_row_has_every_column() -> None:
-    """The hot path reads matches with Core into ``_MatchData``: it must follow the model."""
+    """The hot path reads matches with Core into ``MatchData``: it must follow the model."""
     from dataclasses import fields
 
     from storage.models import MatchRow
-    from storage.usecases import _MatchData
+    from storage.usecases.rows import MatchData
 
-    assert [f.name for f in fields(_MatchData)] == [c.name for c in MatchRow.__table__.columns]
+    assert [f.name for f in fields(MatchData)] == [c.name for c in MatchRow.__table__.columns]

@@ -1,0 +1,446 @@
+"""Challenges: opening one (and its match, committed to a dice seed), its card, accepting it
+(the match starts), withdrawing it; :func:`close_challenge` also serves the expiry timer."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from rules.errors import CorruptState, PortesError
+from rules.fairdice import FairDice, commitment
+from rules.match import FORMAT_VERSION, Event, Match
+from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow
+from storage.results import (
+    ActionResult,
+    ChallengeResult,
+    ChallengeStatus,
+    ChallengeView,
+    MatchStatus,
+    Outcome,
+    Place,
+    PlayerView,
+    TimerKind,
+)
+from storage.usecases.kernel import Feature, Kernel, off_loop
+from storage.usecases.rows import MatchLike, Plan, auto_play, player_view, refused
+
+MAX_MIX_LENGTH = 256
+TOKEN_BYTES = 9  # 12 URL-safe characters
+CLOSED_MESSAGE = "This challenge is no longer open."
+
+
+def challenge_view(
+    ch: ChallengeRow, match: MatchLike, players: dict[int, PlayerView]
+) -> ChallengeView:
+    author = player_view(players.get(ch.author_id))
+    assert author is not None
+    return ChallengeView(
+        id=ch.id,
+        match_id=ch.match_id,
+        token=ch.token,
+        status=ChallengeStatus(ch.status),
+        author=author,
+        target=player_view(players.get(ch.target_id)) if ch.target_id else None,
+        target_username=ch.target_username,
+        length=match.length,
+        no_triple=match.no_triple,
+        computer_level=match.computer_level,
+        place=Place(ch.chat_id, ch.thread_id, ch.card_inline_message_id),
+        commitment=match.commitment,
+        expires_at=ch.expires_at,
+        created_at=ch.created_at,
+        card_chat_id=ch.card_chat_id,
+        card_message_id=ch.card_message_id,
+        card_inline_message_id=ch.card_inline_message_id,
+    )
+
+
+def read_challenge_view(kernel: Kernel, session: Session, ch: ChallengeRow) -> ChallengeView:
+    """The view of ``ch``, its match and players read in ``session``."""
+    match = session.get(MatchRow, ch.match_id)
+    assert match is not None
+    return challenge_view(ch, match, kernel.players(session, ch.author_id, ch.target_id))
+
+
+def close_challenge(
+    kernel: Kernel, session: Session, ch: ChallengeRow, status: ChallengeStatus
+) -> ChallengeView | None:
+    """Mark an open challenge and its match cancelled / expired (compare-and-swap); ``None``
+    when it was no longer open."""
+    now = kernel.clock()
+    claimed = session.execute(
+        update(ChallengeRow)
+        .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
+        .values(status=status.value)
+        .execution_options(synchronize_session=False)
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    match_status = (
+        MatchStatus.CANCELLED if status == ChallengeStatus.CANCELLED else MatchStatus.EXPIRED
+    )
+    session.execute(
+        update(MatchRow)
+        .where(MatchRow.id == ch.match_id, MatchRow.status == MatchStatus.CHALLENGE)
+        .values(
+            status=match_status.value,
+            version=MatchRow.version + 1,
+            end_reason=match_status.value,
+            finished_at=now,
+            updated_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    session.execute(
+        delete(TimerRow).where(TimerRow.match_id == ch.match_id, TimerRow.fired_at.is_(None))
+    )
+    row = session.get(MatchRow, ch.match_id, populate_existing=True)
+    assert row is not None
+    ch.status = status.value
+    return read_challenge_view(kernel, session, ch)
+
+
+def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place: Any) -> MatchRow:
+    """A new match in status ``challenge``, committed to ``seed``."""
+    return MatchRow(
+        status=MatchStatus.CHALLENGE.value,
+        version=1,
+        player0_id=author_id,
+        player1_id=None,
+        length=state.length,
+        no_triple=state.no_triple,
+        score0=0,
+        score1=0,
+        state=state.to_json(),
+        state_format=FORMAT_VERSION,
+        seed=seed,
+        commitment=commitment(seed),
+        dice_drawn=0,
+        created_at=now,
+        updated_at=now,
+        **place,
+    )
+
+
+def _starting_values(
+    ch: ChallengeRow,
+    row: MatchRow,
+    *,
+    acceptor_id: int,
+    mix: str,
+    now: datetime,
+    chat_id: int | None,
+    inline_message_id: str | None,
+) -> dict[str, Any]:
+    """The match columns accepting sets besides the state: the mix, the start time, the
+    second player, and the place when the challenge had none (inline)."""
+    extra: dict[str, Any] = {"mix": mix, "started_at": now}
+    if row.computer_level is None:
+        extra["player1_id"] = acceptor_id
+    if row.chat_id is None and chat_id is not None:
+        extra["chat_id"] = chat_id
+    if inline_message_id is not None or ch.card_inline_message_id is not None:
+        extra["inline_message_id"] = inline_message_id or ch.card_inline_message_id
+    return extra
+
+
+def _challenge_row(
+    match_id: int, author_id: int, now: datetime, expires_at: datetime, **fields: Any
+) -> ChallengeRow:
+    """A new open challenge with a fresh deep-link token."""
+    return ChallengeRow(
+        match_id=match_id,
+        token=secrets.token_urlsafe(TOKEN_BYTES),
+        status=ChallengeStatus.OPEN.value,
+        author_id=author_id,
+        expires_at=expires_at,
+        created_at=now,
+        **fields,
+    )
+
+
+class ChallengeCases(Feature):
+    """Opening, showing, accepting and withdrawing challenges."""
+
+    @off_loop
+    def create_challenge(
+        self,
+        author_id: int,
+        *,
+        length: int,
+        no_triple: bool = False,
+        chat_id: int | None = None,
+        thread_id: int | None = None,
+        target_id: int | None = None,
+        target_username: str | None = None,
+        inline: bool = False,
+        computer_level: int | None = None,
+    ) -> ChallengeResult:
+        """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
+
+        The seed is drawn from :mod:`secrets`; print ``challenge.commitment`` on the card.
+        ``target_id`` / ``target_username`` restrict who may accept. ``inline``: the card is an
+        inline message (record it with :meth:`set_challenge_card`). ``computer_level`` makes a
+        match against the computer, which only the author may start with
+        :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
+        An expiry timer is set (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action``
+        (length not 1, 3, 5 or 7), ``own_challenge`` (targeting oneself).
+        """
+        try:
+            state = Match.new(length, no_triple=no_triple)
+        except PortesError as exc:
+            return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
+        if target_id is not None and target_id == author_id:
+            return ChallengeResult(
+                Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
+            )
+        if target_username:
+            target_username = target_username.lstrip("@")[:64] or None
+        k = self.kernel
+        now = k.clock()
+        seed = k.seeds()
+        with k.db.sync_write_lock(), k.sessions.begin() as session:
+            k.ensure_player(session, author_id)
+            if target_id is not None:
+                k.ensure_player(session, target_id)
+            place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
+            row = _match_row(author_id, state, seed, now, computer_level=computer_level, **place)
+            session.add(row)
+            session.flush()
+            expires_at = now + k.timers.challenge_ttl
+            ch = _challenge_row(
+                row.id,
+                author_id,
+                now,
+                expires_at,
+                target_id=target_id,
+                target_username=target_username,
+                inline=inline,
+                **place,
+            )
+            session.add(ch)
+            self._add_expiry(session, ch, now)
+            session.flush()
+            view = challenge_view(ch, row, k.players(session, ch.author_id, ch.target_id))
+        return ChallengeResult(Outcome.OK, challenge=view)
+
+    @staticmethod
+    def _add_expiry(session: Session, ch: ChallengeRow, now: datetime) -> None:
+        session.add(
+            TimerRow(
+                kind=TimerKind.CHALLENGE_EXPIRY.value,
+                due_at=ch.expires_at,
+                match_id=ch.match_id,
+                created_at=now,
+            )
+        )
+
+    @off_loop
+    def set_challenge_card(
+        self,
+        challenge_id: int,
+        *,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+        inline_message_id: str | None = None,
+    ) -> ChallengeResult:
+        """Remember the message showing the challenge card, to edit it when it is accepted,
+        cancelled or expires."""
+        with self.kernel.sessions.begin() as session:
+            ch = session.get(ChallengeRow, challenge_id)
+            if ch is None:
+                return ChallengeResult(Outcome.NOT_FOUND, code="not_found")
+            if chat_id is not None:
+                ch.card_chat_id = chat_id
+            if message_id is not None:
+                ch.card_message_id = message_id
+            if inline_message_id is not None:
+                ch.card_inline_message_id = inline_message_id
+            session.flush()
+            view = read_challenge_view(self.kernel, session, ch)
+        return ChallengeResult(Outcome.OK, challenge=view)
+
+    @off_loop
+    def get_challenge(
+        self, challenge_id: int | None = None, *, token: str | None = None
+    ) -> ChallengeView | None:
+        """A challenge by id or by its deep-link token."""
+        with self.kernel.sessions() as session:
+            if challenge_id is not None:
+                ch = session.get(ChallengeRow, challenge_id)
+            elif token is not None:
+                ch = session.scalar(select(ChallengeRow).where(ChallengeRow.token == token))
+            else:
+                raise ValueError("give a challenge id or a token")
+            if ch is None:
+                return None
+            return read_challenge_view(self.kernel, session, ch)
+
+    @off_loop
+    def accept_challenge(
+        self,
+        challenge_id: int,
+        acceptor_id: int,
+        *,
+        mix: str,
+        chat_id: int | None = None,
+        inline_message_id: str | None = None,
+    ) -> ActionResult:
+        """Accept an open challenge: the match becomes active and the opening roll is played.
+
+        ``mix`` is a value the server cannot choose that arrives after the commitment (the
+        accepting tap's callback query id); it is mixed into every die. ``chat_id`` /
+        ``inline_message_id`` complete the match's place when the challenge had none (inline).
+        Exactly one of several racing acceptors wins; the others get ``challenge_closed``.
+        Refusals: ``own_challenge`` (the author accepting a human challenge), ``not_for_you``
+        (targeted at someone else; a computer challenge by anyone but the author),
+        ``challenge_closed`` (accepted, cancelled or expired). On success ``result.match`` is
+        the active match, ``result.events`` the opening roll (and any forced plays).
+        """
+        if not mix or len(mix) > MAX_MIX_LENGTH:
+            raise ValueError(f"mix must be 1-{MAX_MIX_LENGTH} characters")
+        k = self.kernel
+        with k.sessions() as session:
+            now = k.clock()
+            found = self._acceptable(session, challenge_id, acceptor_id, now)
+            if isinstance(found, ActionResult):
+                return found
+            ch, row, state = found
+            dice = FairDice(row.seed, mix)
+            new_state, events = state.start(dice)
+            new_state, more = auto_play(new_state, dice)
+            events = [*events, *more]
+            k.checkpoint("read")
+            extra = _starting_values(
+                ch,
+                row,
+                acceptor_id=acceptor_id,
+                mix=mix,
+                now=now,
+                chat_id=chat_id,
+                inline_message_id=inline_message_id,
+            )
+            plan = k.plan(
+                row,
+                state,
+                new_state,
+                events,
+                now,
+                extra=extra,
+                expect_status=MatchStatus.CHALLENGE.value,
+            )
+            if not self._claim(session, ch, row, acceptor_id, plan):
+                return refused("challenge_closed", CLOSED_MESSAGE)
+        k.checkpoint("committed")
+        return self._accepted(ch, row, new_state, events)
+
+    def _acceptable(
+        self, session: Session, challenge_id: int, acceptor_id: int, now: datetime
+    ) -> tuple[ChallengeRow, MatchRow, Match] | ActionResult:
+        """The open challenge, its match and state, or why ``acceptor_id`` cannot accept it."""
+        ch = session.get(ChallengeRow, challenge_id)
+        if ch is None:
+            return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such challenge.")
+        if ch.status != ChallengeStatus.OPEN or ch.expires_at <= now:
+            return refused("challenge_closed", CLOSED_MESSAGE)
+        row = session.get(MatchRow, ch.match_id)
+        assert row is not None
+        refusal = self._refuse_acceptor(session, ch, row, acceptor_id)
+        if refusal is not None:
+            return refusal
+        try:
+            return ch, row, Match.from_json(row.state)
+        except CorruptState as exc:
+            return ActionResult(Outcome.CORRUPT, code=exc.code, message=exc.message)
+
+    @staticmethod
+    def _refuse_acceptor(
+        session: Session, ch: ChallengeRow, row: MatchRow, acceptor_id: int
+    ) -> ActionResult | None:
+        """Why ``acceptor_id`` may not accept this challenge, or ``None`` when they may."""
+        if row.computer_level is not None:
+            if acceptor_id != ch.author_id:
+                return refused("not_for_you", "This match against the computer is not yours.")
+            return None
+        if acceptor_id == ch.author_id:
+            return refused("own_challenge", "You cannot accept your own challenge.")
+        if ch.target_id is not None and ch.target_id != acceptor_id:
+            return refused("not_for_you", "This challenge is for another player.")
+        if ch.target_username is not None:
+            acceptor = session.get(Player, acceptor_id)
+            name = (acceptor.username or "") if acceptor else ""
+            if name.lower() != ch.target_username.lower():
+                return refused("not_for_you", "This challenge is for another player.")
+        return None
+
+    def _claim(self, session: Session, ch: ChallengeRow, row: MatchRow, acceptor_id: int,
+               plan: Plan) -> bool:
+        """Close the challenge as accepted and start its match (``plan``), both
+        compare-and-swap, and commit; ``False`` (rolled back) when another acceptor or a
+        withdrawal won."""
+        k = self.kernel
+        with k.db.sync_write_lock():
+            if row.computer_level is None:
+                k.ensure_player(session, acceptor_id)
+            claimed = session.execute(
+                update(ChallengeRow)
+                .where(ChallengeRow.id == ch.id, ChallengeRow.status == ChallengeStatus.OPEN)
+                .values(status=ChallengeStatus.ACCEPTED.value)
+                .execution_options(synchronize_session=False)
+            )
+            ok = claimed.rowcount == 1 and k.apply(session, plan)  # type: ignore[attr-defined]
+            if ok:
+                session.commit()
+            else:
+                session.rollback()
+        if ok:
+            ch.status = ChallengeStatus.ACCEPTED.value
+        return ok
+
+    def _accepted(
+        self, ch: ChallengeRow, row: MatchRow, state: Match, events: list[Event]
+    ) -> ActionResult:
+        """The result of an accepted challenge: the match and the challenge, read afresh."""
+        k = self.kernel
+        with k.sessions() as fresh:
+            players = k.players(fresh, row.player0_id, row.player1_id, ch.target_id)
+            cview = challenge_view(ch, row, players)
+            chat_language = (
+                None
+                if row.chat_id is None
+                else fresh.scalar(
+                    select(ChatSettingRow.language).where(ChatSettingRow.chat_id == row.chat_id)
+                )
+            )
+        view = k.view(row, state, players, chat_language=chat_language)
+        return ActionResult(Outcome.OK, match=view, events=tuple(events), challenge=cview)
+
+    @off_loop
+    def cancel_challenge(self, challenge_id: int, author_id: int) -> ChallengeResult:
+        """The author withdraws an open challenge (its match becomes ``cancelled``).
+        Refusals: ``not_author``, ``challenge_closed``."""
+        closed = ChallengeResult(
+            Outcome.REFUSED, code="challenge_closed", message=CLOSED_MESSAGE
+        )
+        with self.kernel.sessions() as session:
+            ch = session.get(ChallengeRow, challenge_id)
+            if ch is None:
+                return ChallengeResult(Outcome.NOT_FOUND, code="not_found")
+            if ch.author_id != author_id:
+                return ChallengeResult(
+                    Outcome.REFUSED,
+                    code="not_author",
+                    message="Only the author can withdraw a challenge.",
+                )
+            if ch.status != ChallengeStatus.OPEN:
+                return closed
+            view = close_challenge(self.kernel, session, ch, ChallengeStatus.CANCELLED)
+            if view is None:
+                session.rollback()
+                return closed
+            session.commit()
+        return ChallengeResult(Outcome.OK, challenge=view)

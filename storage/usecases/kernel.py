@@ -1,0 +1,379 @@
+"""The transaction kernel every feature's use cases share.
+
+One use case is one short transaction in a database worker thread: :meth:`Kernel.load` reads the
+match (with its players, live boards and chat language), the feature decides through the rules
+core, :meth:`Kernel.plan` computes every statement of the write (no I/O), and
+:meth:`Kernel.apply` runs them behind a compare-and-swap on the match's version. :meth:`Kernel.act`
+is that whole pattern for an action by a player on an active match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from datetime import UTC, datetime
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from rules.errors import CorruptState, PortesError
+from rules.fairdice import FairDice, new_seed
+from rules.match import FORMAT_VERSION, Event, Match
+from storage.db import Database, current_loop
+from storage.models import MatchRow, Player
+from storage.results import (
+    ENDED_STATUSES,
+    ActionResult,
+    Actor,
+    BoardMessageView,
+    MatchStatus,
+    MatchView,
+    Outcome,
+    Place,
+    PlayerView,
+    Seat,
+    TimerPolicy,
+)
+from storage.usecases.eventlog import event_steps, waiting_timers
+from storage.usecases.rows import (
+    DELETE_PENDING_TIMERS,
+    SELECT_BOARDS,
+    SELECT_MATCH,
+    SELECT_PLAYERS,
+    STALE_MESSAGE,
+    UPDATE_MATCH,
+    UPDATE_MATCH_IF_STATUS,
+    Decision,
+    Loaded,
+    MatchData,
+    MatchLike,
+    Plan,
+    auto_play,
+    board_view,
+    player_view,
+    refused,
+    seat_of,
+    status_after,
+    to_act,
+    waiting_key,
+)
+
+log = logging.getLogger("storage.usecases")
+
+Clock = Callable[[], datetime]
+Checkpoint = Callable[[str], Awaitable[None]]
+Seeds = Callable[[], bytes]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+F = TypeVar("F", bound="Feature")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Feature:
+    """Base of the feature classes composed into :class:`~storage.usecases.UseCases`: they
+    share one kernel."""
+
+    kernel: Kernel
+
+
+def off_loop(
+    fn: Callable[Concatenate[F, P], T],
+) -> Callable[Concatenate[F, P], Coroutine[Any, Any, T]]:
+    """Make a synchronous use case a coroutine that runs it in a database worker thread."""
+
+    async def run(self: F, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        return await self.kernel.db.run(fn, self, *args, **kwargs)
+
+    functools.update_wrapper(run, fn)
+    return run
+
+
+async def _awaited(awaitable: Awaitable[None]) -> None:
+    await awaitable
+
+
+class Kernel:
+    """Loading, planning and compare-and-swap writing of matches, over one database.
+
+    ``seeds`` draws each new match's secret dice seed (default
+    :func:`rules.fairdice.new_seed`); only code passes another (tests replaying a match exactly).
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        *,
+        timers: TimerPolicy | None = None,
+        clock: Clock | None = None,
+        checkpoint: Checkpoint | None = None,
+        seeds: Seeds | None = None,
+    ) -> None:
+        self.db = db
+        self.sessions = db.sync_sessions
+        self.timers = timers or TimerPolicy()
+        self.clock = clock or utcnow
+        self.seeds = seeds or new_seed
+        self._checkpoint = checkpoint
+
+    def checkpoint(self, name: str) -> None:
+        """Run the test checkpoint on the event loop and wait for it (from a worker thread)."""
+        if self._checkpoint is not None:
+            loop = current_loop()
+            asyncio.run_coroutine_threadsafe(_awaited(self._checkpoint(name)), loop).result()
+
+    @property
+    def insert(self) -> Callable[..., Any]:
+        """This dialect's ``insert`` (with ``on_conflict_do_update``)."""
+        return pg_insert if self.db.engine.dialect.name == "postgresql" else sqlite_insert
+
+    # -- reading ------------------------------------------------------------------------
+
+    def ensure_player(self, session: Session, user_id: int) -> Player:
+        """The player with this id, created with its id as its name when unknown."""
+        player = session.get(Player, user_id)
+        if player is None:
+            now = self.clock()
+            player = Player(
+                id=user_id,
+                display_name=str(user_id),
+                can_message=False,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(player)
+            session.flush()
+        return player
+
+    def players(self, session: Session, *ids: int | None) -> dict[int, PlayerView]:
+        wanted = list({i for i in ids if i is not None})
+        if not wanted:
+            return {}
+        rows = session.connection().execute(SELECT_PLAYERS, {"b_ids": wanted})
+        return {p.id: v for p in rows if (v := player_view(p)) is not None}
+
+    def boards(self, session: Session, match_id: int) -> list[BoardMessageView]:
+        rows = session.connection().execute(SELECT_BOARDS, {"b_id": match_id})
+        return [board_view(b) for b in rows]
+
+    def load(self, session: Session, match_id: int) -> Loaded | ActionResult:
+        """The match, or NOT_FOUND, or CORRUPT (logged) when its stored state cannot be read."""
+        found = session.connection().execute(SELECT_MATCH, {"b_id": match_id}).first()
+        if found is None:
+            return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")
+        data = dict(found._mapping)
+        chat_language = data.pop("chat_language")
+        row = MatchData(**data)
+        try:
+            state = Match.from_json(row.state)
+        except CorruptState as exc:
+            log.error("match %s: stored state unreadable: %s", match_id, exc.message)
+            return ActionResult(
+                Outcome.CORRUPT,
+                code=exc.code,
+                message=f"Match {match_id} cannot be loaded: its stored state is damaged.",
+            )
+        players = self.players(session, row.player0_id, row.player1_id)
+        boards = self.boards(session, match_id)
+        return Loaded(row, state, players, boards, chat_language)
+
+    def view(
+        self,
+        row: MatchLike,
+        state: Match,
+        players: dict[int, PlayerView],
+        boards: Sequence[BoardMessageView] = (),
+        chat_language: str | None = None,
+    ) -> MatchView:
+        status = MatchStatus(row.status)
+        seat1 = Seat(
+            1,
+            player_view(players.get(row.player1_id)) if row.player1_id is not None else None,
+            row.computer_level,
+        )
+        return MatchView(
+            id=row.id,
+            version=row.version,
+            status=status,
+            state=state,
+            seats=(Seat(0, player_view(players.get(row.player0_id))), seat1),
+            place=Place(row.chat_id, row.thread_id, row.inline_message_id),
+            commitment=row.commitment,
+            seed_hex=row.seed.hex() if status in ENDED_STATUSES else None,
+            mix=row.mix,
+            turn_deadline=row.turn_deadline,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            finished_at=row.finished_at,
+            board_messages=tuple(boards),
+            chat_language=chat_language,
+        )
+
+    def loaded_view(self, loaded: Loaded) -> MatchView:
+        return self.view(
+            loaded.row, loaded.state, loaded.players, loaded.boards, loaded.chat_language
+        )
+
+    # -- writing ------------------------------------------------------------------------
+
+    def plan(
+        self,
+        row: MatchLike,
+        before: Match,
+        after: Match,
+        events: Sequence[Event],
+        now: datetime,
+        *,
+        extra: dict[str, Any] | None = None,
+        expect_status: str | None = None,
+        status: MatchStatus | None = None,
+    ) -> Plan:
+        """The statements of a compare-and-swap write (match version read -> version + 1), of
+        the events' log and of the timers, with their parameters (no I/O); :meth:`apply` runs
+        them."""
+        new_status = status or status_after(after)
+        waiting = to_act(new_status, after)
+        values: dict[str, Any] = {
+            "status": new_status.value,
+            "version": row.version + 1,
+            "state": after.to_json(),
+            "state_format": FORMAT_VERSION,
+            "score0": after.score[0],
+            "score1": after.score[1],
+            "winner": after.winner,
+            "end_reason": after.end_reason,
+            "dice_drawn": after.dice_drawn,
+            "to_act": waiting,
+            "updated_at": now,
+        }
+        if new_status in ENDED_STATUSES:
+            values["finished_at"] = now
+            values["turn_deadline"] = None
+        renew = waiting_key(row.status, before) != waiting_key(new_status, after)
+        computer_waits = waiting == 1 and row.computer_level is not None
+        if renew and new_status == MatchStatus.ACTIVE:
+            values["turn_deadline"] = None if computer_waits else now + self.timers.turn_timeout
+        values.update(extra or {})
+        steps = event_steps(row.id, events, now)
+        if renew or new_status in ENDED_STATUSES:
+            steps.append((DELETE_PENDING_TIMERS, {"b_id": row.id}))
+            if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
+                steps.append(waiting_timers(self.timers, row.id, waiting, now))
+        return Plan(row, values, expect_status, steps)
+
+    @staticmethod
+    def apply(session: Session, plan: Plan) -> bool:
+        """Run a planned write: the compare-and-swap first; the rest only if it won."""
+        row = plan.row
+        conn = session.connection()
+        params = {**plan.values, "b_id": row.id, "b_seen": row.version}
+        if plan.expect_status is None:
+            result = conn.execute(UPDATE_MATCH, params)
+        else:
+            params["b_status"] = plan.expect_status
+            result = conn.execute(UPDATE_MATCH_IF_STATUS, params)
+        if result.rowcount != 1:
+            return False
+        for stmt, step_params in plan.steps:
+            conn.execute(stmt, step_params)
+        # Mirror the new values on the row read (an ORM row is detached first: the session
+        # must not flush it again).
+        if isinstance(row, MatchRow) and row in session:
+            session.expunge(row)
+        for key, value in plan.values.items():
+            setattr(row, key, value)
+        return True
+
+    # -- an action on an active match ---------------------------------------------------
+
+    def act(
+        self,
+        match_id: int,
+        actor: Actor,
+        version: int | None,
+        decide: Decision,
+        *,
+        auto: bool = False,
+    ) -> ActionResult:
+        """Load, check the version and the actor, decide through the rules core, then write
+        with compare-and-swap, all in one short transaction. ``auto``: forced plays follow."""
+        with self.sessions() as session:
+            loaded = self.load(session, match_id)
+            if isinstance(loaded, ActionResult):
+                return loaded
+            admitted = self._admit(loaded, actor, version)
+            if isinstance(admitted, ActionResult):
+                return admitted
+            seat, dice = admitted
+            row, state = loaded.row, loaded.state
+            try:
+                new_state, events = decide(state, seat, dice)
+                if auto:
+                    new_state, more = auto_play(new_state, dice)
+                    events = [*events, *more]
+            except PortesError as exc:
+                return refused(exc.code, exc.message, self.loaded_view(loaded))
+            self.checkpoint("read")
+            if not self._write(session, self.plan(row, state, new_state, events, self.clock())):
+                return self.stale(match_id)
+        self.checkpoint("committed")
+        boards = [] if row.status in ENDED_STATUSES else loaded.boards
+        view = self.view(row, new_state, loaded.players, boards, loaded.chat_language)
+        return ActionResult(Outcome.OK, match=view, events=tuple(events))
+
+    def _admit(
+        self, loaded: Loaded, actor: Actor, version: int | None
+    ) -> tuple[int, FairDice] | ActionResult:
+        """The actor's seat and the match's dice, or why the action cannot be taken."""
+        row = loaded.row
+        if version is not None and row.version != version:
+            return ActionResult(
+                Outcome.STALE,
+                match=self.loaded_view(loaded),
+                code="stale",
+                message=STALE_MESSAGE,
+            )
+        seat = seat_of(row, actor)
+        if seat is None:
+            return refused(
+                "not_a_player", "You are not playing in this match.", self.loaded_view(loaded)
+            )
+        if row.status != MatchStatus.ACTIVE:
+            code, message = (
+                ("invalid_action", "The match has not started yet.")
+                if row.status == MatchStatus.CHALLENGE
+                else ("game_over", "The match is over.")
+            )
+            return refused(code, message, self.loaded_view(loaded))
+        if row.mix is None:
+            return ActionResult(
+                Outcome.CORRUPT,
+                code="corrupt_state",
+                message=f"Match {row.id} has no dice stream.",
+            )
+        return seat, FairDice(row.seed, row.mix)
+
+    def _write(self, session: Session, plan: Plan) -> bool:
+        """Apply and commit under the write lock; roll back when another writer won."""
+        with self.db.sync_write_lock():
+            written = self.apply(session, plan)
+            if written:
+                self.checkpoint("written")
+                session.commit()
+            else:
+                session.rollback()
+        return written
+
+    def stale(self, match_id: int) -> ActionResult:
+        """STALE with the match as it is now (another request won the race)."""
+        with self.sessions() as session:
+            loaded = self.load(session, match_id)
+        view = None if isinstance(loaded, ActionResult) else self.loaded_view(loaded)
+        return ActionResult(Outcome.STALE, match=view, code="stale", message=STALE_MESSAGE)

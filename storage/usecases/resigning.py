@@ -1,0 +1,54 @@
+"""Resigning and cancelling: offering to resign a game, answering the offer, giving up the whole
+match, cancelling a match nobody has moved in. Each is one
+:meth:`~storage.usecases.kernel.Kernel.act`."""
+
+from __future__ import annotations
+
+from rules.dice import DiceSource
+from rules.match import Event, Match
+from storage.results import ActionResult, Actor
+from storage.usecases.kernel import Feature, off_loop
+
+
+class ResigningCases(Feature):
+    """Ending a game or the match before it is played out."""
+
+    @off_loop
+    def offer_resignation(
+        self, match_id: int, actor: Actor, version: int, points: int
+    ) -> ActionResult:
+        """On their turn, a player offers to resign the game for 1, 2 or 3 points."""
+        return self.kernel.act(
+            match_id, actor, version, lambda m, seat, _d: m.offer_resignation(seat, points)
+        )
+
+    @off_loop
+    def answer_resignation(
+        self, match_id: int, actor: Actor, version: int, *, accept: bool
+    ) -> ActionResult:
+        """The opponent accepts (the game ends; the next game starts or the match ends) or
+        declines (play goes on) a resignation offer."""
+
+        def decide(m: Match, seat: int, d: DiceSource) -> tuple[Match, list[Event]]:
+            if accept:
+                return m.accept_resignation(seat, d)
+            return m.decline_resignation(seat)
+
+        return self.kernel.act(match_id, actor, version, decide, auto=accept)
+
+    @off_loop
+    def resign_match(
+        self, match_id: int, actor: Actor, version: int | None = None
+    ) -> ActionResult:
+        """A player gives up the whole match at any time; the opponent wins it.
+        ``version=None`` skips the version check (a typed command rather than a button)."""
+        return self.kernel.act(
+            match_id, actor, version, lambda m, seat, _d: m.resign_match(seat)
+        )
+
+    @off_loop
+    def cancel_match(
+        self, match_id: int, actor: Actor, version: int | None = None
+    ) -> ActionResult:
+        """Either player cancels a match nobody has moved in yet (no result)."""
+        return self.kernel.act(match_id, actor, version, lambda m, seat, _d: m.cancel(seat))
