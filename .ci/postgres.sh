@@ -4,7 +4,7 @@
 #   eval "$(.ci/postgres.sh)"          # exports PORTES_TEST_POSTGRES_URL
 #   .ci/postgres.sh stop               # stops it again (optional)
 #
-# The tests read PORTES_TEST_POSTGRES_URL (e.g. postgresql+asyncpg://postgres@127.0.0.1:54329/
+# The tests read PORTES_TEST_POSTGRES_URL (e.g. postgresql://postgres@127.0.0.1:54329/
 # portes_test). Without it the PostgreSQL leg of tests/storage is skipped LOUDLY, unless CI=true,
 # in which case a missing PostgreSQL fails the run.
 #
@@ -85,6 +85,6 @@ if ! as_pg "$BINDIR/psql" -h 127.0.0.1 -p "$PORT" -U postgres -tAc \
     as_pg "$BINDIR/createdb" -h 127.0.0.1 -p "$PORT" -U postgres "$DB_NAME"
 fi
 
-URL="postgresql+asyncpg://postgres@127.0.0.1:$PORT/$DB_NAME"
+URL="postgresql://postgres@127.0.0.1:$PORT/$DB_NAME"
 echo "$URL" | as_pg tee "$PG_DIR/url" >/dev/null
 echo "export PORTES_TEST_POSTGRES_URL=$URL"

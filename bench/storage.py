@@ -35,10 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import make_url, text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from storage import migrate
-from storage.db import Database
+from storage.db import Database, make_engine, normalise_url
 from storage.results import Outcome
 from storage.usecases import UseCases
 
@@ -85,20 +84,20 @@ async def run(
     return len(latencies) / elapsed, p95
 
 
-async def pg_database(admin: str) -> str:
+def pg_database(admin: str) -> str:
     name = f"portes_bench_{uuid.uuid4().hex[:8]}"
-    engine = create_async_engine(admin, isolation_level="AUTOCOMMIT")
-    async with engine.connect() as conn:
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    await engine.dispose()
-    return make_url(admin).set(database=name).render_as_string(hide_password=False)
+    engine = make_engine(admin, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return make_url(normalise_url(admin)).set(database=name).render_as_string(hide_password=False)
 
 
-async def drop_pg(admin: str, url: str) -> None:
-    engine = create_async_engine(admin, isolation_level="AUTOCOMMIT")
-    async with engine.connect() as conn:
-        await conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
-    await engine.dispose()
+def drop_pg(admin: str, url: str) -> None:
+    engine = make_engine(admin, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)'))
+    engine.dispose()
 
 
 def load_average() -> str:
@@ -116,12 +115,12 @@ async def one_round(
             url = f"sqlite:///{tmp}/bench.sqlite3"
             await migrate.upgrade_async(url)
             return await run(url, args.matches, args.turns, args.seed, workers)
-    url = await pg_database(args.postgres_url)
+    url = pg_database(args.postgres_url)
     try:
         await migrate.upgrade_async(url)
         return await run(url, args.matches, args.turns, args.seed, workers)
     finally:
-        await drop_pg(args.postgres_url, url)
+        drop_pg(args.postgres_url, url)
 
 
 async def main() -> None:

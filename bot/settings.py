@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///portes.sqlite3"
+DEFAULT_DATABASE_URL = "sqlite:///portes.sqlite3"
 
 
 class SettingsError(ValueError):
@@ -61,8 +61,8 @@ class Settings:
 
 ENV_HELP: tuple[tuple[str, str], ...] = (
     ("TELEGRAM_BOT_TOKEN", "required: the token BotFather gave you"),
-    ("DATABASE_URL", f"SQLAlchemy async URL (default: {DEFAULT_DATABASE_URL}); "
-     "e.g. postgresql+asyncpg://user:pass@host/portes"),
+    ("DATABASE_URL", f"SQLite file or PostgreSQL URL (default: {DEFAULT_DATABASE_URL}), e.g. "
+     "postgresql://user:pass@host/portes; runs on sqlite3 or psycopg 3 whatever driver it names"),
     ("TELEGRAM_API_URL", "base URL of a self-hosted Bot API server, e.g. http://localhost:8081/bot"),
     ("TELEGRAM_FILE_URL", "base file URL of that server, e.g. http://localhost:8081/file/bot"),
     ("PORTES_WEBHOOK_URL", "public HTTPS URL Telegram posts updates to; set it to use a webhook "

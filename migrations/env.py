@@ -1,12 +1,10 @@
-"""Alembic environment: async engines, batch mode on SQLite, our models' metadata.
+"""Alembic environment: the database's one synchronous engine, batch mode on SQLite, our models.
 
-Configured in code by :mod:`storage.migrate` (no ``alembic.ini`` needed). A caller may pass an
-open synchronous connection in ``config.attributes["connection"]`` (tests do).
+Configured in code by :mod:`storage.migrate` (no ``alembic.ini`` needed), on the same engine and
+driver the use cases run on (:func:`storage.db.make_engine`).
 """
 
 from __future__ import annotations
-
-import asyncio
 
 from alembic import context
 from sqlalchemy.engine import Connection
@@ -45,24 +43,16 @@ def do_run_migrations(connection: Connection) -> None:
         context.run_migrations()
 
 
-async def run_async_migrations(url: str) -> None:
-    engine = make_engine(url, poolclass=NullPool)
-    try:
-        async with engine.connect() as connection:
-            await connection.run_sync(do_run_migrations)
-            await connection.commit()
-    finally:
-        await engine.dispose()
-
-
 def run_migrations_online() -> None:
-    connection = config.attributes.get("connection")
-    if connection is not None:
-        do_run_migrations(connection)
-        return
     url = config.get_main_option("sqlalchemy.url")
     assert url, "storage.migrate sets sqlalchemy.url"
-    asyncio.run(run_async_migrations(url))
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            do_run_migrations(connection)
+            connection.commit()
+    finally:
+        engine.dispose()
 
 
 if context.is_offline_mode():

@@ -1,46 +1,47 @@
-"""Database set-up: a synchronous engine used off the event loop, in worker threads.
+"""Database set-up: one synchronous engine per database, used off the event loop in worker threads.
 
-SQLite is the default (a file, ``portes.sqlite3`` in the working directory); ``DATABASE_URL``
-selects anything else. Every SQLite connection gets WAL mode, foreign keys, a busy timeout and
-``synchronous=NORMAL``.
+SQLite is the default (a file, ``portes.sqlite3`` in the working directory: ``DEFAULT_URL``);
+``DATABASE_URL`` selects anything else. Every SQLite connection gets WAL mode, foreign keys, a
+busy timeout and ``synchronous=NORMAL``.
 
-The use cases run each transaction as plain synchronous SQLAlchemy (``sqlite+pysqlite``,
-``postgresql+psycopg``) in :meth:`Database.run`'s worker threads: one hop between the event
-loop and a thread per use case, instead of one (or several) per statement with an async
-driver. The event loop is never blocked by I/O. URLs may name either kind of driver
-(``sqlite+aiosqlite``, ``postgresql+asyncpg``, ``postgresql+psycopg``, plain ``postgres://``):
-:func:`normalise_url` gives the async form (``Database.engine``, kept for callers that want an
-``AsyncEngine``) and :func:`sync_url` the synchronous form the use cases run on.
+Each database has one engine on one driver: ``sqlite+pysqlite`` (the standard library's
+``sqlite3``) or ``postgresql+psycopg`` (psycopg 3). The use cases and the migrations both run on
+it. The use cases run each transaction as plain synchronous SQLAlchemy in :meth:`Database.run`'s
+worker threads: one hop between the event loop and a thread per use case, and the event loop is
+never blocked by I/O. URLs may name any driver or none (``sqlite://``, ``sqlite+aiosqlite://``,
+``postgres://``, ``postgresql://``, ``postgresql+asyncpg://``, ``postgresql+psycopg://``):
+:func:`normalise_url` gives the driver we run on, so older settings keep working.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
 import functools
 import os
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager, AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import (
-    AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
-    create_async_engine,
-)
 from sqlalchemy.orm import Session, sessionmaker
 
-DEFAULT_URL = "sqlite+aiosqlite:///portes.sqlite3"
+DEFAULT_URL = "sqlite:///portes.sqlite3"
 BUSY_TIMEOUT_MS = 10_000
 SQLITE_WORKERS = 4
 """Worker threads (and pooled connections) per SQLite database: one writer at a time anyway."""
 POSTGRES_WORKERS = 10
 """Worker threads per PostgreSQL database, unless ``pool_size`` says more."""
+
+SQLITE_DRIVERS = ("sqlite", "sqlite+pysqlite", "sqlite+aiosqlite")
+POSTGRES_DRIVERS = (
+    "postgresql",
+    "postgresql+psycopg",
+    "postgresql+psycopg2",
+    "postgresql+asyncpg",
+)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -48,29 +49,22 @@ _thread_state = threading.local()
 
 
 def database_url(env: Mapping[str, str] | None = None) -> str:
-    """The database URL: ``DATABASE_URL`` (normalised to an async driver) or the SQLite file."""
+    """The database URL: ``DATABASE_URL`` or the SQLite file, normalised (:func:`normalise_url`)."""
     env = os.environ if env is None else env
     return normalise_url(env.get("DATABASE_URL") or DEFAULT_URL)
 
 
 def normalise_url(url: str) -> str:
-    """Give plain ``sqlite:`` / ``postgres(ql):`` URLs their async driver."""
+    """Give a URL the driver we run on: ``sqlite+pysqlite`` or ``postgresql+psycopg``.
+
+    Older or shorter forms (``sqlite+aiosqlite``, ``postgres://``, ``postgresql+asyncpg``...)
+    name the same database, so they keep working."""
     if url.startswith("postgres://"):
         url = "postgresql://" + url[len("postgres://") :]
     parsed = make_url(url)
-    if parsed.drivername in ("sqlite", "sqlite+pysqlite"):
-        parsed = parsed.set(drivername="sqlite+aiosqlite")
-    elif parsed.drivername in ("postgresql", "postgresql+psycopg2", "postgresql+psycopg"):
-        parsed = parsed.set(drivername="postgresql+asyncpg")
-    return parsed.render_as_string(hide_password=False)
-
-
-def sync_url(url: str) -> str:
-    """The synchronous form of a URL: ``sqlite+pysqlite`` or ``postgresql+psycopg`` (psycopg 3)."""
-    parsed = make_url(normalise_url(url))
-    if parsed.drivername == "sqlite+aiosqlite":
+    if parsed.drivername in SQLITE_DRIVERS:
         parsed = parsed.set(drivername="sqlite+pysqlite")
-    elif parsed.drivername == "postgresql+asyncpg":
+    elif parsed.drivername in POSTGRES_DRIVERS:
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed.render_as_string(hide_password=False)
 
@@ -90,32 +84,23 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
-def make_engine(url: str | None = None, **kwargs: Any) -> AsyncEngine:
-    """An async engine for ``url`` (default :func:`database_url`), with SQLite pragmas."""
-    url = normalise_url(url) if url else database_url()
-    if is_sqlite(url):
-        kwargs.setdefault("connect_args", {}).setdefault("timeout", BUSY_TIMEOUT_MS / 1000)
-    else:
-        kwargs.setdefault("pool_pre_ping", True)
-    engine = create_async_engine(url, **kwargs)
-    if is_sqlite(url):
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
-    return engine
-
-
-def make_sync_engine(url: str | None = None, **kwargs: Any) -> Engine:
-    """A synchronous engine for ``url`` (any accepted form; default :func:`database_url`),
-    with the SQLite pragmas. SQLite files get a small QueuePool whose connections may move
-    between worker threads (``check_same_thread=False``; one thread uses one at a time)."""
-    url = sync_url(url or database_url())
+def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
+    """The engine for ``url`` (any accepted form; default :func:`database_url`), with the
+    SQLite pragmas. SQLite files get a small QueuePool whose connections may move between
+    worker threads (``check_same_thread=False``; one thread uses one at a time). ``kwargs`` go
+    to ``create_engine`` (e.g. ``poolclass=NullPool`` for the migrations)."""
+    url = normalise_url(url or database_url())
+    pooled = "poolclass" not in kwargs
     if is_sqlite(url):
         connect_args = kwargs.setdefault("connect_args", {})
         connect_args.setdefault("timeout", BUSY_TIMEOUT_MS / 1000)
         connect_args.setdefault("check_same_thread", False)
-        kwargs.setdefault("pool_size", SQLITE_WORKERS)
+        if pooled:
+            kwargs.setdefault("pool_size", SQLITE_WORKERS)
     else:
         kwargs.setdefault("pool_pre_ping", True)
-        kwargs.setdefault("pool_size", POSTGRES_WORKERS)
+        if pooled:
+            kwargs.setdefault("pool_size", POSTGRES_WORKERS)
     engine = create_engine(url, **kwargs)
     if is_sqlite(url):
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -140,48 +125,27 @@ def _in_worker(
         _thread_state.loop = None
 
 
-class _NoLock:
-    async def __aenter__(self) -> None:
-        return None
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
 class Database:
-    """Engines, session factories (``expire_on_commit=False``) and worker threads.
+    """The engine, its session factory (``expire_on_commit=False``) and worker threads.
 
-    ``sync_engine`` / ``sync_sessions`` are what the use cases run on, inside :meth:`run`'s
-    worker threads (as many as the pool has connections). ``engine`` / ``sessions`` are the
-    async equivalents on the same database, for callers that want them.
+    ``engine`` / ``sessions`` are what the use cases run on, inside :meth:`run`'s worker
+    threads (as many as the pool has connections).
 
-    :meth:`sync_write_lock` (in worker threads) and :meth:`write_lock` (in the event loop)
-    serialise this process's writers on SQLite (one writer at a time is all SQLite allows;
-    queueing them here avoids SQLite's sleeping busy handler). Other processes are still kept
-    out by SQLite's own lock and the busy timeout. On other databases they do nothing.
+    :meth:`write_lock` (taken in worker threads) serialises this process's writers on SQLite
+    (one writer at a time is all SQLite allows; queueing them here avoids SQLite's sleeping busy
+    handler). Other processes are still kept out by SQLite's own lock and the busy timeout. On
+    other databases it does nothing.
     """
 
-    def __init__(
-        self, engine: AsyncEngine, sync_engine: Engine | None = None, *, workers: int = 0
-    ) -> None:
+    def __init__(self, engine: Engine, *, workers: int = 0) -> None:
         self.engine = engine
-        self.sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
-            engine, expire_on_commit=False
-        )
-        if sync_engine is None:
-            url = engine.url.render_as_string(hide_password=False)
-            sync_engine = make_sync_engine(url)
-        self.sync_engine = sync_engine
-        self.sync_sessions: sessionmaker[Session] = sessionmaker(
-            sync_engine, expire_on_commit=False
-        )
+        self.sessions: sessionmaker[Session] = sessionmaker(engine, expire_on_commit=False)
         if not workers:
-            pool_size = getattr(sync_engine.pool, "size", None)
+            pool_size = getattr(engine.pool, "size", None)
             workers = pool_size() if callable(pool_size) else SQLITE_WORKERS
         self.workers = workers
         self._executor: ThreadPoolExecutor | None = None
-        self._lock: asyncio.Lock | None = None
-        self._sync_lock = threading.Lock()
+        self._lock = threading.Lock()
 
     async def run(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn(*args, **kwargs)`` (synchronous database work) in a worker thread."""
@@ -191,22 +155,14 @@ class Database:
         call = functools.partial(_in_worker, loop, fn, args, kwargs)
         return await loop.run_in_executor(self._executor, call)
 
-    def sync_write_lock(self) -> AbstractContextManager[Any]:
-        return self._sync_lock if self.is_sqlite else nullcontext()
-
-    def write_lock(self) -> AbstractAsyncContextManager[None]:
-        if not self.is_sqlite:
-            return _NoLock()
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        return self._lock
+    def write_lock(self) -> AbstractContextManager[Any]:
+        return self._lock if self.is_sqlite else nullcontext()
 
     @classmethod
     def from_url(cls, url: str | None = None, **kwargs: Any) -> Database:
-        """Engines for ``url`` (default :func:`database_url`); ``kwargs`` go to both
-        ``create_engine`` calls (e.g. ``pool_size``, which also sets the worker threads)."""
-        url = url or database_url()
-        return cls(make_engine(url, **copy.deepcopy(kwargs)), make_sync_engine(url, **kwargs))
+        """The engine for ``url`` (default :func:`database_url`); ``kwargs`` go to
+        ``create_engine`` (e.g. ``pool_size``, which also sets the worker threads)."""
+        return cls(make_engine(url, **kwargs))
 
     @property
     def url(self) -> str:
@@ -221,5 +177,4 @@ class Database:
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True)
-        self.sync_engine.dispose()
-        await self.engine.dispose()
+        self.engine.dispose()

@@ -1,7 +1,9 @@
 """Run the Alembic migrations from code (works after ``pip install``: no ``alembic.ini``).
 
-At start the bot runs ``await upgrade_async(url)`` (or ``upgrade(url)`` outside an event loop).
-For the command line::
+The migrations run on the same synchronous engine and driver as the use cases
+(:func:`storage.db.make_engine`). At start the bot runs ``await upgrade_async(url)`` (the
+synchronous :func:`upgrade` in a worker thread, so the event loop is not blocked). For the
+command line::
 
     python -m storage.migrate [upgrade|downgrade|current|revision] [REV] [--url URL] [-m MSG]
 """
@@ -10,13 +12,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy.engine import Connection
 
 import migrations
 from storage.db import database_url, normalise_url
@@ -24,41 +23,24 @@ from storage.db import database_url, normalise_url
 SCRIPT_LOCATION = str(Path(next(iter(migrations.__path__))).resolve())
 
 
-def alembic_config(url: str | None = None, *, connection: Connection | None = None) -> Config:
-    """An Alembic config for ``url`` (default :func:`storage.db.database_url`).
-
-    ``connection``: an open synchronous connection to migrate inside (e.g. from
-    ``AsyncConnection.run_sync``)."""
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic config for ``url`` (default :func:`storage.db.database_url`)."""
     config = Config()
     config.set_main_option("script_location", SCRIPT_LOCATION)
     # '%' must be doubled for ConfigParser interpolation (URL-encoded passwords).
     rendered = normalise_url(url or database_url())
     config.set_main_option("sqlalchemy.url", rendered.replace("%", "%%"))
-    if connection is not None:
-        config.attributes["connection"] = connection
     return config
-
-
-def _run(fn: Callable[[Config, str], None], config: Config, revision: str) -> None:
-    """Run an Alembic command; from inside a running event loop, in a helper thread (the
-    environment runs its own loop). Prefer the ``*_async`` functions inside a loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        fn(config, revision)
-        return
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(fn, config, revision).result()
 
 
 def upgrade(url: str | None = None, revision: str = "head") -> None:
     """``alembic upgrade head`` on ``url`` (default: ``DATABASE_URL`` or the SQLite file)."""
-    _run(command.upgrade, alembic_config(url), revision)
+    command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:
     """``alembic downgrade base`` (or to ``revision``)."""
-    _run(command.downgrade, alembic_config(url), revision)
+    command.downgrade(alembic_config(url), revision)
 
 
 async def upgrade_async(url: str | None = None, revision: str = "head") -> None:

@@ -203,7 +203,7 @@ class ChallengeCases(Feature):
         k = self.kernel
         now = k.clock()
         seed = k.seeds()
-        with k.db.sync_write_lock(), k.sessions.begin() as session:
+        with k.db.write_lock(), k.sessions.begin() as session:
             k.ensure_player(session, author_id)
             if target_id is not None:
                 k.ensure_player(session, target_id)
@@ -383,7 +383,7 @@ class ChallengeCases(Feature):
         compare-and-swap, and commit; ``False`` (rolled back) when another acceptor or a
         withdrawal won."""
         k = self.kernel
-        with k.db.sync_write_lock():
+        with k.db.write_lock():
             if row.computer_level is None:
                 k.ensure_player(session, acceptor_id)
             claimed = session.execute(

@@ -68,7 +68,7 @@ class ChatCases(Feature):
             index_elements=[ChatSettingRow.chat_id],
             set_={"language": values["language"], "updated_at": now},
         )
-        with k.db.sync_write_lock(), k.sessions.begin() as session:
+        with k.db.write_lock(), k.sessions.begin() as session:
             session.execute(stmt)
 
     @off_loop

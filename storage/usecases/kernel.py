@@ -117,7 +117,7 @@ class Kernel:
         seeds: Seeds | None = None,
     ) -> None:
         self.db = db
-        self.sessions = db.sync_sessions
+        self.sessions = db.sessions
         self.timers = timers or TimerPolicy()
         self.clock = clock or utcnow
         self.seeds = seeds or new_seed
@@ -362,7 +362,7 @@ class Kernel:
 
     def _write(self, session: Session, plan: Plan) -> bool:
         """Apply and commit under the write lock; roll back when another writer won."""
-        with self.db.sync_write_lock():
+        with self.db.write_lock():
             written = self.apply(session, plan)
             if written:
                 self.checkpoint("written")

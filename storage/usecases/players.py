@@ -56,7 +56,7 @@ class PlayerCases(Feature):
         elif default_language:
             changes["language"] = func.coalesce(Player.language, stmt.excluded.language)
         stmt = stmt.on_conflict_do_update(index_elements=[Player.id], set_=changes)
-        with k.db.sync_write_lock(), k.sessions.begin() as session:
+        with k.db.write_lock(), k.sessions.begin() as session:
             session.execute(stmt)
             player = session.get(Player, user_id, populate_existing=True)
             assert player is not None

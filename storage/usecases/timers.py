@@ -47,7 +47,7 @@ class TimerCases(Feature):
 
     def _fire(self, timer_id: int, worker: str, now: datetime) -> TimerFired | None:
         k = self.kernel
-        with k.db.sync_write_lock(), k.sessions() as session:
+        with k.db.write_lock(), k.sessions() as session:
             # The claim is the transaction's first statement: a write, so on SQLite it takes
             # the write lock at once, and on PostgreSQL it locks the row. Exactly one worker
             # sees rowcount 1; the effect commits (or rolls back) together with the claim.

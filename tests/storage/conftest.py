@@ -7,27 +7,22 @@ Without it the PostgreSQL leg is skipped loudly; with ``CI=true`` it fails inste
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import uuid
 import warnings
-from collections.abc import AsyncIterator, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import make_url, text
-from sqlalchemy.ext.asyncio import create_async_engine
 
 from storage import migrate
-from storage.db import Database
+from storage.db import Database, make_engine, normalise_url
 from storage.models import Base
 from storage.usecases import UseCases
 
-T = TypeVar("T")
 PG_ENV = "PORTES_TEST_POSTGRES_URL"
 BACKENDS = ("sqlite", "postgresql")
 _pg_skipped: list[str] = []
@@ -45,22 +40,29 @@ def postgres_admin_url() -> str | None:
     pytest.skip(message)
 
 
-async def create_database(admin_url: str, prefix: str = "portes_t") -> str:
-    """Create a fresh PostgreSQL database next to ``admin_url``'s; return its URL."""
+def create_database(admin_url: str, prefix: str = "portes_t") -> str:
+    """Create a fresh PostgreSQL database next to ``admin_url``'s; return its URL (any form
+    of ``admin_url`` is accepted, e.g. ``postgresql+asyncpg://``; the URL returned is the
+    normalised one)."""
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
-    async with engine.connect() as conn:
-        await conn.execute(text(f'CREATE DATABASE "{name}"'))
-    await engine.dispose()
-    return make_url(admin_url).set(database=name).render_as_string(hide_password=False)
+    engine = make_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    url = make_url(normalise_url(admin_url)).set(database=name)
+    return url.render_as_string(hide_password=False)
 
 
-async def drop_database(admin_url: str, url: str) -> None:
+def drop_database(admin_url: str, url: str) -> None:
     name = make_url(url).database
-    engine = create_async_engine(admin_url, isolation_level="AUTOCOMMIT")
-    async with engine.connect() as conn:
-        await conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    await engine.dispose()
+    engine = make_engine(admin_url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        engine.dispose()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -80,21 +82,14 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def run_in_thread(coro: Coroutine[Any, Any, T]) -> T:
-    """Run a coroutine to completion in a helper thread (fixtures may be set up from inside
-    the test's running event loop)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
-
-
 @pytest.fixture(scope="session")
 def pg_session_url() -> Iterator[str]:
     admin = postgres_admin_url()
     assert admin is not None
-    url = run_in_thread(create_database(admin))
+    url = create_database(admin)
     migrate.upgrade(url)
     yield url
-    run_in_thread(drop_database(admin, url))
+    drop_database(admin, url)
 
 
 class FakeClock:
@@ -116,21 +111,22 @@ def clock() -> FakeClock:
 def sqlite_copy(template: Path, tmp_path: Path) -> str:
     path = tmp_path / "portes.sqlite3"
     shutil.copy(template, path)
-    return f"sqlite+aiosqlite:///{path}"
+    return f"sqlite:///{path}"
 
 
 @pytest.fixture(params=BACKENDS)
-async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
-        yield sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path)
-        return
+        return sqlite_copy(request.getfixturevalue("sqlite_template"), tmp_path)
     url: str = request.getfixturevalue("pg_session_url")
-    engine = create_async_engine(url)
-    async with engine.begin() as conn:
-        tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
-        await conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
-    await engine.dispose()
-    yield url
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+            conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+    return url
 
 
 @pytest.fixture

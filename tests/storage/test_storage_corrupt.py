@@ -30,8 +30,8 @@ async def test_corrupt_state(uc: UseCases, db: Database, clock: FakeClock, damag
     broken = (await new_match(uc, mix="a")).match
     healthy = (await new_match(uc, mix="b")).match
     assert broken is not None and healthy is not None
-    async with db.sessions.begin() as session:
-        await session.execute(
+    with db.sessions.begin() as session:
+        session.execute(
             update(MatchRow)
             .where(MatchRow.id == broken.id)
             .values(state=damage(broken.state.to_json()))

@@ -3,47 +3,86 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import textwrap
 import threading
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
-from storage.db import DEFAULT_URL, Database, database_url, normalise_url, sync_url
+from storage.db import DEFAULT_URL, Database, database_url, normalise_url
 from storage.usecases import UseCases
 from tests.storage.helpers import actor_of, new_match
 
 
 def test_urls() -> None:
-    assert database_url({}) == DEFAULT_URL
+    assert DEFAULT_URL == "sqlite:///portes.sqlite3"
+    assert database_url({}) == "sqlite+pysqlite:///portes.sqlite3"
     assert database_url({"DATABASE_URL": "sqlite:////var/lib/portes.db"}) == (
-        "sqlite+aiosqlite:////var/lib/portes.db"
+        "sqlite+pysqlite:////var/lib/portes.db"
     )
-    assert normalise_url("postgres://u:p%40ss@h:5432/d") == "postgresql+asyncpg://u:p%40ss@h:5432/d"
-    assert normalise_url("postgresql://h/d") == "postgresql+asyncpg://h/d"
-    assert normalise_url("postgresql+asyncpg://h/d") == "postgresql+asyncpg://h/d"
 
 
-def test_sync_urls() -> None:
-    """Users keep writing async or plain URLs; the use cases run on the synchronous drivers."""
-    assert sync_url(DEFAULT_URL) == "sqlite+pysqlite:///portes.sqlite3"
-    assert sync_url("sqlite:////var/lib/portes.db") == "sqlite+pysqlite:////var/lib/portes.db"
-    assert sync_url("postgresql+asyncpg://u:p%40ss@h/d") == "postgresql+psycopg://u:p%40ss@h/d"
-    assert sync_url("postgres://h/d") == "postgresql+psycopg://h/d"
-    assert sync_url("postgresql+psycopg://h/d") == "postgresql+psycopg://h/d"
-    assert sync_url("postgresql+psycopg2://h/d") == "postgresql+psycopg://h/d"
+@pytest.mark.parametrize(
+    ("given", "normalised"),
+    [
+        ("sqlite:///portes.sqlite3", "sqlite+pysqlite:///portes.sqlite3"),
+        ("sqlite+aiosqlite:////var/lib/portes.db", "sqlite+pysqlite:////var/lib/portes.db"),
+        ("sqlite+pysqlite:///p.db", "sqlite+pysqlite:///p.db"),
+        ("sqlite://", "sqlite+pysqlite://"),
+        ("postgres://u:p%40ss@h:5432/d", "postgresql+psycopg://u:p%40ss@h:5432/d"),
+        ("postgresql://h/d", "postgresql+psycopg://h/d"),
+        ("postgresql+asyncpg://u:p%40ss@h/d", "postgresql+psycopg://u:p%40ss@h/d"),
+        ("postgresql+psycopg://h/d", "postgresql+psycopg://h/d"),
+        ("postgresql+psycopg2://h/d", "postgresql+psycopg://h/d"),
+    ],
+)
+def test_every_url_form_names_the_one_driver(given: str, normalised: str) -> None:
+    """Older settings (async drivers, no driver, ``postgres://``) keep working: each database
+    has one driver, the synchronous one, for the use cases and the migrations alike."""
+    assert normalise_url(given) == normalised
+    assert database_url({"DATABASE_URL": given}) == normalised
+
+
+def test_older_urls_open_and_migrate_without_async_drivers(tmp_path: Path) -> None:
+    """An old ``sqlite+aiosqlite`` URL migrates and runs a use case on the standard library's
+    sqlite3: no async driver is ever imported."""
+    script = textwrap.dedent(
+        """
+        import asyncio, sys
+        from storage.db import Database
+        from storage.migrate import upgrade
+        from storage.usecases import UseCases
+
+        url = sys.argv[1]
+        upgrade(url)
+
+        async def main():
+            db = Database.from_url(url)
+            player = await UseCases(db).upsert_player(1, "A")
+            await db.dispose()
+            print(db.engine.driver, player.id)
+
+        asyncio.run(main())
+        print(sorted(m for m in ("aiosqlite", "asyncpg") if m in sys.modules))
+        """
+    )
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.sqlite3'}"
+    out = subprocess.run(
+        [sys.executable, "-c", script, url], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[:2] == ["pysqlite 1", "[]"]
 
 
 async def test_sqlite_pragmas(db: Database) -> None:
     if not db.is_sqlite:
         pytest.skip("SQLite only")
-    async with db.engine.connect() as conn:
-        assert (await conn.execute(text("PRAGMA journal_mode"))).scalar() == "wal"
-        assert (await conn.execute(text("PRAGMA foreign_keys"))).scalar() == 1
-        assert (await conn.execute(text("PRAGMA busy_timeout"))).scalar() >= 5000
 
     def pragmas() -> tuple[object, ...]:
-        with db.sync_engine.connect() as conn:
+        with db.engine.connect() as conn:
             return tuple(
                 conn.execute(text(f"PRAGMA {name}")).scalar()
                 for name in ("journal_mode", "foreign_keys", "busy_timeout", "synchronous")
@@ -51,6 +90,11 @@ async def test_sqlite_pragmas(db: Database) -> None:
 
     # The engine the use cases run on, in a worker thread (1 = NORMAL).
     assert await db.run(pragmas) == ("wal", 1, 10_000, 1)
+
+
+def test_one_engine_per_database(db: Database) -> None:
+    assert db.engine.driver in ("pysqlite", "psycopg")
+    assert db.url == normalise_url(db.url)
 
 
 async def test_use_cases_run_off_the_event_loop(db: Database) -> None:

@@ -12,13 +12,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
 from storage import migrate
+from storage.db import make_engine
 from storage.models import Base
-from tests.storage.conftest import (
-    create_database,
-    drop_database,
-    postgres_admin_url,
-    run_in_thread,
-)
+from tests.storage.conftest import create_database, drop_database, postgres_admin_url
 
 TABLES = {
     "players",
@@ -35,50 +31,32 @@ TABLES = {
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
         return
     admin = postgres_admin_url()
     assert admin is not None
-    url = run_in_thread(create_database(admin, "portes_mig"))
+    url = create_database(admin, "portes_mig")
     yield url
-    run_in_thread(drop_database(admin, url))
-
-
-def sync_url(url: str) -> str:
-    # Inspection runs through the async engine's sync facade.
-    return url
+    drop_database(admin, url)
 
 
 def inspect_tables(url: str) -> set[str]:
-    import asyncio
-
-    from storage.db import make_engine
-
-    async def go() -> set[str]:
-        engine = make_engine(url)
-        async with engine.connect() as conn:
-            names = await conn.run_sync(lambda c: set(inspect(c).get_table_names()))
-        await engine.dispose()
-        return names
-
-    return run_in_thread(go()) if asyncio.get_event_loop_policy() else set()
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return set(inspect(conn).get_table_names())
+    finally:
+        engine.dispose()
 
 
 def autogenerate_diff(url: str) -> list[object]:
-    from storage.db import make_engine
-
-    async def go() -> list[object]:
-        engine = make_engine(url)
-        async with engine.connect() as conn:
-            diff = await conn.run_sync(
-                lambda c: compare_metadata(
-                    MigrationContext.configure(c, opts={"compare_type": True}), Base.metadata
-                )
-            )
-        await engine.dispose()
-        return list(diff)
-
-    return run_in_thread(go())
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            return list(compare_metadata(context, Base.metadata))
+    finally:
+        engine.dispose()
 
 
 def test_upgrade_from_empty_stairway_and_autogenerate(empty_url: str) -> None:
@@ -121,33 +99,32 @@ def test_revision_0002_keeps_the_data_of_0001(empty_url: str) -> None:
 
     from sqlalchemy import text
 
-    from storage.db import make_engine
-
-    async def run(sql: str, **params: object) -> list[tuple[object, ...]]:
+    def run(sql: str, **params: object) -> list[tuple[object, ...]]:
         engine = make_engine(empty_url)
-        async with engine.begin() as conn:
-            result = await conn.execute(text(sql), params)
-            rows = [tuple(r) for r in result] if result.returns_rows else []
-        await engine.dispose()
-        return rows
+        try:
+            with engine.begin() as conn:
+                result = conn.execute(text(sql), params)
+                return [tuple(r) for r in result] if result.returns_rows else []
+        finally:
+            engine.dispose()
 
     # Given a database at 0001 with a player in it
     migrate.upgrade(empty_url, "0001")
     assert "chat_settings" not in inspect_tables(empty_url)
     now = datetime(2026, 11, 29, 12, 0, tzinfo=UTC).replace(tzinfo=None)
-    run_in_thread(run(
+    run(
         "INSERT INTO players (id, display_name, language, can_message, created_at, updated_at)"
         " VALUES (7, 'Alice', 'el', false, :now, :now)",
         now=now,
-    ))
+    )
     # When it is upgraded to 0002, a chat setting written, and it is downgraded again
     migrate.upgrade(empty_url, "0002")
-    run_in_thread(run(
+    run(
         "INSERT INTO chat_settings (chat_id, language, updated_at) VALUES (-5, 'el', :now)",
         now=now,
-    ))
-    assert run_in_thread(run("SELECT chat_id, language FROM chat_settings")) == [(-5, "el")]
+    )
+    assert run("SELECT chat_id, language FROM chat_settings") == [(-5, "el")]
     migrate.downgrade(empty_url, "0001")
     # Then the player was kept throughout, and only the new table went away
     assert "chat_settings" not in inspect_tables(empty_url)
-    assert run_in_thread(run("SELECT id, language FROM players")) == [(7, "el")]
+    assert run("SELECT id, language FROM players") == [(7, "el")]
