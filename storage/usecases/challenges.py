@@ -182,7 +182,8 @@ class ChallengeCases(Feature):
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
-        The seed is drawn from :mod:`secrets`; print ``challenge.commitment`` on the card.
+        The seed comes from the kernel's seed source (:mod:`secrets` unless a test injected
+        one); print ``challenge.commitment`` on the card.
         ``target_id`` / ``target_username`` restrict who may accept. ``inline``: the card is an
         inline message (record it with :meth:`set_challenge_card`). ``computer_level`` makes a
         match against the computer, which only the author may start with
@@ -211,12 +212,11 @@ class ChallengeCases(Feature):
             row = _match_row(author_id, state, seed, now, computer_level=computer_level, **place)
             session.add(row)
             session.flush()
-            expires_at = now + k.timers.challenge_ttl
             ch = _challenge_row(
                 row.id,
                 author_id,
                 now,
-                expires_at,
+                now + k.timers.challenge_ttl,
                 target_id=target_id,
                 target_username=target_username,
                 inline=inline,
