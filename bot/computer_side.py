@@ -190,7 +190,7 @@ class ComputerSide:
             pause = self.delay - (loop.time() - began)
             if pause > 0:
                 await asyncio.sleep(pause)
-            async with self.p.locks[mv.id]:
+            async with self.p.locks.hold(mv.id):
                 res = await action()
                 self.p.remember(res.match)
                 self.busy.discard(mv.id)  # the next turn (shown below) may start

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -20,6 +20,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from telegram.ext import ContextTypes
 
 from bot.i18n import Tr, lang_of, tr
+from bot.locks import MatchLocks
 from bot.settings import Settings
 from bot.texts import Names
 from storage.results import MatchSummary, MatchView, PlayerView
@@ -36,7 +37,9 @@ class Portes:
     username: str = "portes_bot"
     user_lang: dict[int, str] = field(default_factory=dict)
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
-    locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    locks: MatchLocks = field(default_factory=MatchLocks)
+    """One lock per match in use: a tap, the computer's move and a timer on the same match
+    take turns."""
     background: set[asyncio.Task[Any]] = field(default_factory=set)
     computer_turn: Callable[[MatchView], Awaitable[None]] | None = None
     """Where the computer player plugs in: called (in the background) whenever a match shown

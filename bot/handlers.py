@@ -530,8 +530,8 @@ async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
 async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, length: int,
                              no_triple: bool, context: Ctx) -> ChallengeView | None:
     """Create the challenge behind an inline card (once), and show its commitment on the card."""
-    lock = p.locks[-abs(hash(inline_message_id)) - 1]
-    async with lock:
+    # a negative key: never a match id
+    async with p.locks.hold(-abs(hash(inline_message_id)) - 1):
         known = context.application.bot_data.setdefault("inline_cards", {})
         if inline_message_id in known:
             return await p.uc.get_challenge(known[inline_message_id])
@@ -625,7 +625,7 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     p, q, t = await tapped(update, context, see=True)
     user = q.from_user
     msg = q.message if isinstance(q.message, Message) else None
-    async with p.locks[cb.match_id]:
+    async with p.locks.hold(cb.match_id):
         mv, code = await p.view(cb.match_id, cb.version)
         if mv is None:
             await q.answer(texts.error_text(t, code or "not_found"), show_alert=True)
@@ -703,7 +703,7 @@ async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
 async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
     p, q, t = await tapped(update, context)
     user = q.from_user
-    async with p.locks[cb.match_id]:
+    async with p.locks.hold(cb.match_id):
         if cb.action == Action.RESIGN and cb.arg == "m":
             res = await p.uc.resign_match(cb.match_id, user.id, None)
         elif cb.action == Action.RESIGN:
@@ -782,7 +782,7 @@ async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
         return
     await q.answer()
-    async with p.locks[mv.id]:
+    async with p.locks.hold(mv.id):
         if is_group_match(mv):
             await _pub(context).post_shared(mv)
         else:
@@ -830,7 +830,7 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
     if not PLAY_TEXT_RE.match(play):
         await q.answer(t._("Type your play again."), show_alert=True)
         return
-    async with p.locks[mv.id]:
+    async with p.locks.hold(mv.id):
         res = await p.uc.play(mv.id, user.id, cb.version, play)
         p.remember(res.match)
         if not res.ok or res.match is None:
@@ -897,7 +897,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
                              reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting))
         return
     p.touch(user.id, target.id)
-    async with p.locks[target.id]:
+    async with p.locks.hold(target.id):
         res = await p.uc.play(target.id, user.id, target.version, play)
         p.remember(res.match)
         if not res.ok or res.match is None:

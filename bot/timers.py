@@ -52,7 +52,7 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     if mv is None:
         return
     if timer.kind == TimerKind.TIMEOUT:
-        async with p.locks[mv.id]:
+        async with p.locks.hold(mv.id):
             await pub.show(mv, timer.events)
         for s in mv.seats:
             player = s.player
@@ -74,7 +74,7 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     if player is None:
         return
     hours = int(timer.after.total_seconds() // 3600) if timer.after else 0
-    async with p.locks[mv.id]:
+    async with p.locks.hold(mv.id):
         if is_group_match(mv) and mv.place.chat_id is not None:
             t = p.t_match_chat(mv)
             await quietly(pub.bot.send_message(
