@@ -20,6 +20,7 @@ log = logging.getLogger("bot.timers")
 
 
 async def timer_tick(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The job queue's tick: fire the due timers this instance claimed, and show each."""
     p = portes(context)
     try:
         fired = await p.uc.fire_due_timers(worker=f"bot-{id(p)}")
@@ -35,6 +36,7 @@ async def timer_tick(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
+    """Show one fired timer: an expired challenge card, a timed-out match, a reminder."""
     mv = timer.match
     if timer.kind == TimerKind.CHALLENGE_EXPIRY:
         c = timer.challenge
