@@ -1,4 +1,5 @@
-"""The bot's shared state and small helpers: the use cases, languages, names, safe Telegram calls.
+"""The bot's shared state and small helpers: the use cases, languages, the computer player's
+protocol, safe Telegram calls.
 
 One :class:`Portes` lives in ``application.bot_data["portes"]``; handlers reach it with
 :func:`portes`.
