@@ -25,7 +25,6 @@ from telegram.ext import (
 
 from bot import handlers as h
 from bot.callbacks import CALLBACK_RE
-from bot.computer_side import cmd_review
 from bot.core import Portes
 from bot.i18n import N_, tr
 from bot.settings import Settings
@@ -94,6 +93,7 @@ def build_application(
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+    """Every handler, in one place (each lives in its feature's module of bot.handlers)."""
     app.add_handler(CommandHandler("start", h.cmd_start))
     app.add_handler(CommandHandler("help", h.cmd_help))
     app.add_handler(CommandHandler("rules", h.cmd_rules))
@@ -101,7 +101,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("games", h.cmd_games))
     app.add_handler(CommandHandler("resign", h.cmd_resign))
     app.add_handler(CommandHandler("lang", h.cmd_lang))
-    app.add_handler(CommandHandler("review", cmd_review))
+    app.add_handler(CommandHandler("review", h.cmd_review))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
     app.add_handler(InlineQueryHandler(h.on_inline_query))
@@ -139,12 +139,11 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
 def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
     """Plug the computer player in, start the engine's worker process (in the background:
     loading the nets takes a moment) and take up the computer's turns left pending."""
-    from bot.computer_side import ComputerSide
+    from bot.computer_player import ComputerSide
     from computer import aio
 
     side = ComputerSide(portes, app.bot)
     portes.computer = side
-    side.install()
     portes.spawn(aio.start())
     portes.spawn(side.resume())
 

@@ -1,4 +1,5 @@
-"""The bot's shared state and small helpers: the use cases, languages, names, safe Telegram calls.
+"""The bot's shared state and small helpers: the use cases, languages, the computer player's
+protocol, safe Telegram calls.
 
 One :class:`Portes` lives in ``application.bot_data["portes"]``; handlers reach it with
 :func:`portes`.
@@ -9,10 +10,10 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from telegram import CallbackQuery, Message, Update, User
 from telegram.constants import ChatType
@@ -20,13 +21,39 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from telegram.ext import ContextTypes
 
 from bot.i18n import Tr, lang_of, tr
+from bot.locks import MatchLocks
 from bot.settings import Settings
-from bot.texts import Names
-from storage.results import MatchSummary, MatchView, PlayerView
+from storage.results import MatchView, PlayerView
 from storage.usecases import UseCases
+
+if TYPE_CHECKING:  # the engine's value types only: core does not load the engine
+    from computer import Hint, MatchReview
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
+
+
+class ComputerService(Protocol):
+    """The computer player as the publisher and the handlers see it. Defined here, beside
+    :class:`Portes`, so they depend on this shape and never import the engine's service
+    (:class:`bot.computer_player.ComputerSide` implements it)."""
+
+    async def turn(self, mv: MatchView) -> None:
+        """Act for the computer in ``mv`` when it is to act (committing through the use case
+        with ``actor=COMPUTER``), then show the match. Called in the background."""
+        ...
+
+    async def match_finished(self, mv: MatchView) -> None:
+        """A match shown has just ended: send its review. Called in the background."""
+        ...
+
+    async def hint(self, mv: MatchView, seat: int) -> Hint:
+        """The best play for ``seat`` with the dice rolled, and its chances."""
+        ...
+
+    async def review(self, match_id: int) -> tuple[MatchView, MatchReview] | None:
+        """The review of a finished match, or ``None`` when there is nothing to review."""
+        ...
 
 
 @dataclass
@@ -36,16 +63,13 @@ class Portes:
     username: str = "portes_bot"
     user_lang: dict[int, str] = field(default_factory=dict)
     seen: dict[int, tuple[str, str | None]] = field(default_factory=dict)
-    locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    locks: MatchLocks = field(default_factory=MatchLocks)
+    """One lock per match in use: a tap, the computer's move and a timer on the same match
+    take turns."""
     background: set[asyncio.Task[Any]] = field(default_factory=set)
-    computer_turn: Callable[[MatchView], Awaitable[None]] | None = None
-    """Where the computer player plugs in: called (in the background) whenever a match shown
-    has the computer to act; it should call the use case with ``actor=COMPUTER`` and then
-    :meth:`bot.publish.Publisher.show` the result."""
-    match_finished: Callable[[MatchView], Awaitable[None]] | None = None
-    """Called (in the background) when a match shown has just finished: the review."""
-    computer: Any = None
-    """The :class:`bot.computer_side.ComputerSide` serving this bot (installed at start-up)."""
+    computer: ComputerService | None = None
+    """The computer player serving this bot (:class:`bot.computer_player.ComputerSide`,
+    installed at start-up; ``None`` until then)."""
     views: OrderedDict[int, MatchView] = field(default_factory=OrderedDict)
     """The last match views this instance saw, to decide a tap without reading the database
     first. Only a shortcut: every action still goes through the use case's version check, so a
@@ -155,6 +179,7 @@ class Portes:
 
 
 def portes(context: ContextTypes.DEFAULT_TYPE) -> Portes:
+    """The bot's shared state, from a handler's context."""
     value = context.application.bot_data["portes"]
     assert isinstance(value, Portes)
     return value
@@ -191,23 +216,6 @@ async def tapped(
 
 def is_group_match(mv: MatchView) -> bool:
     return mv.place.chat_id is not None and mv.place.chat_id < 0
-
-
-def names(t: Tr, mv: MatchView) -> Names:
-    out: list[str] = []
-    for seat in mv.seats:
-        if seat.is_computer:
-            out.append(t._("Computer"))
-        elif seat.player is None:
-            out.append("?")
-        else:
-            out.append(html.escape(seat.player.display_name))
-    return Names(out[0], out[1])
-
-
-def opponent_name(t: Tr, s: MatchSummary) -> str:
-    """The opponent in a listed match, as plain text: for buttons as it is, escaped for HTML."""
-    return t._("Computer") if s.opponent is None else s.opponent.display_name
 
 
 def mention(player: PlayerView) -> str:

@@ -1,14 +1,19 @@
-"""Inline keyboards (pure): the turn, the /new card, challenge cards, resigning, rematch."""
+"""Inline keyboards (pure): the turn, the /new card, challenge cards, resigning, rematch, the
+lists of matches. Button words are gettext message ids (see ``bot/locales``)."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
+from bot.texts import match_label, match_state, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from rules.match import MATCH_LENGTHS, Match, Phase
+from storage.results import MatchSummary
 
 PER_ROW = 6
 
@@ -108,7 +113,7 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
     """The /new card against the computer: the level (one ticked), the lengths (each starts a
     challenge), the "no triple" switch, back to a match against a person."""
     flag = "n" if no_triple else "t"
-    # Level numbers as storage keeps them (bot.computer_side.LEVELS names them).
+    # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [
         Btn(("✔ " if n == level else "") + name,
@@ -191,3 +196,28 @@ def lang_keyboard() -> Markup:
 
 def url_keyboard(text: str, url: str) -> Markup:
     return Markup([[Btn(text, url=url)]])
+
+
+def games_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
+    """/games: a button per match, bringing its board back."""
+    return Markup([
+        [Btn(f"#{s.id} {opponent_name(t, s)} ({match_state(t, s)})",
+             callback_data=encode(Action.SHOW, s.id, s.version))]
+        for s in matches])
+
+
+def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary]) -> Markup:
+    """"Which match?": one button per match."""
+    return Markup([
+        [Btn(match_label(t, s), callback_data=encode(action, s.id, s.version))]
+        for s in matches[:20]])
+
+
+def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
+    """/review: a Review button per finished match."""
+    rows = []
+    for s in matches:
+        me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
+        rows.append([Btn(f"📊 #{s.id} {opponent_name(t, s)} {me}–{them}",
+                         callback_data=encode(Action.REVIEW, s.id, 0))])
+    return Markup(rows)

@@ -13,7 +13,6 @@ import logging
 from collections.abc import Sequence
 
 from telegram import Bot, InputMediaPhoto, Message
-from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
@@ -25,13 +24,13 @@ from bot.core import (
     gone,
     is_group_match,
     mention,
-    names,
     not_modified,
     quietly,
     retrying,
 )
 from bot.i18n import Tr
-from bot.keyboards import rematch_keyboard, turn_keyboard
+from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
+from bot.texts import names
 from rules.match import Event, GameEnded, Phase, TurnPlayed
 from storage.results import BoardMessageView, MatchStatus, MatchView
 
@@ -125,10 +124,10 @@ class Publisher:
             await self.update_inline_card(mv)
         if mv.status.is_over:
             await self.match_over(mv)
-            if self.p.match_finished is not None:
-                self.p.spawn(self.p.match_finished(mv))
-        elif mv.computer_to_act and self.p.computer_turn is not None:
-            self.p.spawn(self.p.computer_turn(mv))
+            if self.p.computer is not None:
+                self.p.spawn(self.p.computer.match_finished(mv))
+        elif mv.computer_to_act and self.p.computer is not None:
+            self.p.spawn(self.p.computer.turn(mv))
 
     async def post_shared(self, mv: MatchView, events: Sequence[Event] = ()) -> Message | None:
         chat_id = mv.place.chat_id
@@ -275,8 +274,7 @@ class Publisher:
             lines.append(t._("This match is over."))
         markup = None
         if not mv.status.is_over:
-            markup = Markup([[Btn("▶ " + t._("Open my board"),
-                                  url=self.p.link(f"m{mv.id}"))]])
+            markup = url_keyboard("▶ " + t._("Open my board"), self.p.link(f"m{mv.id}"))
         await quietly(self.bot.edit_message_text(
             "\n".join(lines), inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
 

@@ -1,14 +1,25 @@
-"""Captions and message texts, built from rules-core values in the reader's language (pure)."""
+"""Every text the bot writes, built in the reader's language (pure: no Telegram calls).
+
+Board captions and error alerts; the welcome, help and rules pages; the /new card and challenge
+cards; the lists of matches; hints and reviews. The words themselves are gettext message ids,
+translated in ``bot/locales``; keyboards (buttons) are in :mod:`bot.keyboards`.
+"""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
+from storage.results import ChallengeView, MatchSummary, MatchView
+
+if TYPE_CHECKING:  # the engine's value types only; texts need not load the engine
+    from computer import Hint, MatchReview
 
 CAPTION_LIMIT = 1024
 
@@ -53,6 +64,24 @@ class Names:
 
     def __getitem__(self, player: int) -> str:
         return self.p0 if player == 0 else self.p1
+
+
+def names(t: Tr, mv: MatchView) -> Names:
+    """The two players' names as HTML (the computer's in the reader's language)."""
+    out: list[str] = []
+    for seat in mv.seats:
+        if seat.is_computer:
+            out.append(t._("Computer"))
+        elif seat.player is None:
+            out.append("?")
+        else:
+            out.append(html.escape(seat.player.display_name))
+    return Names(out[0], out[1])
+
+
+def opponent_name(t: Tr, s: MatchSummary) -> str:
+    """The opponent in a listed match, as plain text: for buttons as it is, escaped for HTML."""
+    return t._("Computer") if s.opponent is None else s.opponent.display_name
 
 
 def score_line(t: Tr, match: Match, names: Names) -> str:
@@ -132,3 +161,225 @@ def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: i
                           points, player=names[winner])
     return t.ngettext("{player} wins {kind}: {n} point.", "{player} wins {kind}: {n} points.",
                       points, player=names[winner], kind=t._(KIND_TEXT[kind]))
+
+
+# -- commands ----------------------------------------------------------------------------
+
+
+def welcome_text(t: Tr, username: str) -> str:
+    """/start: what the bot does and its commands."""
+    return t._(
+        "🎲 <b>Portes</b>: Greek backgammon without the doubling cube.\n\n"
+        "/new: challenge someone (in a group: anyone, or the person you reply to; here: a link "
+        "to send to a friend, or a match against the computer)\n"
+        "/games: your matches\n/resign: resign a game or the match\n"
+        "/review: review a finished match\n/rules: the rules\n"
+        "/lang: Ελληνικά / English\n/help: how to play\n\n"
+        "From any chat, type @{bot} and pick a match length to post a challenge.",
+        bot=username,
+    )
+
+
+def help_text(t: Tr, username: str) -> str:
+    """/help: the welcome, then how a turn, the dice, time, the computer and reviews work."""
+    return welcome_text(t, username) + "\n\n" + t._(
+        "<b>Playing a turn</b>: the dice roll by themselves. Tap the point a checker leaves, "
+        "then where it goes (one die or several); ⟲ Undo takes a move back; ✅ Confirm ends the "
+        "turn. When there are only a few possible plays they are offered whole. In a private "
+        "chat you may also type a play, such as 24/18 13/11. Forced plays and turns with no "
+        "legal move are played for you.\n\n"
+        "<b>Fair dice</b>: every match commits to a secret dice seed (its SHA-256 is on the "
+        "challenge card) and reveals it at the end, so anyone can recompute every roll.\n\n"
+        "<b>Time</b>: you are reminded when it is your move; a match nobody moves on for a "
+        "week is lost by the player to move."
+    ) + "\n\n" + t._(
+        "<b>Against the computer</b>: in the private chat with the bot, /new, then 🤖 Against "
+        "the computer; choose a level (Easy, Medium, Strong) and a match length, then tap ▶ "
+        "Start. On your turn, 💡 Hint shows the best play and your chances (only in games "
+        "against the computer).\n\n"
+        "<b>Review</b>: when a match ends, each player gets a review: the equity lost against "
+        "the computer's choices, the worst plays with a better one, and the luck of the dice. "
+        "/review lists your finished matches (/review 12 for match #12)."
+    )
+
+
+def rules_text(t: Tr) -> str:
+    """/rules: the rule sheet on one page."""
+    return t._(
+        "<b>Portes: the rules on one page</b>\n\n"
+        "<b>1. Board and set-up.</b> Two players, 15 checkers each, 24 points, two dice. You "
+        "number the points 1 to 24 from your home: 2 checkers on 24, 5 on 13, 3 on 8, 5 on 6. "
+        "The opponent sets up the mirror image. You move from 24 towards 1; your home is 1-6.\n\n"
+        "<b>2. Moving.</b> Each player rolls one die; the higher starts and plays both numbers. "
+        "Each die is a separate move. Doubles are played four times. You may land on an empty "
+        "point, your own, or a point with one opposing checker; two or more make a door (πόρτα), "
+        "closed. If both dice can be played, both must be; if only one, that one; if either but "
+        "not both, the larger. If nothing can be played, the turn is lost.\n\n"
+        "<b>3. Hitting.</b> Landing on a lone opposing checker hits it to the bar. With a checker "
+        "on the bar you move nothing else until it enters in the opponent's home (a 1 enters on "
+        "your 24, a 6 on your 19).\n\n"
+        "<b>4. Bearing off.</b> Only with all your checkers in your home. A die bears off from "
+        "its point; a higher die bears off from your highest point.\n\n"
+        "<b>5. Scoring.</b> Single win 1 point; double (gammon, the loser bore off nothing) 2; "
+        "triple (backgammon, and a loser's checker is on the bar or in your home) 3, or 2 with "
+        "\"no triple\". Matches to 1, 3, 5 or 7 points. No doubling cube.\n\n"
+        "<b>6. Resigning.</b> On your turn you may offer to resign the game for 1, 2 or 3 "
+        "points; the opponent accepts or declines. You may resign the whole match at any time. "
+        "A match nobody has moved in yet may be cancelled."
+    )
+
+
+def match_state(t: Tr, s: MatchSummary) -> str:
+    """Whose move it is in a listed match, from the lister's side."""
+    return t._("your move") if s.my_turn else t._("waiting")
+
+
+def games_text(t: Tr, matches: Sequence[MatchSummary]) -> str:
+    """/games: one line per active match."""
+    lines = [t._("Your matches:")]
+    for s in matches:
+        me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
+        lines.append(f"#{s.id} · {html.escape(opponent_name(t, s))} · {me}–{them}/{s.length} · "
+                     f"{match_state(t, s)}")
+    return "\n".join(lines)
+
+
+def match_label(t: Tr, s: MatchSummary) -> str:
+    """A match on a button: id, opponent, score (mine first), length."""
+    me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
+    return f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}"
+
+
+def resign_card_text(t: Tr, match_id: int) -> str:
+    """/resign: the question above the resignation buttons."""
+    return t._("Match #{id}: resign the current game (your opponent scores the points you "
+               "offer, if they accept) or the whole match?", id=match_id)
+
+
+# -- challenges --------------------------------------------------------------------------
+
+
+def new_card_text(t: Tr, no_triple: bool) -> str:
+    """The /new card: choose the length (and whether a backgammon counts 3)."""
+    text = t._("New match: choose its length.")
+    if no_triple:
+        text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    return text
+
+
+def challenge_line(t: Tr, author: str, who: str, length: int) -> str:
+    """The first line of a challenge card: who challenges whom, to how many points."""
+    return t.ngettext(
+        "🎲 {author} challenges {who} to Portes: a match to {n} point.",
+        "🎲 {author} challenges {who} to Portes: a match to {n} points.",
+        length, author=author, who=who)
+
+
+def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
+                        target_name: str | None) -> str:
+    """A challenge card: who challenges whom, "no triple", the dice commitment."""
+    text = challenge_line(t, author_name, target_name or t._("anyone"), c.length)
+    if c.no_triple:
+        text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    text += "\n" + t._("Dice commitment (SHA-256): {commitment}",
+                       commitment=f"<code>{c.commitment}</code>")
+    return text
+
+
+def challenge_names(c: ChallengeView) -> tuple[str, str | None]:
+    """The challenger's and the challenged's names as HTML (``None``: anyone may accept)."""
+    author = html.escape(c.author.display_name)
+    target = None
+    if c.target is not None:
+        target = html.escape(c.target.display_name)
+    elif c.target_username:
+        target = "@" + html.escape(c.target_username)
+    return author, target
+
+
+def inline_result_title(t: Tr, length: int, no_triple: bool) -> str:
+    """An inline-mode result's title: the match length and "no triple"."""
+    title = t.ngettext("Portes: match to {n} point", "Portes: match to {n} points", length)
+    if no_triple:
+        title += " · " + t._("no triple")
+    return title
+
+
+DEFAULT_LEVEL = 2
+"""The computer's level when none is known, as storage keeps levels (1 easy, 2 medium, 3
+strong; :data:`bot.computer_player.LEVELS` names them for the engine)."""
+LEVEL_TEXT = {1: N_("easy"), 2: N_("medium"), 3: N_("strong")}
+
+
+def level_text(t: Tr, level: int | None) -> str:
+    """A computer level in words."""
+    return t._(LEVEL_TEXT.get(level or DEFAULT_LEVEL, LEVEL_TEXT[DEFAULT_LEVEL]))
+
+
+def computer_card_text(t: Tr, no_triple: bool) -> str:
+    """The /new card against the computer: choose the level, then the length."""
+    text = t._("🤖 A match against the computer: choose the level, then the match length.")
+    if no_triple:
+        text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    return text
+
+
+def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
+    """A match against the computer, created: level, length, commitment, then Start."""
+    text = t.ngettext("🤖 A match against the computer ({level}) to {n} point.",
+                      "🤖 A match against the computer ({level}) to {n} points.",
+                      c.length, level=level_text(t, c.computer_level))
+    if c.no_triple:
+        text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    text += "\n" + t._("Dice commitment (SHA-256): {commitment}",
+                       commitment=f"<code>{c.commitment}</code>")
+    text += "\n\n" + t._("Tap Start when you are ready.")
+    return text
+
+
+# -- hints and reviews -------------------------------------------------------------------
+
+
+def hint_text(t: Tr, h: Hint) -> str:
+    """One short line (a callback alert holds 200 characters)."""
+    text = t._("💡 Best play: {play}", play=h.text) + "\n" + t._(
+        "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
+        win=f"{100 * h.win:.1f}", gammon=f"{100 * h.win_gammon:.1f}",
+        lose_gammon=f"{100 * h.lose_gammon:.1f}")
+    return text[:200]
+
+
+def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
+    """The post-match review: per player, decisions, equity lost, the worst plays, luck."""
+    n = names(t, mv)
+    lines = [t._("📊 <b>Review of match #{id}</b> ({p0} – {p1}, {s0}–{s1})", id=mv.id,
+                 p0=n[0], p1=n[1], s0=mv.state.score[0], s1=mv.state.score[1])]
+    for pr in review.players:
+        lines.append("")
+        lines.append(t.ngettext(
+            "<b>{player}</b>: {n} decision, equity lost {lost} ({average} per decision), "
+            "luck {luck}",
+            "<b>{player}</b>: {n} decisions, equity lost {lost} ({average} per decision), "
+            "luck {luck}",
+            pr.decisions, player=n[pr.player], lost=f"{pr.equity_lost:.3f}",
+            average=f"{pr.average_equity_lost:.3f}", luck=f"{pr.luck:+.2f}"))
+        if not pr.worst:
+            lines.append(t._("No mistakes found."))
+        for w in pr.worst:
+            lines.append(t._("• {dice}: played {played}, better {best} (−{lost})",
+                             dice=f"{w.dice.die1}-{w.dice.die2}",
+                             played=html.escape(w.played_text), best=html.escape(w.best_text),
+                             lost=f"{w.equity_lost:.3f}"))
+    lines.append("")
+    lines.append(t._("Equity in points per game against the engine's choice; positive luck "
+                     "means better dice than average."))
+    return "\n".join(lines)[:4096]
+
+
+def finished_matches_text(t: Tr, matches: Sequence[MatchSummary]) -> str:
+    """/review: the player's recent finished matches, one line each."""
+    lines = [t._("Your finished matches (tap one for its review):")]
+    for s in matches:
+        me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
+        lines.append(f"#{s.id} · {html.escape(opponent_name(t, s))} · {me}–{them}/{s.length}")
+    return "\n".join(lines)

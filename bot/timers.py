@@ -20,6 +20,7 @@ log = logging.getLogger("bot.timers")
 
 
 async def timer_tick(context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The job queue's tick: fire the due timers this instance claimed, and show each."""
     p = portes(context)
     try:
         fired = await p.uc.fire_due_timers(worker=f"bot-{id(p)}")
@@ -35,6 +36,7 @@ async def timer_tick(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
+    """Show one fired timer: an expired challenge card, a timed-out match, a reminder."""
     mv = timer.match
     if timer.kind == TimerKind.CHALLENGE_EXPIRY:
         c = timer.challenge
@@ -52,7 +54,7 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     if mv is None:
         return
     if timer.kind == TimerKind.TIMEOUT:
-        async with p.locks[mv.id]:
+        async with p.locks.hold(mv.id):
             await pub.show(mv, timer.events)
         for s in mv.seats:
             player = s.player
@@ -74,7 +76,7 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     if player is None:
         return
     hours = int(timer.after.total_seconds() // 3600) if timer.after else 0
-    async with p.locks[mv.id]:
+    async with p.locks.hold(mv.id):
         if is_group_match(mv) and mv.place.chat_id is not None:
             t = p.t_match_chat(mv)
             await quietly(pub.bot.send_message(

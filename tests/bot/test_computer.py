@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bot.computer_side import ComputerSide, decisions_from_record
+from bot.computer_player import ComputerSide, decisions_from_record
 from storage.results import MatchStatus
 from tests.bot.conftest import Running
 from tests.bot.players import board_version, live_board, next_private_turn, play_turn

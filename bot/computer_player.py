@@ -1,4 +1,5 @@
-"""The computer in the bot: its turns, its answers to resignation offers, hints and reviews.
+"""The computer player in the bot: its turns, its answers to resignation offers, hints and
+reviews (the service; its buttons and commands are in :mod:`bot.handlers.computer`).
 
 The engine runs in :mod:`computer.aio`'s worker process, so the event loop keeps answering
 other matches' taps while the computer thinks. The computer acts through the same use cases as
@@ -9,22 +10,19 @@ short pause (``PORTES_COMPUTER_DELAY``) so the player can follow.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
-from telegram import Bot, Message, Update
+from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
-from telegram.ext import ContextTypes
 
 import computer
 from bot import texts
-from bot.callbacks import Callback
-from bot.core import Portes, command_sender, names, opponent_name, quietly, tapped
-from bot.i18n import N_, Tr
+from bot.core import Portes
 from bot.publish import Publisher
+from bot.texts import DEFAULT_LEVEL
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
 from computer.met import match_equity
 from computer.players import ComputerPlayer
@@ -41,19 +39,13 @@ from storage.results import (
 
 log = logging.getLogger("bot.computer")
 HTML = ParseMode.HTML
-Ctx = ContextTypes.DEFAULT_TYPE
 
 LEVELS: dict[int, str] = dict(enumerate(computer.LEVELS, start=1))
-"""Storage keeps a computer match's level as a number: 1 easy, 2 medium, 3 strong."""
-"""``computer_level`` as stored (an integer) -> the level's name in :mod:`computer`."""
-DEFAULT_LEVEL = 2
-LEVEL_TEXT = {1: N_("easy"), 2: N_("medium"), 3: N_("strong")}
+"""``computer_level`` as stored (an integer: 1 easy, 2 medium, 3 strong) -> the level's name in
+:mod:`computer`."""
 REVIEWED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
+"""The matches that have a review: finished, or lost on time."""
 HINT_TIMEOUT = 10.0
-
-
-def level_text(t: Tr, level: int | None) -> str:
-    return t._(LEVEL_TEXT.get(level or DEFAULT_LEVEL, LEVEL_TEXT[DEFAULT_LEVEL]))
 
 
 def match_context(state: Match, player: int) -> MatchContext:
@@ -96,44 +88,9 @@ def decisions_from_record(record: MatchRecord) -> list[Decision]:
     return out
 
 
-def hint_text(t: Tr, h: Hint) -> str:
-    """One short line (a callback alert holds 200 characters)."""
-    text = t._("💡 Best play: {play}", play=h.text) + "\n" + t._(
-        "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
-        win=f"{100 * h.win:.1f}", gammon=f"{100 * h.win_gammon:.1f}",
-        lose_gammon=f"{100 * h.lose_gammon:.1f}")
-    return text[:200]
-
-
-def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
-    """The post-match review: per player, decisions, equity lost, the worst plays, luck."""
-    n = names(t, mv)
-    lines = [t._("📊 <b>Review of match #{id}</b> ({p0} – {p1}, {s0}–{s1})", id=mv.id,
-                 p0=n[0], p1=n[1], s0=mv.state.score[0], s1=mv.state.score[1])]
-    for pr in review.players:
-        lines.append("")
-        lines.append(t.ngettext(
-            "<b>{player}</b>: {n} decision, equity lost {lost} ({average} per decision), "
-            "luck {luck}",
-            "<b>{player}</b>: {n} decisions, equity lost {lost} ({average} per decision), "
-            "luck {luck}",
-            pr.decisions, player=n[pr.player], lost=f"{pr.equity_lost:.3f}",
-            average=f"{pr.average_equity_lost:.3f}", luck=f"{pr.luck:+.2f}"))
-        if not pr.worst:
-            lines.append(t._("No mistakes found."))
-        for w in pr.worst:
-            lines.append(t._("• {dice}: played {played}, better {best} (−{lost})",
-                             dice=f"{w.dice.die1}-{w.dice.die2}",
-                             played=html.escape(w.played_text), best=html.escape(w.best_text),
-                             lost=f"{w.equity_lost:.3f}"))
-    lines.append("")
-    lines.append(t._("Equity in points per game against the engine's choice; positive luck "
-                     "means better dice than average."))
-    return "\n".join(lines)[:4096]
-
-
 class ComputerSide:
-    """The computer's turns and the engine's services for one bot (one per ``Portes``)."""
+    """The computer's turns and the engine's services for one bot (one per ``Portes``,
+    as its :class:`bot.core.ComputerService`)."""
 
     def __init__(self, portes: Portes, bot: Bot) -> None:
         self.p = portes
@@ -145,10 +102,6 @@ class ComputerSide:
         self.reviews: OrderedDict[int, MatchReview] = OrderedDict()
         self.reviewed: set[int] = set()
         """Matches whose end-of-match review was sent by this instance."""
-
-    def install(self) -> None:
-        self.p.computer_turn = self.turn
-        self.p.match_finished = self.match_finished
 
     def player_for(self, level: int | None) -> ComputerPlayer:
         return self.players.get(level or DEFAULT_LEVEL) or self.players[DEFAULT_LEVEL]
@@ -190,7 +143,7 @@ class ComputerSide:
             pause = self.delay - (loop.time() - began)
             if pause > 0:
                 await asyncio.sleep(pause)
-            async with self.p.locks[mv.id]:
+            async with self.p.locks.hold(mv.id):
                 res = await action()
                 self.p.remember(res.match)
                 self.busy.discard(mv.id)  # the next turn (shown below) may start
@@ -302,120 +255,9 @@ class ComputerSide:
                 continue
             t = self.p.t_user(player)
             try:
-                await self.bot.send_message(player.id, review_text(t, final, review),
+                await self.bot.send_message(player.id, texts.review_text(t, final, review),
                                             parse_mode=HTML)
             except Forbidden:
                 await self.p.uc.set_can_message(player.id, False)
             except TelegramError as exc:
                 log.info("could not send the review to %s: %s", player.id, exc)
-
-
-def side(p: Portes) -> ComputerSide:
-    value = p.computer
-    assert isinstance(value, ComputerSide)
-    return value
-
-
-# -- handlers -------------------------------------------------------------------------------
-
-
-async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
-    """The Hint button (games against the computer only): the best play and its chances."""
-    p, q, t = await tapped(update, context)
-    mv, code = await p.view(cb.match_id, cb.version)
-    if mv is None:
-        await q.answer(texts.error_text(t, code or "not_found"), show_alert=True)
-        return
-    seat = mv.seat_of(q.from_user.id)
-    if seat is None:
-        await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
-        return
-    if not mv.seats[1 - seat].is_computer:
-        await q.answer(t._("Hints are only for games against the computer."), show_alert=True)
-        return
-    state = mv.state
-    if mv.to_act != seat or state.phase != Phase.PLAYING or state.dice is None:
-        await q.answer(texts.error_text(t, "not_your_turn"), show_alert=True)
-        return
-    try:
-        h = await side(p).hint(mv, seat)
-    except Exception:
-        log.exception("match %s: no hint", mv.id)
-        await q.answer(t._("The computer cannot give a hint just now; try again."),
-                       show_alert=True)
-        return
-    await q.answer(hint_text(t, h), show_alert=True)
-
-
-async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
-    """The Review button (any finished match): the review, sent where the button was."""
-    p, q, t = await tapped(update, context)
-    loaded = await p.uc.load_match(cb.match_id)
-    mv = loaded.match
-    if mv is None or mv.seat_of(q.from_user.id) is None:
-        await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
-        return
-    if mv.status not in REVIEWED_STATUSES:
-        await q.answer(t._("The review is ready when the match is over."), show_alert=True)
-        return
-    await q.answer(t._("Reviewing the match…"))
-    msg = q.message if isinstance(q.message, Message) else None
-    chat_id = msg.chat_id if msg is not None else q.from_user.id
-    thread = msg.message_thread_id if msg is not None and msg.is_topic_message else None
-    await send_review(p, context.bot, mv.id, chat_id, t, thread_id=thread)
-
-
-async def send_review(p: Portes, bot: Bot, match_id: int, chat_id: int, t: Tr, *,
-                      thread_id: int | None = None) -> None:
-    try:
-        found = await side(p).review(match_id)
-    except Exception:
-        log.exception("match %s: the review failed", match_id)
-        found = None
-    if found is None:
-        await quietly(bot.send_message(chat_id, t._("No review is available for this match."),
-                                       message_thread_id=thread_id))
-        return
-    final, review = found
-    await quietly(bot.send_message(chat_id, review_text(t, final, review), parse_mode=HTML,
-                                   message_thread_id=thread_id))
-
-
-async def cmd_review(update: Update, context: Ctx) -> None:
-    """``/review``: the player's recent finished matches, each with a Review button;
-    ``/review <match id>``: that match's review at once."""
-    from telegram import InlineKeyboardButton as Btn
-    from telegram import InlineKeyboardMarkup as Markup
-
-    from bot.callbacks import Action, encode
-    from storage.history import finished_matches
-
-    sender = await command_sender(update, context)
-    if sender is None:
-        return
-    p, msg, user, t = sender
-    thread = msg.message_thread_id if msg.is_topic_message else None
-    if context.args and context.args[0].lstrip("#").isdigit():
-        loaded = await p.uc.load_match(int(context.args[0].lstrip("#")))
-        mv = loaded.match
-        if mv is None or mv.seat_of(user.id) is None:
-            await msg.reply_text(texts.error_text(t, "not_a_player"))
-            return
-        if mv.status not in REVIEWED_STATUSES:
-            await msg.reply_text(t._("The review is ready when the match is over."))
-            return
-        await send_review(p, context.bot, mv.id, msg.chat_id, t, thread_id=thread)
-        return
-    matches = await finished_matches(p.uc, user.id, 10)
-    if not matches:
-        await msg.reply_text(t._("You have no finished match yet."))
-        return
-    lines = [t._("Your finished matches (tap one for its review):")]
-    rows = []
-    for s in matches:
-        opponent = opponent_name(t, s)  # plain: escaped for the HTML text, not for the buttons
-        me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
-        lines.append(f"#{s.id} · {html.escape(opponent)} · {me}–{them}/{s.length}")
-        rows.append([Btn(f"📊 #{s.id} {opponent} {me}–{them}",
-                         callback_data=encode(Action.REVIEW, s.id, 0))])
-    await msg.reply_text("\n".join(lines), parse_mode=HTML, reply_markup=Markup(rows))

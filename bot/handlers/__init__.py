@@ -1,0 +1,41 @@
+"""Telegram handlers, one module per feature: decode the update, call one use case, then show
+the result (see docs/bot.md for the map).
+
+- :mod:`~bot.handlers.commands`: /start, /help, /rules, /lang, /new, /games
+- :mod:`~bot.handlers.challenges`: the /new card's choices, Accept, Withdraw, inline mode
+- :mod:`~bot.handlers.turn`: taps on the turn's keyboard, typed plays, "which match?"
+- :mod:`~bot.handlers.resigning`: /resign, the resignation buttons, Rematch
+- :mod:`~bot.handlers.computer`: Hint, Review, /review
+- :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
+- :mod:`~bot.handlers.errors`: the error handler
+- :mod:`~bot.handlers.router`: every button tap, routed by its action
+
+The entry points :mod:`bot.app` registers are re-exported here.
+"""
+
+from bot.handlers.challenges import on_chosen_inline, on_inline_query
+from bot.handlers.chats import on_migrate, on_my_member
+from bot.handlers.commands import cmd_games, cmd_help, cmd_lang, cmd_new, cmd_rules, cmd_start
+from bot.handlers.computer import cmd_review
+from bot.handlers.errors import on_error
+from bot.handlers.resigning import cmd_resign
+from bot.handlers.router import on_callback
+from bot.handlers.turn import on_private_text
+
+__all__ = [
+    "cmd_games",
+    "cmd_help",
+    "cmd_lang",
+    "cmd_new",
+    "cmd_resign",
+    "cmd_review",
+    "cmd_rules",
+    "cmd_start",
+    "on_callback",
+    "on_chosen_inline",
+    "on_error",
+    "on_inline_query",
+    "on_migrate",
+    "on_my_member",
+    "on_private_text",
+]

@@ -1,0 +1,276 @@
+"""Challenges and inline mode: the /new card's choices (against a person or the computer),
+Accept, Withdraw, a challenge opened from a deep link, and the inline query that posts a
+challenge card in any chat (created when the card is chosen or first accepted)."""
+
+from __future__ import annotations
+
+import html
+import re
+import urllib.parse
+
+from telegram import InlineQueryResultArticle, InputTextMessageContent, Message, Update
+from telegram.constants import ChatType
+
+from bot import texts
+from bot.callbacks import Action, Callback
+from bot.core import Portes, is_group_match, portes, quietly, tapped
+from bot.handlers.common import HTML, Ctx, finish, is_group_chat
+from bot.i18n import Tr, tr
+from bot.keyboards import (
+    challenge_keyboard,
+    computer_card_keyboard,
+    computer_challenge_keyboard,
+    inline_accept_keyboard,
+    new_card_keyboard,
+)
+from rules.match import MATCH_LENGTHS
+from storage.results import ChallengeView
+
+NEW_ARG_RE = re.compile(r"^(o?)([1357tn])([tn]?)(\d*)$")
+NEW_COMPUTER_ARG_RE = re.compile(r"^([o1357])([tn])([123])$")
+INLINE_ARG_RE = re.compile(r"^([1357])([tn])(\d+)$")
+INLINE_RESULT_RE = re.compile(r"^([1357])([tn])$")
+
+
+async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeView,
+                                   user_id: int) -> None:
+    """A challenge opened from its deep link: its card, with Accept (or Withdraw, for its
+    author)."""
+    author, target = texts.challenge_names(c)
+    text = texts.challenge_card_text(t, c, author, target)
+    if c.status != "open":
+        await msg.reply_text(texts.error_text(t, "expired"))
+        return
+    mine = c.author.id == user_id
+    await msg.reply_text(text, parse_mode=HTML, reply_markup=challenge_keyboard(
+        t, c.id, accept=not mine, cancel=mine))
+
+
+async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
+    """The /new card: the "no triple" switch, Cancel, or a length (creating the challenge)."""
+    p, q, t = await tapped(update, context)
+    user = q.from_user
+    msg = q.message if isinstance(q.message, Message) else None
+    if msg is None:
+        await q.answer()
+        return
+    author = msg.reply_to_message.from_user if msg.reply_to_message else None
+    if msg.chat.type != ChatType.PRIVATE and (author is None or author.id != user.id):
+        await q.answer(t._("Only the player who typed /new can choose."), show_alert=True)
+        return
+    if cb.action == Action.NEW_CANCEL:
+        await q.answer()
+        await quietly(msg.delete())
+        return
+    m = NEW_ARG_RE.match(cb.arg or "")
+    if not m:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
+    toggle, first, flag, target_raw = m.groups()
+    target = int(target_raw) if target_raw else None
+    if toggle:
+        no_triple = first == "n"
+        await q.answer()
+        await quietly(msg.edit_text(texts.new_card_text(t, no_triple),
+                                    reply_markup=new_card_keyboard(
+                                        t, no_triple, target,
+                                        computer=msg.chat.type == ChatType.PRIVATE)))
+        return
+    length = int(first)
+    no_triple = flag == "n"
+    group = is_group_chat(msg.chat)
+    thread = msg.message_thread_id if (group and msg.is_topic_message) else None
+    res = await p.uc.create_challenge(
+        user.id, length=length, no_triple=no_triple,
+        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target)
+    if not res.ok or res.challenge is None:
+        await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
+        return
+    await q.answer()
+    c = res.challenge
+    author_name, target_name = texts.challenge_names(c)
+    if group:
+        ct = tr(await p.lang_for_chat(msg.chat.id, user))
+        await msg.edit_text(texts.challenge_card_text(ct, c, author_name, target_name),
+                            parse_mode=HTML, reply_markup=challenge_keyboard(ct, c.id))
+    else:
+        link = p.link(f"c{c.token}")
+        share = "https://t.me/share/url?" + urllib.parse.urlencode(
+            {"url": link, "text": t._("Play Portes with me!")})
+        text = texts.challenge_card_text(t, c, author_name, target_name) + "\n\n" + t._(
+            "Send this link to a friend: {link}", link=link)
+        await msg.edit_text(text, parse_mode=HTML, disable_web_page_preview=True,
+                            reply_markup=challenge_keyboard(t, c.id, accept=False,
+                                                            share_url=share))
+    await p.uc.set_challenge_card(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
+
+
+async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
+    """The /new card in a private chat, against the computer: choose the level and length;
+    the challenge is created with its dice commitment, and the player's Start tap begins it."""
+    p, q, t = await tapped(update, context)
+    user = q.from_user
+    msg = q.message if isinstance(q.message, Message) else None
+    m = NEW_COMPUTER_ARG_RE.match(cb.arg or "")
+    if msg is None or msg.chat.type != ChatType.PRIVATE or not m:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
+    mode, flag, level_raw = m.groups()
+    no_triple, level = flag == "n", int(level_raw)
+    if mode == "o":
+        await q.answer()
+        await quietly(msg.edit_text(texts.computer_card_text(t, no_triple),
+                                    reply_markup=computer_card_keyboard(t, no_triple, level)))
+        return
+    res = await p.uc.create_challenge(user.id, length=int(mode), no_triple=no_triple,
+                                      computer_level=level)
+    if not res.ok or res.challenge is None:
+        await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
+        return
+    await q.answer()
+    c = res.challenge
+    await msg.edit_text(texts.computer_challenge_text(t, c), parse_mode=HTML,
+                        reply_markup=computer_challenge_keyboard(t, c.id))
+    await p.uc.set_challenge_card(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
+
+
+async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
+    """Accept (or Start, against the computer): the match begins."""
+    p, q, t = await tapped(update, context, see=True)
+    user = q.from_user
+    challenge_id = cb.match_id
+    if challenge_id == 0:
+        m = INLINE_ARG_RE.match(cb.arg or "")
+        if not m or not q.inline_message_id:
+            await q.answer(texts.error_text(t, "stale"), show_alert=True)
+            return
+        created = await materialise_inline(p, q.inline_message_id, int(m.group(3)),
+                                           int(m.group(1)), m.group(2) == "n", context)
+        if created is None:
+            await q.answer(texts.error_text(t, "error"), show_alert=True)
+            return
+        challenge_id = created.id
+    challenge = await p.uc.get_challenge(challenge_id)
+    if challenge is None:
+        await q.answer(texts.error_text(t, "expired"), show_alert=True)
+        return
+    if challenge.author.id == user.id and challenge.computer_level is None:
+        await q.answer(texts.error_text(t, "own_challenge"), show_alert=True)
+        return
+    if challenge.place.chat_id is None:
+        # Played in private chats: the acceptor must have started the bot.
+        player = await p.uc.get_player(user.id)
+        if player is None or not player.can_message:
+            await q.answer(url=p.link(f"c{challenge.token}"))
+            return
+    res = await p.uc.accept_challenge(challenge_id, user.id, mix=q.id,
+                                      inline_message_id=q.inline_message_id)
+    if not res.ok or res.match is None:
+        code = res.code or "error"
+        await q.answer(texts.error_text(t, "expired" if code == "challenge_closed" else code),
+                       show_alert=True)
+        return
+    await q.answer()
+    mv = res.match
+    msg = q.message if isinstance(q.message, Message) else None
+    author_name, _ = texts.challenge_names(challenge)
+    ct = p.t_match_chat(mv) if is_group_match(mv) else t
+    acceptor = (ct._("Computer") if challenge.computer_level is not None
+                else html.escape(user.full_name))
+    started = ct._("{author} vs {acceptor}: the match has started.", author=author_name,
+                   acceptor=acceptor)
+    if msg is not None and not q.inline_message_id:
+        await quietly(msg.edit_text(started, parse_mode=HTML))
+    # the author's own card (the link card in their private chat) no longer offers anything
+    card_chat, card_id = challenge.card_chat_id, challenge.card_message_id
+    if card_chat is not None and card_id is not None and (
+            msg is None or (msg.chat_id, msg.message_id) != (card_chat, card_id)):
+        at = p.t_user(challenge.author)
+        await quietly(context.bot.edit_message_text(
+            at._("{author} vs {acceptor}: the match has started.", author=author_name,
+                 acceptor=html.escape(user.full_name)),
+            chat_id=card_chat, message_id=card_id, parse_mode=HTML))
+    await finish(context, mv, res)
+
+
+async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, length: int,
+                             no_triple: bool, context: Ctx) -> ChallengeView | None:
+    """Create the challenge behind an inline card (once), and show its commitment on the card."""
+    # a negative key: never a match id
+    async with p.locks.hold(-abs(hash(inline_message_id)) - 1):
+        known = context.application.bot_data.setdefault("inline_cards", {})
+        if inline_message_id in known:
+            return await p.uc.get_challenge(known[inline_message_id])
+        res = await p.uc.create_challenge(author_id, length=length, no_triple=no_triple,
+                                          inline=True)
+        if not res.ok or res.challenge is None:
+            return None
+        c = res.challenge
+        known[inline_message_id] = c.id
+        await p.uc.set_challenge_card(c.id, inline_message_id=inline_message_id)
+        t = p.t_user(c.author)
+        author, target = texts.challenge_names(c)
+        await quietly(context.bot.edit_message_text(
+            texts.challenge_card_text(t, c, author, target), inline_message_id=inline_message_id,
+            parse_mode=HTML, reply_markup=challenge_keyboard(t, c.id, cancel=True)))
+        return c
+
+
+async def on_withdraw(update: Update, context: Ctx, cb: Callback) -> None:
+    """Withdraw: the challenger takes the challenge back."""
+    p, q, t = await tapped(update, context)
+    res = await p.uc.cancel_challenge(cb.match_id, q.from_user.id)
+    if not res.ok:
+        code = {"not_author": "not_for_you", "challenge_closed": "expired"}.get(
+            res.code or "", res.code or "error")
+        if res.code == "not_author":
+            await q.answer(t._("Only the challenger can withdraw this challenge."),
+                           show_alert=True)
+        else:
+            await q.answer(texts.error_text(t, code), show_alert=True)
+        return
+    await q.answer()
+    text = t._("Challenge withdrawn.")
+    if q.inline_message_id:
+        await quietly(context.bot.edit_message_text(text, inline_message_id=q.inline_message_id))
+    elif isinstance(q.message, Message):
+        await quietly(q.message.edit_text(text))
+
+
+async def on_inline_query(update: Update, context: Ctx) -> None:
+    """Inline mode: a challenge card per match length to post in any chat."""
+    p = portes(context)
+    q = update.inline_query
+    if q is None:
+        return
+    await p.see_user(q.from_user)
+    t = p.t_user(q.from_user)
+    query = q.query.lower()
+    no_triple_first = "no" in query or "χωρ" in query
+    results = []
+    name = html.escape(q.from_user.full_name)
+    lengths = [n for n in MATCH_LENGTHS if str(n) in query] or list(MATCH_LENGTHS)
+    for nt in ((True, False) if no_triple_first else (False, True)):
+        for n in lengths:
+            results.append(InlineQueryResultArticle(
+                id=f"{n}{'n' if nt else 't'}", title=texts.inline_result_title(t, n, nt),
+                description=t._("Post a challenge with an Accept button"),
+                input_message_content=InputTextMessageContent(
+                    texts.challenge_line(t, name, t._("anyone"), n), parse_mode=HTML),
+                reply_markup=inline_accept_keyboard(t, n, nt, q.from_user.id),
+            ))
+    await q.answer(results, cache_time=0, is_personal=True)
+
+
+async def on_chosen_inline(update: Update, context: Ctx) -> None:
+    """An inline card was posted (inline feedback on): create its challenge at once."""
+    p = portes(context)
+    r = update.chosen_inline_result
+    if r is None or not r.inline_message_id:
+        return
+    m = INLINE_RESULT_RE.match(r.result_id)
+    if not m:
+        return
+    await materialise_inline(p, r.inline_message_id, r.from_user.id, int(m.group(1)),
+                             m.group(2) == "n", context)
+

@@ -1,0 +1,38 @@
+"""Chat events: a group that becomes a supergroup, and the bot removed from a chat."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus
+
+from bot.core import portes
+from bot.handlers.common import Ctx, publisher
+
+log = logging.getLogger("bot.handlers")
+
+
+async def on_migrate(update: Update, context: Ctx) -> None:
+    """A group became a supergroup: its matches (and its language) follow the new chat id."""
+    p = portes(context)
+    msg = update.effective_message
+    if msg is None or not msg.migrate_to_chat_id:
+        return
+    await p.uc.migrate_chat(msg.chat.id, msg.migrate_to_chat_id)  # the group's language too
+
+
+async def on_my_member(update: Update, context: Ctx) -> None:
+    """The bot was removed from a chat: its matches' players are told privately."""
+    change = update.my_chat_member
+    if change is None:
+        return
+    status = change.new_chat_member.status
+    if status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
+        log.info("removed from chat %s", change.chat.id)
+        p = portes(context)
+        pub = publisher(context)
+        for mv in await p.uc.active_matches_in_chat(change.chat.id):
+            p.remember(mv)
+            await pub.tell_players_removed(mv)
+

@@ -1,0 +1,147 @@
+"""Commands: /start (and its deep links), /help, /rules, /lang, /new, /games; the language
+buttons and the /games buttons that bring a board back."""
+
+from __future__ import annotations
+
+from telegram import Message, Update
+from telegram.constants import ChatType
+
+from bot import texts
+from bot.callbacks import Callback
+from bot.core import command_sender, is_group_match, portes, quietly, tapped
+from bot.handlers.challenges import show_challenge_privately
+from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
+from bot.i18n import LANG_NAMES, LANGS, tr
+from bot.keyboards import games_keyboard, lang_keyboard, new_card_keyboard
+
+
+async def cmd_start(update: Update, context: Ctx) -> None:
+    """/start: the welcome, or a deep link's challenge (``c<token>``) or board (``m<id>``)."""
+    sender = await command_sender(update, context, starts_in_private=True)
+    if sender is None:
+        return
+    p, msg, user, t = sender
+    private = msg.chat.type == ChatType.PRIVATE
+    payload = context.args[0] if context.args else ""
+    if private and payload.startswith("c") and len(payload) > 1:
+        challenge = await p.uc.get_challenge(token=payload[1:])
+        if challenge is None:
+            await msg.reply_text(texts.error_text(t, "expired"))
+            return
+        await show_challenge_privately(p, t, msg, challenge, user.id)
+        return
+    if private and payload.startswith("m") and payload[1:].isdigit():
+        res = await p.uc.load_match(int(payload[1:]))
+        if res.match is not None and res.match.seat_of(user.id) is not None:
+            mv = res.match
+            if is_group_match(mv):
+                await msg.reply_text(t._("This match is played in its group."))
+            else:
+                p.touch(user.id, mv.id)
+                await publisher(context).post_seat(mv, mv.seat_of(user.id) or 0, new_message=True)
+            return
+    await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
+
+
+async def cmd_help(update: Update, context: Ctx) -> None:
+    """/help: how to play."""
+    p = portes(context)
+    msg = update.effective_message
+    if msg is None:
+        return
+    await p.see_user(update.effective_user)
+    t = p.t_user(update.effective_user)
+    await msg.reply_text(texts.help_text(t, p.username), parse_mode=HTML,
+                         disable_web_page_preview=True)
+
+
+async def cmd_rules(update: Update, context: Ctx) -> None:
+    """/rules: the rule sheet in the reader's language."""
+    p = portes(context)
+    msg = update.effective_message
+    if msg is None:
+        return
+    t = p.t_user(update.effective_user)
+    await msg.reply_text(texts.rules_text(t), parse_mode=HTML)
+
+
+async def cmd_lang(update: Update, context: Ctx) -> None:
+    """/lang: the language buttons (in a group: the group's cards' language)."""
+    p = portes(context)
+    msg = update.effective_message
+    if msg is None:
+        return
+    await p.see_user(update.effective_user)
+    if is_group_chat(msg.chat):
+        t = tr(await p.lang_for_chat(msg.chat.id, update.effective_user))
+        text = t._("Language of this group's match cards:")
+    else:
+        t = p.t_user(update.effective_user)
+        text = t._("Your language:")
+    await msg.reply_text(text, reply_markup=lang_keyboard())
+
+
+async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
+    """A language button: the group's language in a group, else the player's."""
+    p = portes(context)
+    q = update.callback_query
+    assert q is not None
+    lang = cb.arg if cb.arg in LANGS else "en"
+    msg = q.message if isinstance(q.message, Message) else None
+    if msg is not None and is_group_chat(msg.chat):
+        await p.uc.set_chat_language(msg.chat.id, lang)
+    else:
+        user = q.from_user
+        await p.uc.upsert_player(user.id, user.full_name, username=user.username, language=lang)
+        p.user_lang[user.id] = lang
+    await q.answer()
+    if msg is not None:
+        await quietly(msg.edit_text(tr(lang)._("Language: {name}", name=LANG_NAMES[lang])))
+
+
+async def cmd_new(update: Update, context: Ctx) -> None:
+    """/new: the card to choose a new match's length (for anyone, or the person replied to)."""
+    sender = await command_sender(update, context, starts_in_private=True)
+    if sender is None:
+        return
+    p, msg, user, t = sender
+    target = None
+    if is_group_chat(msg.chat) and msg.reply_to_message and msg.reply_to_message.from_user:
+        other = msg.reply_to_message.from_user
+        if not other.is_bot and other.id != user.id:
+            target = other.id
+            await p.see_user(other)
+    await msg.reply_text(texts.new_card_text(t, False), reply_markup=new_card_keyboard(
+        t, False, target, computer=msg.chat.type == ChatType.PRIVATE), do_quote=True)
+
+
+async def cmd_games(update: Update, context: Ctx) -> None:
+    """/games: the player's active matches, each with a button bringing its board back."""
+    sender = await command_sender(update, context)
+    if sender is None:
+        return
+    p, msg, user, t = sender
+    matches = await p.uc.list_active_matches(user.id)
+    if not matches:
+        await msg.reply_text(t._("You have no active match. Start one with /new."))
+        return
+    shown = matches[:20]
+    await msg.reply_text(texts.games_text(t, shown), parse_mode=HTML,
+                         reply_markup=games_keyboard(t, shown))
+
+
+async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
+    """A /games button: the match's board, posted again (in its group, or to the player)."""
+    p, q, t = await tapped(update, context)
+    loaded = await p.uc.load_match(cb.match_id)
+    mv = loaded.match
+    seat = mv.seat_of(q.from_user.id) if mv else None
+    if mv is None or seat is None:
+        await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
+        return
+    await q.answer()
+    async with p.locks.hold(mv.id):
+        if is_group_match(mv):
+            await publisher(context).post_shared(mv)
+        else:
+            await publisher(context).post_seat(mv, seat, new_message=True)

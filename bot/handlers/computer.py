@@ -1,0 +1,118 @@
+"""The computer's buttons and command: Hint (games against the computer only), Review (any
+finished match) and /review. The engine's work is done by the computer player service
+(:class:`bot.core.ComputerService`, installed on :class:`bot.core.Portes`)."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Bot, Message, Update
+
+from bot import texts
+from bot.callbacks import Callback
+from bot.computer_player import REVIEWED_STATUSES
+from bot.core import ComputerService, Portes, command_sender, quietly, tapped
+from bot.handlers.common import HTML, Ctx
+from bot.i18n import Tr
+from bot.keyboards import finished_matches_keyboard
+from rules.match import Phase
+from storage.history import finished_matches
+
+log = logging.getLogger("bot.computer")
+
+
+def the_computer(p: Portes) -> ComputerService:
+    """The computer player installed at start-up (raises before that: answered as a failure)."""
+    if p.computer is None:
+        raise RuntimeError("the computer player is not installed")
+    return p.computer
+
+
+async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
+    """The Hint button (games against the computer only): the best play and its chances."""
+    p, q, t = await tapped(update, context)
+    mv, code = await p.view(cb.match_id, cb.version)
+    if mv is None:
+        await q.answer(texts.error_text(t, code or "not_found"), show_alert=True)
+        return
+    seat = mv.seat_of(q.from_user.id)
+    if seat is None:
+        await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
+        return
+    if not mv.seats[1 - seat].is_computer:
+        await q.answer(t._("Hints are only for games against the computer."), show_alert=True)
+        return
+    state = mv.state
+    if mv.to_act != seat or state.phase != Phase.PLAYING or state.dice is None:
+        await q.answer(texts.error_text(t, "not_your_turn"), show_alert=True)
+        return
+    try:
+        h = await the_computer(p).hint(mv, seat)
+    except Exception:
+        log.exception("match %s: no hint", mv.id)
+        await q.answer(t._("The computer cannot give a hint just now; try again."),
+                       show_alert=True)
+        return
+    await q.answer(texts.hint_text(t, h), show_alert=True)
+
+
+async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
+    """The Review button (any finished match): the review, sent where the button was."""
+    p, q, t = await tapped(update, context)
+    loaded = await p.uc.load_match(cb.match_id)
+    mv = loaded.match
+    if mv is None or mv.seat_of(q.from_user.id) is None:
+        await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
+        return
+    if mv.status not in REVIEWED_STATUSES:
+        await q.answer(t._("The review is ready when the match is over."), show_alert=True)
+        return
+    await q.answer(t._("Reviewing the match…"))
+    msg = q.message if isinstance(q.message, Message) else None
+    chat_id = msg.chat_id if msg is not None else q.from_user.id
+    thread = msg.message_thread_id if msg is not None and msg.is_topic_message else None
+    await send_review(p, context.bot, mv.id, chat_id, t, thread_id=thread)
+
+
+async def send_review(p: Portes, bot: Bot, match_id: int, chat_id: int, t: Tr, *,
+                      thread_id: int | None = None) -> None:
+    """Send a finished match's review to ``chat_id`` (or say there is none)."""
+    try:
+        found = await the_computer(p).review(match_id)
+    except Exception:
+        log.exception("match %s: the review failed", match_id)
+        found = None
+    if found is None:
+        await quietly(bot.send_message(chat_id, t._("No review is available for this match."),
+                                       message_thread_id=thread_id))
+        return
+    final, review = found
+    await quietly(bot.send_message(chat_id, texts.review_text(t, final, review),
+                                   parse_mode=HTML, message_thread_id=thread_id))
+
+
+async def cmd_review(update: Update, context: Ctx) -> None:
+    """``/review``: the player's recent finished matches, each with a Review button;
+    ``/review <match id>``: that match's review at once."""
+    sender = await command_sender(update, context)
+    if sender is None:
+        return
+    p, msg, user, t = sender
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    if context.args and context.args[0].lstrip("#").isdigit():
+        loaded = await p.uc.load_match(int(context.args[0].lstrip("#")))
+        mv = loaded.match
+        if mv is None or mv.seat_of(user.id) is None:
+            await msg.reply_text(texts.error_text(t, "not_a_player"))
+            return
+        if mv.status not in REVIEWED_STATUSES:
+            await msg.reply_text(t._("The review is ready when the match is over."))
+            return
+        await send_review(p, context.bot, mv.id, msg.chat_id, t, thread_id=thread)
+        return
+    matches = await finished_matches(p.uc, user.id, 10)
+    if not matches:
+        await msg.reply_text(t._("You have no finished match yet."))
+        return
+    await msg.reply_text(texts.finished_matches_text(t, matches), parse_mode=HTML,
+                         reply_markup=finished_matches_keyboard(t, matches))

@@ -1,0 +1,41 @@
+"""The one error handler: blocked users are remembered, harmless refusals ignored, anything
+else logged (and a tap that failed gets an alert)."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, Forbidden
+
+from bot import texts
+from bot.core import portes
+from bot.handlers.common import Ctx
+
+log = logging.getLogger("bot.handlers")
+
+
+async def on_error(update: object, context: Ctx) -> None:
+    """Any exception a handler raised: remember a block, ignore "not modified", log the rest."""
+    error = context.error
+    if isinstance(error, Forbidden):
+        # the user blocked the bot (or never started it): remember, and carry on
+        log.info("forbidden: %s", error.message)
+        if isinstance(update, Update) and update.effective_user is not None:
+            chat = update.effective_chat
+            if chat is not None and chat.type == ChatType.PRIVATE:
+                await portes(context).uc.set_can_message(update.effective_user.id, False)
+        return
+    if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+        return
+    log.error("unhandled error while handling an update", exc_info=error)
+    if isinstance(update, Update) and update.callback_query is not None:
+        try:
+            t = portes(context).t_user(update.callback_query.from_user)
+            await update.callback_query.answer(texts.error_text(t, "error"), show_alert=True)
+        except BadRequest:
+            pass
+        except Exception:
+            log.debug("could not answer after an error", exc_info=True)
+

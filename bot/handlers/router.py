@@ -1,0 +1,46 @@
+"""The callback router: every button's data is decoded here and sent to its feature's handler."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from telegram import Update
+
+from bot import texts
+from bot.callbacks import BOARD_ACTIONS, Action, Callback, decode
+from bot.core import portes
+from bot.handlers.challenges import on_accept, on_new_card, on_new_computer, on_withdraw
+from bot.handlers.commands import on_lang, on_show
+from bot.handlers.common import Ctx
+from bot.handlers.computer import on_hint, on_review
+from bot.handlers.resigning import on_rematch, on_resign
+from bot.handlers.turn import on_pick, on_turn_tap
+
+ButtonHandler = Callable[[Update, Ctx, Callback], Awaitable[None]]
+
+ROUTES: dict[Action, ButtonHandler] = {
+    Action.FROM: on_turn_tap, Action.MOVE: on_turn_tap, Action.BACK: on_turn_tap,
+    Action.PLAY: on_turn_tap, Action.UNDO: on_turn_tap, Action.CONFIRM: on_turn_tap,
+    Action.RESIGN: on_resign, Action.RESIGN_ACCEPT: on_resign,
+    Action.RESIGN_DECLINE: on_resign, Action.CANCEL: on_resign,
+    Action.ACCEPT: on_accept, Action.WITHDRAW: on_withdraw, Action.REMATCH: on_rematch,
+    Action.NEW: on_new_card, Action.NEW_CANCEL: on_new_card, Action.SHOW: on_show,
+    Action.LANG: on_lang,
+    Action.NEW_COMPUTER: on_new_computer, Action.HINT: on_hint, Action.REVIEW: on_review,
+    Action.PICK_PLAY: on_pick, Action.PICK_RESIGN: on_pick,
+}
+
+
+async def on_callback(update: Update, context: Ctx) -> None:
+    """Every button tap: decode its data (refusing forged or old data) and route it."""
+    q = update.callback_query
+    if q is None:
+        return
+    cb = decode(q.data)
+    if cb is None:
+        t = portes(context).t_user(q.from_user)
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
+    if cb.action in BOARD_ACTIONS:
+        portes(context).touch(q.from_user.id, cb.match_id)
+    await ROUTES[cb.action](update, context, cb)

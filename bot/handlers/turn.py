@@ -1,0 +1,187 @@
+"""The turn: taps on the turn's keyboard (a checker, a destination, a whole play, Undo,
+Confirm), a play typed in notation in the private chat, and the answer to "which match?".
+
+Order of work for a tap: decide and commit through the use case, answer the callback query (an
+alert when refused), then update the messages (render, upload).
+"""
+
+from __future__ import annotations
+
+import re
+
+from telegram import CallbackQuery, Message, Update
+
+from bot import texts
+from bot.callbacks import Action, Callback
+from bot.core import portes, quietly, tapped
+from bot.handlers.common import Ctx, finish, publisher, refusal
+from bot.handlers.resigning import resign_card
+from bot.handlers.which_match import is_private_match, meant, replied_board
+from bot.i18n import Tr
+from bot.keyboards import pick_keyboard
+from bot.publish import turn_changed
+from bot.turn import destinations, direct_plays
+from storage.results import ActionResult, MatchView
+
+PLAY_TEXT_RE = re.compile(r"^\s*(?:(?:bar|b|off|o|\d{1,2})(?:/(?:bar|b|off|o|\d{1,2})\*?)+"
+                          r"(?:\(\d\))?\s*)+$", re.IGNORECASE)
+
+
+def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
+                version: int) -> str | None:
+    """Why a tap on the turn's keyboard changes nothing (an error code), or ``None``."""
+    if mv is None:
+        return code or "not_found"
+    seat = mv.seat_of(user_id)
+    if seat is None:
+        return "not_a_player"
+    if mv.version != version:
+        return "stale"
+    if mv.to_act != seat:
+        return "game_over" if mv.status.is_over else "not_your_turn"
+    return None
+
+
+async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
+    """A tap on the turn's keyboard: a checker, a destination, a whole play, Undo, Confirm."""
+    p, q, t = await tapped(update, context, see=True)
+    msg = q.message if isinstance(q.message, Message) else None
+    async with p.locks.hold(cb.match_id):
+        mv, code = await p.view(cb.match_id, cb.version)
+        refused = tap_refusal(mv, code, q.from_user.id, cb.version)
+        if refused is not None or mv is None:
+            await q.answer(texts.error_text(t, refused or "not_found"), show_alert=True)
+            return
+        try:
+            res = await turn_step(context, q, t, mv, cb, msg)
+        except ValueError:
+            await q.answer(texts.error_text(t, "stale"), show_alert=True)
+            return
+        if res is None:
+            return
+        p.remember(res.match)
+        if not res.ok or res.match is None:
+            await q.answer(refusal(t, res), show_alert=True)
+            return
+        await q.answer()
+        if turn_changed(res.events):
+            await finish(context, res.match, res)
+        else:
+            await publisher(context).edit_tapped(res.match, msg)
+
+
+async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Callback,
+                    msg: Message | None) -> ActionResult | None:
+    """Commit the tapped step through the use case; ``None`` when the tap was answered here
+    (a choice inside the keyboard, such as a checker with several destinations, or a refusal).
+    Raises ``ValueError`` for an argument that cannot be read."""
+    p = portes(context)
+    user_id, state = q.from_user.id, mv.state
+    if cb.action == Action.BACK:
+        await q.answer()
+        await publisher(context).edit_tapped(mv, msg, caption_too=False)
+        return None
+    if cb.action == Action.FROM:
+        dests = destinations(state, cb.int_arg())
+        if not dests:
+            await q.answer(texts.error_text(t, "illegal_play"), show_alert=True)
+            return None
+        if len(dests) > 1:
+            await q.answer()
+            await publisher(context).edit_tapped(mv, msg, selected=cb.int_arg(),
+                                                 caption_too=False)
+            return None
+        return await p.uc.steps(mv.id, user_id, cb.version, dests[0].moves)
+    if cb.action == Action.MOVE:
+        src, dest, variant = cb.move()
+        found = [d for d in destinations(state, src)
+                 if d.to_point == dest and d.variant == variant]
+        if not found:
+            await q.answer(texts.error_text(t, "illegal_play"), show_alert=True)
+            return None
+        return await p.uc.steps(mv.id, user_id, cb.version, found[0].moves)
+    if cb.action == Action.PLAY:
+        plays = direct_plays(state, p.settings.plays_direct)
+        index = cb.int_arg()
+        if index >= len(plays):
+            await q.answer(texts.error_text(t, "stale"), show_alert=True)
+            return None
+        return await p.uc.play(mv.id, user_id, cb.version, plays[index][0])
+    if cb.action == Action.UNDO:
+        return await p.uc.undo(mv.id, user_id, cb.version)
+    if cb.action == Action.CONFIRM:
+        return await p.uc.confirm(mv.id, user_id, cb.version)
+    await q.answer()
+    return None
+
+
+async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
+    """The answer to "which match?": resign that one, or play the typed play there (the
+    question replies to the player's message, so the play is read back from it)."""
+    p, q, t = await tapped(update, context)
+    user = q.from_user
+    msg = q.message if isinstance(q.message, Message) else None
+    asked = msg.reply_to_message if msg is not None else None
+    if msg is None or (asked is not None and asked.from_user is not None
+                       and asked.from_user.id != user.id):
+        await q.answer(t._("This question is for someone else."), show_alert=True)
+        return
+    mv, code = await p.view(cb.match_id, cb.version)
+    if mv is None or mv.seat_of(user.id) is None:
+        await q.answer(texts.error_text(t, code or "not_a_player"), show_alert=True)
+        return
+    if cb.action == Action.PICK_RESIGN:
+        await q.answer()
+        text, markup = resign_card(t, mv, user.id)
+        await quietly(msg.edit_text(text, reply_markup=markup))
+        return
+    play = asked.text.strip() if asked is not None and asked.text else ""
+    if not PLAY_TEXT_RE.match(play):
+        await q.answer(t._("Type your play again."), show_alert=True)
+        return
+    async with p.locks.hold(mv.id):
+        res = await p.uc.play(mv.id, user.id, cb.version, play)
+        p.remember(res.match)
+        if not res.ok or res.match is None:
+            await q.answer(refusal(t, res), show_alert=True)
+            return
+        await q.answer()
+        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
+        await finish(context, res.match, res)
+
+
+async def on_private_text(update: Update, context: Ctx) -> None:
+    """A play typed in notation goes to the match the player means (see
+    :func:`bot.handlers.which_match.meant`); when several are waiting for them and none is
+    clearly meant, the bot asks which."""
+    p = portes(context)
+    msg = update.effective_message
+    user = update.effective_user
+    if msg is None or user is None or not msg.text:
+        return
+    t = p.t_user(user)
+    if not PLAY_TEXT_RE.match(msg.text):
+        await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."))
+        return
+    play = msg.text.strip()
+    mine = [m for m in await p.uc.list_active_matches(user.id) if is_private_match(m)]
+    waiting = [m for m in mine if m.my_turn]
+    target = await replied_board(p, msg, mine)
+    if target is None:
+        if not waiting:
+            await msg.reply_text(t._("It is not your turn in any private match."))
+            return
+        target = await meant(p, user.id, msg, waiting)
+    if target is None:
+        await msg.reply_text(t._("Which match is {play} for?", play=play), do_quote=True,
+                             reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting))
+        return
+    p.touch(user.id, target.id)
+    async with p.locks.hold(target.id):
+        res = await p.uc.play(target.id, user.id, target.version, play)
+        p.remember(res.match)
+        if not res.ok or res.match is None:
+            await msg.reply_text(refusal(t, res))
+            return
+        await finish(context, res.match, res)
+

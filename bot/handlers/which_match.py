@@ -1,0 +1,58 @@
+"""Which match a typed play or /resign is for, when a player has several (see docs/bot.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import Chat, Message
+
+from bot.core import Portes
+from bot.handlers.common import is_group_chat
+from storage.results import MatchSummary
+
+
+def is_private_match(s: MatchSummary) -> bool:
+    """Played in private chats (with the bot, or from an inline card), not in a group."""
+    return s.place.chat_id is None or s.place.chat_id > 0
+
+
+def matches_here(matches: Sequence[MatchSummary], chat: Chat) -> list[MatchSummary]:
+    """The matches played in ``chat``: a group's own, or in a private chat the private ones."""
+    if is_group_chat(chat):
+        return [m for m in matches if m.place.chat_id == chat.id]
+    return [m for m in matches if is_private_match(m)]
+
+
+async def replied_board(p: Portes, msg: Message,
+                        matches: Sequence[MatchSummary]) -> MatchSummary | None:
+    """The match whose board ``msg`` replies to, if it replies to one of theirs."""
+    target = msg.reply_to_message
+    if target is None or not target.photo:
+        return None
+    for s in matches:
+        mv = (await p.uc.load_match(s.id)).match
+        if mv is not None and any(b.chat_id == target.chat_id and b.message_id == target.message_id
+                                  for b in mv.board_messages):
+            return s
+    return None
+
+
+async def meant(p: Portes, user_id: int, msg: Message,
+                candidates: Sequence[MatchSummary]) -> MatchSummary | None:
+    """The one of ``candidates`` the player means: the only one; the one whose board the
+    message replies to; the one whose board they last interacted with (unless a board of
+    another match has come to them since). ``None`` when it is not clear: ask.
+
+    The last interaction is remembered in memory; in webhook mode several instances may share
+    the updates, and one instance's memory may miss a later tap handled by another, so it is
+    not used there (the bot asks)."""
+    if len(candidates) == 1:
+        return candidates[0]
+    replied = await replied_board(p, msg, candidates)
+    if replied is not None:
+        return replied
+    if p.settings.webhook:
+        return None
+    focus = p.focused(user_id)
+    return next((s for s in candidates if s.id == focus), None)
+
