@@ -222,7 +222,9 @@ class InlineQuery(_Waitable):
         return f"the answer to inline query {self.query!r}"
 
 
-class _Until(_Waitable):
+class Until(_Waitable):
+    """Awaitable (or ``.wait_sync()``): polls a predicate until truthy; gives its value."""
+
     def __init__(self, predicate: Callable[[], Any], what: str, timeout: float) -> None:
         self.predicate = predicate
         self.what = what
@@ -294,7 +296,7 @@ class Chat:
 
     def wait_for_bot_message(self, after: Message | None = None,
                              predicate: Callable[[Message], bool] | None = None,
-                             timeout: float = 10.0) -> _Until:
+                             timeout: float = 10.0) -> Until:
         """Awaitable: the first live bot message after ``after`` (by message_id) that matches."""
         floor = after.message_id if after is not None else 0
 
@@ -304,7 +306,7 @@ class Chat:
                     return m
             return None
 
-        return _Until(find, f"a bot message in {self!r} after {floor}", timeout)
+        return Until(find, f"a bot message in {self!r} after {floor}", timeout)
 
     def create_topic(self, name: str, by: User | None = None) -> int:
         """Create a forum topic; returns its message_thread_id."""

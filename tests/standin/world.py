@@ -19,12 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 from . import errors as E
+from .clock import Clock
 from .errors import ApiError
 from .model import (
     JSON,
     Call,
     CallbackRec,
     ChatRec,
+    Delay,
     FileRec,
     Injection,
     InlineQueryRec,
@@ -104,8 +106,9 @@ class Params:
 class World:
     def __init__(self, *, token: str, bot_username: str, bot_name: str, privacy_mode: bool,
                  inline_feedback: bool, recompress_photos: bool,
-                 callback_answer_timeout: float) -> None:
+                 callback_answer_timeout: float, clock: Clock) -> None:
         self.cond = threading.Condition(threading.RLock())
+        self.clock = clock
         self.token = token
         bot_id = int(token.split(":", 1)[0])
         self.bot = UserRec(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
@@ -114,7 +117,6 @@ class World:
         self.inline_mode = True
         self.recompress_photos = recompress_photos
         self.callback_answer_timeout = callback_answer_timeout
-        self.clock_offset = 0.0
         self.users: dict[int, UserRec] = {}
         self.chats: dict[int, ChatRec] = {}
         self.foreign_chats: list[ChatRec] = []
@@ -133,7 +135,10 @@ class World:
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.calls: list[Call] = []
         self.injections: list[Injection] = []
+        self.delays: list[Delay] = []
         self.in_flight = 0
+        self.polls_waiting = 0
+        # Real time, not the stand-in clock: idle() watches a bot that runs in real time.
         self.last_activity = time.monotonic()
         self.closing = False
         self.bot_settings: dict[str, Any] = {}
@@ -154,7 +159,16 @@ class World:
 
     # ---- small helpers -------------------------------------------------------------------
     def now(self) -> float:
-        return time.time() + self.clock_offset
+        return self.clock.time()
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds`` on the stand-in clock (holding the lock), or until stopping."""
+        deadline = self.clock.monotonic() + seconds
+        while not self.closing:
+            remaining = deadline - self.clock.monotonic()
+            if remaining <= 0:
+                return
+            self.clock.wait(self.cond, remaining)
 
     def uid(self, prefix: str) -> str:
         raw = f"{prefix}{next(self._ids)}".encode()
@@ -186,6 +200,10 @@ class World:
         with self.cond:
             if not is_poll:
                 self.in_flight += 1
+                self.cond.notify_all()
+            delay = self._take_delay(name, params)
+            if delay:
+                self.pause(delay)
         try:
             with self.cond:
                 injected = self._take_injection(name, params)
@@ -206,6 +224,18 @@ class World:
                 result=copy.deepcopy(body.get("result"))))
             self.cond.notify_all()
         return status, body
+
+    def _take_delay(self, method: str, params: Params) -> float:
+        for delay in self.delays:
+            if delay.method is not None and delay.method.lower() != method.lower():
+                continue
+            if delay.chat_id is not None and params.text("chat_id") != str(delay.chat_id):
+                continue
+            delay.times -= 1
+            if delay.times <= 0:
+                self.delays.remove(delay)
+            return delay.seconds
+        return 0.0
 
     def _take_injection(self, method: str, params: Params) -> ApiError | None:
         for inj in self.injections:
@@ -257,7 +287,7 @@ class World:
             self.updates = [u for u in self.updates if u["update_id"] >= offset]
         elif offset < 0:
             self.updates = self.updates[offset:]
-        deadline = time.monotonic() + timeout
+        deadline = self.clock.monotonic() + timeout
         while True:
             self.updates = [u for u in self.updates if _kind(u) in self.allowed_updates]
             if self.updates or self.closing:
@@ -268,10 +298,15 @@ class World:
                 return batch
             if generation != self.poll_generation:
                 raise ApiError(409, E.POLL_CONFLICT)
-            remaining = deadline - time.monotonic()
+            remaining = deadline - self.clock.monotonic()
             if remaining <= 0:
                 return []
-            self.cond.wait(remaining)
+            self.polls_waiting += 1
+            self.cond.notify_all()
+            try:
+                self.clock.wait(self.cond, remaining)
+            finally:
+                self.polls_waiting -= 1
 
     def api_setWebhook(self, p: Params) -> bool:
         url = p.text("url") or ""
