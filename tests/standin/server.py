@@ -284,7 +284,7 @@ class StandIn:
              language_code: str | None = "en", last_name: str | None = None,
              id: int | None = None) -> User:
         with self.world.cond:
-            uid = id if id is not None else next(self.world._user_ids)
+            uid = id if id is not None else next(self.world.user_ids)
             if uid in self.world.users:
                 raise StandInError(f"user id {uid} already exists")
             rec = UserRec(id=uid, first_name=first_name, last_name=last_name, username=username,
@@ -297,7 +297,7 @@ class StandIn:
         """A basic group; the first member is its creator. The bot is in it unless ``bot=False``
         (no updates are sent for the set-up; use ``user.add_bot`` for that)."""
         with self.world.cond:
-            gid = -next(self.world._group_ids)
+            gid = -next(self.world.group_ids)
             rec = ChatRec(id=gid, type="group", title=title)
             self._populate(rec, members, bot, bot_admin)
             return Chat(self, rec)
@@ -306,7 +306,7 @@ class StandIn:
                    username: str | None = None, bot: bool = True,
                    bot_admin: bool = False) -> Chat:
         with self.world.cond:
-            gid = -(1_000_000_000_000 + next(self.world._super_ids) - 1_000_000_000)
+            gid = -(1_000_000_000_000 + next(self.world.super_ids) - 1_000_000_000)
             rec = ChatRec(id=gid, type="supergroup", title=title, is_forum=forum,
                           username=username)
             if forum:
@@ -323,12 +323,12 @@ class StandIn:
 
     def join(self, chat: Chat, user: User) -> None:
         with self.world.cond:
-            chat._rec.members[user.id] = "member"
+            chat.record.members[user.id] = "member"
 
     def direct_chat(self, a: User, b: User) -> Chat:
         """A private chat between two users (the bot is not in it; for inline mode)."""
         with self.world.cond:
-            rec = ChatRec(id=b.id, type="private", user=b._rec, visible_to_bot=False,
+            rec = ChatRec(id=b.id, type="private", user=b.record, visible_to_bot=False,
                           members={a.id: "member", b.id: "member"})
             self.world.foreign_chats.append(rec)
             return Chat(self, rec)

@@ -142,10 +142,10 @@ class World:
         self.last_activity = time.monotonic()
         self.closing = False
         self.bot_settings: dict[str, Any] = {}
-        self._ids = itertools.count(1)
-        self._user_ids = itertools.count(1_000_001)
-        self._group_ids = itertools.count(4_000_001)
-        self._super_ids = itertools.count(1_000_000_001)
+        self.ids = itertools.count(1)
+        self.user_ids = itertools.count(1_000_001)
+        self.group_ids = itertools.count(4_000_001)
+        self.super_ids = itertools.count(1_000_000_001)
         self.handlers: dict[str, Callable[[Params], Any]] = {
             name.lower(): getattr(self, "api_" + name) for name in (
                 "getMe", "logOut", "close", "getUpdates", "setWebhook", "deleteWebhook",
@@ -171,7 +171,7 @@ class World:
             self.clock.wait(self.cond, remaining)
 
     def uid(self, prefix: str) -> str:
-        raw = f"{prefix}{next(self._ids)}".encode()
+        raw = f"{prefix}{next(self.ids)}".encode()
         return prefix + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
     def known_users(self) -> dict[int, JSON]:
@@ -500,9 +500,9 @@ class World:
     # ---- message content -----------------------------------------------------------------
     def _markup(self, p: Params, name: str = "reply_markup") -> JSON | None:
         markup = p.obj(name, "reply keyboard markup")
-        return self._check_markup(markup)
+        return self.check_markup(markup)
 
-    def _check_markup(self, markup: Any) -> JSON | None:
+    def check_markup(self, markup: Any) -> JSON | None:
         if markup is None:
             return None
         if not isinstance(markup, dict):
@@ -531,7 +531,7 @@ class World:
                                         f"'{button['url']}' is invalid: Wrong HTTP URL")
         return {"inline_keyboard": copy.deepcopy(rows)}
 
-    def _formatted(self, p: Params, text_name: str, entities_name: str,
+    def formatted(self, p: Params, text_name: str, entities_name: str,
                    parse_mode: str | None = None) -> tuple[str | None, list[JSON]]:
         text = p.text(text_name)
         if text is None:
@@ -550,7 +550,7 @@ class World:
                         if e["offset"] - lead >= 0]
         return text, merge_entities(entities, detect_entities(text))
 
-    def _photo_from(self, value: Any, uploads: dict[str, Upload]) -> tuple[Photo, bool]:
+    def photo_from(self, value: Any, uploads: dict[str, Upload]) -> tuple[Photo, bool]:
         """Resolve a photo parameter; returns (photo, was_uploaded)."""
         if isinstance(value, Upload):
             return self._new_photo(value.data), True
@@ -648,7 +648,7 @@ class World:
     # ---- sending -------------------------------------------------------------------------
     def api_sendMessage(self, p: Params) -> JSON:
         chat = self._chat(p, for_sending=True)
-        text, entities = self._formatted(p, "text", "entities")
+        text, entities = self.formatted(p, "text", "entities")
         if not text:
             raise ApiError(400, E.TEXT_EMPTY)
         if len(text) > TEXT_LIMIT:
@@ -661,13 +661,13 @@ class World:
 
     def api_sendPhoto(self, p: Params) -> JSON:
         chat = self._chat(p, for_sending=True)
-        caption, entities = self._formatted(p, "caption", "caption_entities")
+        caption, entities = self.formatted(p, "caption", "caption_entities")
         if caption is not None and len(caption) > CAPTION_LIMIT:
             raise ApiError(400, E.CAPTION_TOO_LONG)
         markup = self._markup(p)
         reply_to = self._reply_target(chat, p)
         thread = self._thread(chat, p)
-        photo, _ = self._photo_from(p.get("photo"), _uploads(p))
+        photo, _ = self.photo_from(p.get("photo"), _uploads(p))
         msg = self.new_message(chat, self.bot, photo=photo, caption=caption or None,
                                caption_entities=entities, reply_markup=markup,
                                reply_to=reply_to, thread_id=thread)
@@ -708,7 +708,7 @@ class World:
 
     def api_editMessageText(self, p: Params) -> JSON | bool:
         msg = self._target(p)
-        text, entities = self._formatted(p, "text", "entities")
+        text, entities = self.formatted(p, "text", "entities")
         if not text:
             raise ApiError(400, E.TEXT_EMPTY)
         if len(text) > TEXT_LIMIT:
@@ -721,7 +721,7 @@ class World:
 
     def api_editMessageCaption(self, p: Params) -> JSON | bool:
         msg = self._target(p)
-        caption, entities = self._formatted(p, "caption", "caption_entities")
+        caption, entities = self.formatted(p, "caption", "caption_entities")
         if caption is not None and len(caption) > CAPTION_LIMIT:
             raise ApiError(400, E.CAPTION_TOO_LONG)
         markup = self._markup(p)
@@ -745,11 +745,11 @@ class World:
         sub = Params({"caption": media.get("caption"),
                       "caption_entities": media.get("caption_entities"),
                       "parse_mode": media.get("parse_mode")})
-        caption, entities = self._formatted(sub, "caption", "caption_entities")
+        caption, entities = self.formatted(sub, "caption", "caption_entities")
         if caption is not None and len(caption) > CAPTION_LIMIT:
             raise ApiError(400, E.CAPTION_TOO_LONG)
         markup = self._markup(p)
-        photo, _ = self._photo_from(value, uploads)
+        photo, _ = self.photo_from(value, uploads)
         if msg.photo is not None and msg.photo.unique_id == photo.unique_id:
             photo = msg.photo
         return self._finish_edit(msg, {"photo": photo, "caption": caption or None,
@@ -820,7 +820,7 @@ class World:
             if rid in seen:
                 raise ApiError(400, "Bad Request: RESULT_ID_DUPLICATE")
             seen.add(rid)
-            self._check_markup(result.get("reply_markup"))
+            self.check_markup(result.get("reply_markup"))
             content = result.get("input_message_content") or {}
             if len(str(content.get("message_text", ""))) > TEXT_LIMIT:
                 raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
