@@ -254,8 +254,8 @@ class StandIn:
 
     def settled(self) -> Until:
         """Awaitable (or ``.wait_sync()``): with a :class:`ManualClock`, until every long poll
-        and injected delay has looked at the clock since it last moved, so what was due has
-        happened and what waits on still waits. At once with the real clock."""
+        and injected delay has looked at the clock since it last moved: what fell due has been
+        let go, the rest still waits. At once with the real clock."""
         def settled() -> bool:
             with self.world.cond:
                 return self.world.clock.settled()
