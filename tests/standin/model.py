@@ -208,3 +208,11 @@ class Injection:
     retry_after: int | None
     description: str | None
     chat_id: int | None
+
+
+@dataclass
+class Delay:
+    method: str | None
+    seconds: float
+    times: int
+    chat_id: int | None

@@ -22,8 +22,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from .model import Call, ChatRec, Injection, Upload, UserRec
-from .sim import Chat, Message, StandInError, User, _Until, snapshot
+from .clock import Clock, RealClock
+from .model import Call, ChatRec, Delay, Injection, Upload, UserRec
+from .sim import Chat, Message, StandInError, Until, User, snapshot
 from .world import World
 
 T = TypeVar("T")
@@ -151,12 +152,14 @@ class StandIn:
     def __init__(self, *, token: str = "123:ABC", bot_username: str = "portes_test_bot",
                  bot_name: str = "Portes", privacy_mode: bool = True,
                  inline_feedback: bool = False, recompress_photos: bool = True,
-                 callback_answer_timeout: float = 15.0, port: int = 0) -> None:
+                 callback_answer_timeout: float = 15.0, port: int = 0,
+                 clock: Clock | None = None) -> None:
         self.token = token
         self.world = World(token=token, bot_username=bot_username, bot_name=bot_name,
                            privacy_mode=privacy_mode, inline_feedback=inline_feedback,
                            recompress_photos=recompress_photos,
-                           callback_answer_timeout=callback_answer_timeout)
+                           callback_answer_timeout=callback_answer_timeout,
+                           clock=clock if clock is not None else RealClock())
         self._port = port
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -239,13 +242,25 @@ class StandIn:
             self.world.url_content[url] = data
 
     def advance_clock(self, seconds: float) -> None:
-        """Move the stand-in's clock forward (message ages, callback-answer deadlines)."""
+        """Move the stand-in's clock forward (message ages, callback-answer deadlines; with a
+        :class:`ManualClock` also long-poll timeouts and injected delays, which it wakes)."""
         with self.world.cond:
-            self.world.clock_offset += seconds
+            self.world.clock.advance(seconds)
+            self.world.cond.notify_all()
 
     def now(self) -> float:
         with self.world.cond:
             return self.world.now()
+
+    def settled(self) -> Until:
+        """Awaitable (or ``.wait_sync()``): with a :class:`ManualClock`, until every long poll
+        and injected delay has looked at the clock since it last moved: what fell due has been
+        let go, the rest still waits. At once with the real clock."""
+        def settled() -> bool:
+            with self.world.cond:
+                return self.world.clock.settled()
+
+        return Until(settled, "the clock's waiters to see the new time", 10.0)
 
     def inject_error(self, method: str | None = None, code: int = 429, *,
                      retry_after: int | None = None, times: int = 1,
@@ -256,12 +271,20 @@ class StandIn:
             self.world.injections.append(Injection(method, code, times, retry_after,
                                                    description, chat_id))
 
+    def inject_delay(self, method: str | None = None, seconds: float = 1.0, *, times: int = 1,
+                     chat_id: int | None = None) -> None:
+        """Make the next ``times`` calls of ``method`` (any method if None; optionally only for
+        ``chat_id``) wait ``seconds`` on the stand-in clock before they are handled: a slow
+        Telegram. The call counts as in flight while it waits."""
+        with self.world.cond:
+            self.world.delays.append(Delay(method, seconds, times, chat_id))
+
     # ---- users and chats -----------------------------------------------------------------------
     def user(self, first_name: str, *, username: str | None = None,
              language_code: str | None = "en", last_name: str | None = None,
              id: int | None = None) -> User:
         with self.world.cond:
-            uid = id if id is not None else next(self.world._user_ids)
+            uid = id if id is not None else next(self.world.user_ids)
             if uid in self.world.users:
                 raise StandInError(f"user id {uid} already exists")
             rec = UserRec(id=uid, first_name=first_name, last_name=last_name, username=username,
@@ -274,7 +297,7 @@ class StandIn:
         """A basic group; the first member is its creator. The bot is in it unless ``bot=False``
         (no updates are sent for the set-up; use ``user.add_bot`` for that)."""
         with self.world.cond:
-            gid = -next(self.world._group_ids)
+            gid = -next(self.world.group_ids)
             rec = ChatRec(id=gid, type="group", title=title)
             self._populate(rec, members, bot, bot_admin)
             return Chat(self, rec)
@@ -283,7 +306,7 @@ class StandIn:
                    username: str | None = None, bot: bool = True,
                    bot_admin: bool = False) -> Chat:
         with self.world.cond:
-            gid = -(1_000_000_000_000 + next(self.world._super_ids) - 1_000_000_000)
+            gid = -(1_000_000_000_000 + next(self.world.super_ids) - 1_000_000_000)
             rec = ChatRec(id=gid, type="supergroup", title=title, is_forum=forum,
                           username=username)
             if forum:
@@ -300,12 +323,12 @@ class StandIn:
 
     def join(self, chat: Chat, user: User) -> None:
         with self.world.cond:
-            chat._rec.members[user.id] = "member"
+            chat.record.members[user.id] = "member"
 
     def direct_chat(self, a: User, b: User) -> Chat:
         """A private chat between two users (the bot is not in it; for inline mode)."""
         with self.world.cond:
-            rec = ChatRec(id=b.id, type="private", user=b._rec, visible_to_bot=False,
+            rec = ChatRec(id=b.id, type="private", user=b.record, visible_to_bot=False,
                           members={a.id: "member", b.id: "member"})
             self.world.foreign_chats.append(rec)
             return Chat(self, rec)
@@ -385,13 +408,27 @@ class StandIn:
         with self.world.cond:
             return dict(self.world.webhook)
 
+    @property
+    def polls_waiting(self) -> int:
+        """getUpdates requests now waiting for an update (a long poll that has arrived)."""
+        with self.world.cond:
+            return self.world.polls_waiting
+
+    @property
+    def requests_in_flight(self) -> int:
+        """Requests other than getUpdates that arrived and have not been answered yet."""
+        with self.world.cond:
+            return self.world.in_flight
+
     # ---- waiting -------------------------------------------------------------------------------
     def wait_for(self, predicate: Callable[[], T], timeout: float = 10.0,
-                 what: str = "the condition") -> _Until:
+                 what: str = "the condition") -> Until:
         """Awaitable (or ``.wait_sync()``): polls ``predicate`` until truthy; gives its value."""
-        return _Until(predicate, what, timeout)
+        return Until(predicate, what, timeout)
 
-    def _is_idle(self, quiet: float) -> bool:
+    def is_idle(self, quiet: float = 0.0) -> bool:
+        """Every update fetched, no request in flight, none finished in the last ``quiet``
+        seconds (real ones: the bot runs in real time)."""
         with self.world.cond:
             w = self.world
             unfetched = [u for u in w.updates if u["update_id"] > w.last_fetched_update_id]
@@ -401,7 +438,7 @@ class StandIn:
     async def idle(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
         """Wait until every update was fetched by the bot, no request is in
         flight, and no request finished in the last ``quiet`` seconds."""
-        await _Until(lambda: self._is_idle(quiet), "the bot to go idle", timeout)
+        await Until(lambda: self.is_idle(quiet), "the bot to go idle", timeout)
 
     def idle_sync(self, quiet: float = 0.15, timeout: float = 10.0) -> None:
-        _Until(lambda: self._is_idle(quiet), "the bot to go idle", timeout).wait_sync()
+        Until(lambda: self.is_idle(quiet), "the bot to go idle", timeout).wait_sync()

@@ -222,7 +222,9 @@ class InlineQuery(_Waitable):
         return f"the answer to inline query {self.query!r}"
 
 
-class _Until(_Waitable):
+class Until(_Waitable):
+    """Awaitable (or ``.wait_sync()``): polls a predicate until truthy; gives its value."""
+
     def __init__(self, predicate: Callable[[], Any], what: str, timeout: float) -> None:
         self.predicate = predicate
         self.what = what
@@ -241,33 +243,33 @@ class Chat:
 
     def __init__(self, standin: StandIn, rec: ChatRec) -> None:
         self.standin = standin
-        self._rec = rec
+        self.record = rec
 
     def __repr__(self) -> str:
-        return f"Chat({self.id}, {self.type}, {self._rec.title or self._rec.user})"
+        return f"Chat({self.id}, {self.type}, {self.record.title or self.record.user})"
 
     @property
     def id(self) -> int:
-        return self._rec.id
+        return self.record.id
 
     @property
     def type(self) -> str:
-        return self._rec.type
+        return self.record.type
 
     @property
     def title(self) -> str | None:
-        return self._rec.title
+        return self.record.title
 
     @property
     def bot_status(self) -> str:
-        return self._rec.bot_status
+        return self.record.bot_status
 
     def messages(self, thread: int | None = None, *, all_threads: bool = True) -> list[Message]:
         """Live messages (deleted ones are gone), oldest first. With ``thread``, only that topic;
         ``all_threads=False`` with no thread gives the General topic only."""
         with self.standin.world.cond:
             out = []
-            for msg in self._rec.messages.values():
+            for msg in self.record.messages.values():
                 if msg.deleted:
                     continue
                 if thread is not None and msg.thread_id != thread:
@@ -294,7 +296,7 @@ class Chat:
 
     def wait_for_bot_message(self, after: Message | None = None,
                              predicate: Callable[[Message], bool] | None = None,
-                             timeout: float = 10.0) -> _Until:
+                             timeout: float = 10.0) -> Until:
         """Awaitable: the first live bot message after ``after`` (by message_id) that matches."""
         floor = after.message_id if after is not None else 0
 
@@ -304,26 +306,26 @@ class Chat:
                     return m
             return None
 
-        return _Until(find, f"a bot message in {self!r} after {floor}", timeout)
+        return Until(find, f"a bot message in {self!r} after {floor}", timeout)
 
     def create_topic(self, name: str, by: User | None = None) -> int:
         """Create a forum topic; returns its message_thread_id."""
         world = self.standin.world
         with world.cond:
-            if not self._rec.is_forum:
+            if not self.record.is_forum:
                 raise StandInError(f"{self!r} is not a forum")
-            actor = by._rec if by else next(iter(world.users[u] for u in self._rec.members))
-            msg = world.new_message(self._rec, actor, service={
+            actor = by.record if by else next(iter(world.users[u] for u in self.record.members))
+            msg = world.new_message(self.record, actor, service={
                 "forum_topic_created": {"name": name, "icon_color": 7322096}})
             msg.thread_id = msg.message_id
-            self._rec.topics[msg.message_id] = name
+            self.record.topics[msg.message_id] = name
             world.deliver_message(msg)
             return msg.message_id
 
     def make_bot_admin(self, admin: bool = True) -> None:
         with self.standin.world.cond:
-            if self._rec.bot_status in ("member", "administrator"):
-                self._rec.bot_status = "administrator" if admin else "member"
+            if self.record.bot_status in ("member", "administrator"):
+                self.record.bot_status = "administrator" if admin else "member"
 
 
 class User:
@@ -331,43 +333,43 @@ class User:
 
     def __init__(self, standin: StandIn, rec: UserRec) -> None:
         self.standin = standin
-        self._rec = rec
+        self.record = rec
 
     def __repr__(self) -> str:
         return f"User({self.id}, {self.first_name!r})"
 
     @property
     def id(self) -> int:
-        return self._rec.id
+        return self.record.id
 
     @property
     def first_name(self) -> str:
-        return self._rec.first_name
+        return self.record.first_name
 
     @property
     def username(self) -> str | None:
-        return self._rec.username
+        return self.record.username
 
     @property
     def language_code(self) -> str | None:
-        return self._rec.language_code
+        return self.record.language_code
 
     @property
     def has_started_bot(self) -> bool:
-        return self._rec.started
+        return self.record.started
 
     @property
     def has_blocked_bot(self) -> bool:
-        return self._rec.blocked
+        return self.record.blocked
 
     def to_json(self) -> JSON:
-        return self._rec.to_json()
+        return self.record.to_json()
 
     @property
     def private(self) -> Chat:
         """This user's private chat with the bot."""
         with self.standin.world.cond:
-            return Chat(self.standin, self.standin.world.private_chat(self._rec))
+            return Chat(self.standin, self.standin.world.private_chat(self.record))
 
     # ---- messages --------------------------------------------------------------------------
     def send(self, chat: Chat, text: str, *, reply_to: Message | None = None,
@@ -375,11 +377,11 @@ class User:
         """Send a text message (commands and @mentions get their entities)."""
         world = self.standin.world
         with world.cond:
-            rec = chat._rec
+            rec = chat.record
             self._check_member(rec)
             if rec.type == "private" and rec.visible_to_bot:
-                self._rec.started = True
-                self._rec.blocked = False
+                self.record.started = True
+                self.record.blocked = False
             target = None
             if reply_to is not None:
                 target = rec.messages.get(reply_to.message_id)
@@ -389,7 +391,7 @@ class User:
                     thread = target.thread_id
             if thread is not None and thread not in rec.topics:
                 raise StandInError(f"no topic {thread} in {chat!r}")
-            msg = world.new_message(rec, self._rec, text=text, entities=detect_entities(text),
+            msg = world.new_message(rec, self.record, text=text, entities=detect_entities(text),
                                     reply_to=target, thread_id=thread)
             world.deliver_message(msg)
             return snapshot(self.standin, msg)
@@ -412,16 +414,16 @@ class User:
 
     def block_bot(self) -> None:
         with self.standin.world.cond:
-            self._rec.blocked = True
+            self.record.blocked = True
 
     def unblock_bot(self) -> None:
         with self.standin.world.cond:
-            self._rec.blocked = False
+            self.record.blocked = False
 
     def sees(self, chat: Chat, thread: int | None = None) -> list[Message]:
         """What this user sees in ``chat``: the live messages."""
         with self.standin.world.cond:
-            self._check_member(chat._rec)
+            self._check_member(chat.record)
         return chat.messages(thread)
 
     # ---- buttons -----------------------------------------------------------------------------
@@ -455,10 +457,10 @@ class User:
 
     def _callback(self, rec: MsgRec, data: str) -> Tap:
         world = self.standin.world
-        query_id = str(4_000_000_000_000_000 + next(world._ids))
-        cq = CallbackRec(id=query_id, user=self._rec, time=world.now(), data=data, message=rec)
+        query_id = str(4_000_000_000_000_000 + next(world.ids))
+        cq = CallbackRec(id=query_id, user=self.record, time=world.now(), data=data, message=rec)
         world.callbacks[query_id] = cq
-        payload: JSON = {"id": query_id, "from": self._rec.to_json(),
+        payload: JSON = {"id": query_id, "from": self.record.to_json(),
                          "chat_instance": str(abs(rec.chat.id) * 7919 + 104729)}
         if rec.inline_message_id is not None:
             payload["inline_message_id"] = rec.inline_message_id
@@ -477,10 +479,10 @@ class User:
             if not world.inline_mode:
                 raise StandInError("inline mode is off for this bot")
             query_id = world.uid("iq")
-            rec = InlineQueryRec(id=query_id, user=self._rec, query=query, time=world.now())
+            rec = InlineQueryRec(id=query_id, user=self.record, query=query, time=world.now())
             world.inline_queries[query_id] = rec
             world.push_update("inline_query", {
-                "id": query_id, "from": self._rec.to_json(), "query": query, "offset": offset,
+                "id": query_id, "from": self.record.to_json(), "query": query, "offset": offset,
                 "chat_type": chat_type})
             return InlineQuery(self.standin, rec)
 
@@ -495,33 +497,33 @@ class User:
             if result is None:
                 raise StandInError(f"no inline result {result_id!r}; have "
                                    f"{[r.get('id') for r in qrec.results]}")
-            rec = chat._rec
+            rec = chat.record
             self._check_member(rec)
             fields: JSON = {"via_bot": world.bot}
             content = result.get("input_message_content")
             from .world import Params
 
             if content and "message_text" in content:
-                text, entities = world._formatted(Params(dict(content)), "message_text",
+                text, entities = world.formatted(Params(dict(content)), "message_text",
                                                   "entities")
                 fields.update(text=text, entities=entities)
             elif result.get("type") == "photo":
                 value = result.get("photo_file_id") or result.get("photo_url")
-                photo, _ = world._photo_from(value, {})
-                caption, entities = world._formatted(Params(dict(result)), "caption",
+                photo, _ = world.photo_from(value, {})
+                caption, entities = world.formatted(Params(dict(result)), "caption",
                                                      "caption_entities")
                 fields.update(photo=photo, caption=caption or None, caption_entities=entities)
             else:
                 raise StandInError(f"the stand-in cannot post inline result {result}")
-            markup = world._check_markup(result.get("reply_markup"))
+            markup = world.check_markup(result.get("reply_markup"))
             fields["reply_markup"] = markup
             if markup is not None:
                 fields["inline_message_id"] = world.uid("BAAA")
-            msg = world.new_message(rec, self._rec, **fields)
+            msg = world.new_message(rec, self.record, **fields)
             if msg.inline_message_id is not None:
                 world.inline_messages[msg.inline_message_id] = msg
             if world.inline_feedback:
-                chosen: JSON = {"result_id": result_id, "from": self._rec.to_json(),
+                chosen: JSON = {"result_id": result_id, "from": self.record.to_json(),
                                 "query": qrec.query}
                 if msg.inline_message_id is not None:
                     chosen["inline_message_id"] = msg.inline_message_id
@@ -535,20 +537,20 @@ class User:
         """Remove (or ban) the bot from a group: the bot gets ``my_chat_member``."""
         world = self.standin.world
         with world.cond:
-            rec = group._rec
+            rec = group.record
             old = rec.bot_status
             rec.bot_status = "kicked" if ban else "left"
-            world._bot_status_changed(rec, self._rec, old, rec.bot_status)
+            world._bot_status_changed(rec, self.record, old, rec.bot_status)
 
     def add_bot(self, group: Chat) -> None:
         """Add the bot to a group: ``my_chat_member`` and a ``new_chat_members`` message."""
         world = self.standin.world
         with world.cond:
-            rec = group._rec
+            rec = group.record
             old = rec.bot_status
             rec.bot_status = "member"
-            world._bot_status_changed(rec, self._rec, old, "member")
-            msg = world.new_message(rec, self._rec, service={
+            world._bot_status_changed(rec, self.record, old, "member")
+            msg = world.new_message(rec, self.record, service={
                 "new_chat_members": [world.bot.to_json()],
                 "new_chat_member": world.bot.to_json(),
                 "new_chat_participant": world.bot.to_json()})
@@ -558,24 +560,24 @@ class User:
         """Convert a basic group into a supergroup; returns the new chat (new id)."""
         world = self.standin.world
         with world.cond:
-            old = group._rec
+            old = group.record
             if old.type != "group":
                 raise StandInError(f"{group!r} is not a basic group")
-            new_id = -(1_000_000_000_000 + next(world._super_ids) - 1_000_000_000)
+            new_id = -(1_000_000_000_000 + next(world.super_ids) - 1_000_000_000)
             new = ChatRec(id=new_id, type="supergroup", title=old.title,
                           members=dict(old.members), bot_status=old.bot_status)
             world.chats[new_id] = new
-            to_msg = world.new_message(old, self._rec, service={"migrate_to_chat_id": new_id})
+            to_msg = world.new_message(old, self.record, service={"migrate_to_chat_id": new_id})
             world.deliver_message(to_msg)
             old.migrated_to = new_id
-            from_msg = world.new_message(new, self._rec,
+            from_msg = world.new_message(new, self.record,
                                          service={"migrate_from_chat_id": old.id})
             world.deliver_message(from_msg)
             return Chat(self.standin, new)
 
     def _check_member(self, rec: ChatRec) -> None:
         if rec.type == "private":
-            if rec.user is not self._rec and self.id not in rec.members:
+            if rec.user is not self.record and self.id not in rec.members:
                 raise StandInError(f"{self!r} is not in private chat {rec.id}")
             return
         if rec.migrated_to is not None:

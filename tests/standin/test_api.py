@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import time
 import warnings
 from typing import Any
 
@@ -14,6 +13,7 @@ from PIL import Image
 from telegram import Bot, ChatFullInfo, ChatMember, Update
 
 from . import errors as E
+from .clock import ManualClock
 from .server import StandIn
 
 KB = {"inline_keyboard": [[{"text": "Roll", "callback_data": "roll:1:1"}]]}
@@ -119,22 +119,32 @@ async def test_photo_garbage_and_url(api: httpx.AsyncClient, standin: StandIn) -
 
 # ---- polling --------------------------------------------------------------------------------
 
-async def test_get_updates_long_poll_returns_promptly(api: httpx.AsyncClient,
-                                                      standin: StandIn) -> None:
+async def long_poll(api: httpx.AsyncClient, standin: StandIn,
+                    **params: Any) -> asyncio.Task[Any]:
+    """A getUpdates request, returned once the stand-in holds it waiting for an update."""
+    poll = asyncio.create_task(call(api, "getUpdates", **params))
+    await standin.wait_for(lambda: standin.polls_waiting == 1 or poll.done(), what="the poll")
+    assert not poll.done(), poll.result()
+    return poll
+
+
+async def test_long_poll_ends_at_its_timeout_when_nothing_comes(api: httpx.AsyncClient,
+                                                                standin: StandIn) -> None:
+    poll = await long_poll(api, standin, timeout=1)
+    standin.advance_clock(0.9)
+    await standin.settled()
+    assert standin.polls_waiting == 1 and not poll.done()
+    standin.advance_clock(0.1)
+    assert await poll == {"ok": True, "result": []}
+    assert await ok(api, "getUpdates", timeout=0) == []  # no timeout: answered at once
+
+
+async def test_long_poll_returns_as_soon_as_an_update_comes(api: httpx.AsyncClient,
+                                                            standin: StandIn) -> None:
     alice = standin.user("Alice")
-    started = time.monotonic()
-    assert await ok(api, "getUpdates", timeout=1) == []
-    assert 0.9 <= time.monotonic() - started < 1.8
-
-    async def later() -> None:
-        await asyncio.sleep(0.2)
-        alice.start_bot("abc")
-
-    task = asyncio.create_task(later())
-    started = time.monotonic()
-    updates = await ok(api, "getUpdates", timeout=5)
-    await task
-    assert time.monotonic() - started < 1.0
+    poll = await long_poll(api, standin, timeout=5)
+    alice.start_bot("abc")
+    updates = (await poll)["result"]  # the clock never moved: the update ended the poll
     assert updates[0]["message"]["text"] == "/start abc"
     assert updates[0]["message"]["entities"] == [{"type": "bot_command", "offset": 0,
                                                   "length": 6}]
@@ -187,23 +197,18 @@ async def test_take_updates_gives_what_a_webhook_would_receive(api: httpx.AsyncC
 
 async def test_second_poller_terminates_the_first(api: httpx.AsyncClient,
                                                   standin: StandIn) -> None:
-    first = asyncio.create_task(call(api, "getUpdates", timeout=5))
-    await asyncio.sleep(0.2)
+    first = await long_poll(api, standin, timeout=5)
     assert await ok(api, "getUpdates", timeout=0) == []
     body = await first
     assert (body["error_code"], body["description"]) == (409, E.POLL_CONFLICT)
 
 
-async def test_stop_ends_long_poll_quickly() -> None:
-    standin = StandIn().start()
+async def test_stop_ends_a_waiting_long_poll() -> None:
+    standin = StandIn(clock=ManualClock()).start()
     async with httpx.AsyncClient(base_url=standin.api_url, timeout=10) as api:
-        poll = asyncio.create_task(api.post("getUpdates", json={"timeout": 30}))
-        await asyncio.sleep(0.2)
-        started = time.monotonic()
+        poll = await long_poll(api, standin, timeout=30)  # the clock stands: only stop ends it
         await asyncio.to_thread(standin.stop)
-        response = await poll
-    assert response.json() == {"ok": True, "result": []}
-    assert time.monotonic() - started < 2
+        assert await poll == {"ok": True, "result": []}
 
 
 # ---- commands -------------------------------------------------------------------------------

@@ -19,12 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 from . import errors as E
+from .clock import Clock
 from .errors import ApiError
 from .model import (
     JSON,
     Call,
     CallbackRec,
     ChatRec,
+    Delay,
     FileRec,
     Injection,
     InlineQueryRec,
@@ -104,8 +106,9 @@ class Params:
 class World:
     def __init__(self, *, token: str, bot_username: str, bot_name: str, privacy_mode: bool,
                  inline_feedback: bool, recompress_photos: bool,
-                 callback_answer_timeout: float) -> None:
+                 callback_answer_timeout: float, clock: Clock) -> None:
         self.cond = threading.Condition(threading.RLock())
+        self.clock = clock
         self.token = token
         bot_id = int(token.split(":", 1)[0])
         self.bot = UserRec(id=bot_id, first_name=bot_name, username=bot_username, is_bot=True)
@@ -114,7 +117,6 @@ class World:
         self.inline_mode = True
         self.recompress_photos = recompress_photos
         self.callback_answer_timeout = callback_answer_timeout
-        self.clock_offset = 0.0
         self.users: dict[int, UserRec] = {}
         self.chats: dict[int, ChatRec] = {}
         self.foreign_chats: list[ChatRec] = []
@@ -133,14 +135,17 @@ class World:
         self.commands: dict[tuple[str, str], list[JSON]] = {}
         self.calls: list[Call] = []
         self.injections: list[Injection] = []
+        self.delays: list[Delay] = []
         self.in_flight = 0
+        self.polls_waiting = 0
+        # Real time, not the stand-in clock: idle() watches a bot that runs in real time.
         self.last_activity = time.monotonic()
         self.closing = False
         self.bot_settings: dict[str, Any] = {}
-        self._ids = itertools.count(1)
-        self._user_ids = itertools.count(1_000_001)
-        self._group_ids = itertools.count(4_000_001)
-        self._super_ids = itertools.count(1_000_000_001)
+        self.ids = itertools.count(1)
+        self.user_ids = itertools.count(1_000_001)
+        self.group_ids = itertools.count(4_000_001)
+        self.super_ids = itertools.count(1_000_000_001)
         self.handlers: dict[str, Callable[[Params], Any]] = {
             name.lower(): getattr(self, "api_" + name) for name in (
                 "getMe", "logOut", "close", "getUpdates", "setWebhook", "deleteWebhook",
@@ -154,10 +159,19 @@ class World:
 
     # ---- small helpers -------------------------------------------------------------------
     def now(self) -> float:
-        return time.time() + self.clock_offset
+        return self.clock.time()
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds`` on the stand-in clock (holding the lock), or until stopping."""
+        deadline = self.clock.monotonic() + seconds
+        while not self.closing:
+            remaining = deadline - self.clock.monotonic()
+            if remaining <= 0:
+                return
+            self.clock.wait(self.cond, remaining)
 
     def uid(self, prefix: str) -> str:
-        raw = f"{prefix}{next(self._ids)}".encode()
+        raw = f"{prefix}{next(self.ids)}".encode()
         return prefix + base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
     def known_users(self) -> dict[int, JSON]:
@@ -186,6 +200,10 @@ class World:
         with self.cond:
             if not is_poll:
                 self.in_flight += 1
+                self.cond.notify_all()
+            delay = self._take_delay(name, params)
+            if delay:
+                self.pause(delay)
         try:
             with self.cond:
                 injected = self._take_injection(name, params)
@@ -206,6 +224,18 @@ class World:
                 result=copy.deepcopy(body.get("result"))))
             self.cond.notify_all()
         return status, body
+
+    def _take_delay(self, method: str, params: Params) -> float:
+        for delay in self.delays:
+            if delay.method is not None and delay.method.lower() != method.lower():
+                continue
+            if delay.chat_id is not None and params.text("chat_id") != str(delay.chat_id):
+                continue
+            delay.times -= 1
+            if delay.times <= 0:
+                self.delays.remove(delay)
+            return delay.seconds
+        return 0.0
 
     def _take_injection(self, method: str, params: Params) -> ApiError | None:
         for inj in self.injections:
@@ -257,7 +287,7 @@ class World:
             self.updates = [u for u in self.updates if u["update_id"] >= offset]
         elif offset < 0:
             self.updates = self.updates[offset:]
-        deadline = time.monotonic() + timeout
+        deadline = self.clock.monotonic() + timeout
         while True:
             self.updates = [u for u in self.updates if _kind(u) in self.allowed_updates]
             if self.updates or self.closing:
@@ -268,10 +298,15 @@ class World:
                 return batch
             if generation != self.poll_generation:
                 raise ApiError(409, E.POLL_CONFLICT)
-            remaining = deadline - time.monotonic()
+            remaining = deadline - self.clock.monotonic()
             if remaining <= 0:
                 return []
-            self.cond.wait(remaining)
+            self.polls_waiting += 1
+            self.cond.notify_all()
+            try:
+                self.clock.wait(self.cond, remaining)
+            finally:
+                self.polls_waiting -= 1
 
     def api_setWebhook(self, p: Params) -> bool:
         url = p.text("url") or ""
@@ -465,9 +500,9 @@ class World:
     # ---- message content -----------------------------------------------------------------
     def _markup(self, p: Params, name: str = "reply_markup") -> JSON | None:
         markup = p.obj(name, "reply keyboard markup")
-        return self._check_markup(markup)
+        return self.check_markup(markup)
 
-    def _check_markup(self, markup: Any) -> JSON | None:
+    def check_markup(self, markup: Any) -> JSON | None:
         if markup is None:
             return None
         if not isinstance(markup, dict):
@@ -496,7 +531,7 @@ class World:
                                         f"'{button['url']}' is invalid: Wrong HTTP URL")
         return {"inline_keyboard": copy.deepcopy(rows)}
 
-    def _formatted(self, p: Params, text_name: str, entities_name: str,
+    def formatted(self, p: Params, text_name: str, entities_name: str,
                    parse_mode: str | None = None) -> tuple[str | None, list[JSON]]:
         text = p.text(text_name)
         if text is None:
@@ -515,7 +550,7 @@ class World:
                         if e["offset"] - lead >= 0]
         return text, merge_entities(entities, detect_entities(text))
 
-    def _photo_from(self, value: Any, uploads: dict[str, Upload]) -> tuple[Photo, bool]:
+    def photo_from(self, value: Any, uploads: dict[str, Upload]) -> tuple[Photo, bool]:
         """Resolve a photo parameter; returns (photo, was_uploaded)."""
         if isinstance(value, Upload):
             return self._new_photo(value.data), True
@@ -613,7 +648,7 @@ class World:
     # ---- sending -------------------------------------------------------------------------
     def api_sendMessage(self, p: Params) -> JSON:
         chat = self._chat(p, for_sending=True)
-        text, entities = self._formatted(p, "text", "entities")
+        text, entities = self.formatted(p, "text", "entities")
         if not text:
             raise ApiError(400, E.TEXT_EMPTY)
         if len(text) > TEXT_LIMIT:
@@ -626,13 +661,13 @@ class World:
 
     def api_sendPhoto(self, p: Params) -> JSON:
         chat = self._chat(p, for_sending=True)
-        caption, entities = self._formatted(p, "caption", "caption_entities")
+        caption, entities = self.formatted(p, "caption", "caption_entities")
         if caption is not None and len(caption) > CAPTION_LIMIT:
             raise ApiError(400, E.CAPTION_TOO_LONG)
         markup = self._markup(p)
         reply_to = self._reply_target(chat, p)
         thread = self._thread(chat, p)
-        photo, _ = self._photo_from(p.get("photo"), _uploads(p))
+        photo, _ = self.photo_from(p.get("photo"), _uploads(p))
         msg = self.new_message(chat, self.bot, photo=photo, caption=caption or None,
                                caption_entities=entities, reply_markup=markup,
                                reply_to=reply_to, thread_id=thread)
@@ -673,7 +708,7 @@ class World:
 
     def api_editMessageText(self, p: Params) -> JSON | bool:
         msg = self._target(p)
-        text, entities = self._formatted(p, "text", "entities")
+        text, entities = self.formatted(p, "text", "entities")
         if not text:
             raise ApiError(400, E.TEXT_EMPTY)
         if len(text) > TEXT_LIMIT:
@@ -686,7 +721,7 @@ class World:
 
     def api_editMessageCaption(self, p: Params) -> JSON | bool:
         msg = self._target(p)
-        caption, entities = self._formatted(p, "caption", "caption_entities")
+        caption, entities = self.formatted(p, "caption", "caption_entities")
         if caption is not None and len(caption) > CAPTION_LIMIT:
             raise ApiError(400, E.CAPTION_TOO_LONG)
         markup = self._markup(p)
@@ -710,11 +745,11 @@ class World:
         sub = Params({"caption": media.get("caption"),
                       "caption_entities": media.get("caption_entities"),
                       "parse_mode": media.get("parse_mode")})
-        caption, entities = self._formatted(sub, "caption", "caption_entities")
+        caption, entities = self.formatted(sub, "caption", "caption_entities")
         if caption is not None and len(caption) > CAPTION_LIMIT:
             raise ApiError(400, E.CAPTION_TOO_LONG)
         markup = self._markup(p)
-        photo, _ = self._photo_from(value, uploads)
+        photo, _ = self.photo_from(value, uploads)
         if msg.photo is not None and msg.photo.unique_id == photo.unique_id:
             photo = msg.photo
         return self._finish_edit(msg, {"photo": photo, "caption": caption or None,
@@ -785,7 +820,7 @@ class World:
             if rid in seen:
                 raise ApiError(400, "Bad Request: RESULT_ID_DUPLICATE")
             seen.add(rid)
-            self._check_markup(result.get("reply_markup"))
+            self.check_markup(result.get("reply_markup"))
             content = result.get("input_message_content") or {}
             if len(str(content.get("message_text", ""))) > TEXT_LIMIT:
                 raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
