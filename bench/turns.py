@@ -209,7 +209,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def main(args: argparse.Namespace) -> int:
     work = Path(tempfile.mkdtemp(prefix="portes-bench-"))
-    url = f"sqlite+aiosqlite:///{work / 'bench.sqlite3'}"
+    url = f"sqlite:///{work / 'bench.sqlite3'}"
     upgrade(url)
     t = time.perf_counter()
     await seed(url, args.background)

@@ -42,7 +42,7 @@ def engine_worker() -> Iterator[None]:
 def migrated_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An SQLite file migrated to head once; each test copies it (migrations take a while)."""
     path = tmp_path_factory.mktemp("db") / "template.sqlite3"
-    upgrade(f"sqlite+aiosqlite:///{path}")
+    upgrade(f"sqlite:///{path}")
     return path
 
 
@@ -68,7 +68,7 @@ def clock() -> Clock:
 def db_url(migrated_db: Path, tmp_path: Path) -> str:
     path = tmp_path / "portes.sqlite3"
     shutil.copy(migrated_db, path)
-    return f"sqlite+aiosqlite:///{path}"
+    return f"sqlite:///{path}"
 
 
 def settings_for(server: StandIn, db_url: str, **changes: Any) -> Settings:
