@@ -30,9 +30,10 @@ class Move(NamedTuple):
 def single_moves(b: tuple[int, ...], die: int, max_from: int) -> Iterator[tuple[int, int, bool]]:
     """Yield ``(from, to, hit)`` for every legal single move of ``die`` from points <= max_from.
 
-    Rules enforced: a checker on the bar must enter first, on point 25 - die, which must not be
-    closed (2+ opposing checkers); bearing off only while every checker is home (points 1-6),
-    with the exact die, or with a higher die from the highest occupied point only.
+    Rules enforced: a checker lands only on a point that is not closed (2+ opposing checkers),
+    and landing on a lone opposing checker hits it; a checker on the bar must enter first, on
+    point 25 - die; bearing off only while every checker is home (points 1-6), with the exact
+    die, or with a higher die from the highest occupied point only.
     """
     if b[25] > 0:
         if max_from >= 25:
