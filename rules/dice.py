@@ -1,4 +1,5 @@
-"""Dice sources: the match never rolls dice itself, it asks an injected source for die number n.
+"""A roll (:class:`Dice`), and dice sources: the match never rolls dice itself, it asks an
+injected source for die number n.
 
 A source is indexed, so the match state only needs to remember how many dice it has drawn; the
 same source and the same count reproduce every roll of the match, opening-roll ties included.
@@ -8,9 +9,39 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
-from rules.errors import InvalidAction
+from rules.errors import IllegalPlay, InvalidAction
+
+
+class Dice(NamedTuple):
+    """A roll of two dice."""
+
+    die1: int
+    die2: int
+
+    @classmethod
+    def of(cls, die1: int, die2: int) -> Dice:
+        if not (1 <= die1 <= 6 and 1 <= die2 <= 6):
+            raise IllegalPlay(f"Dice must be 1-6, not {die1}-{die2}")
+        return cls(die1, die2)
+
+    @property
+    def is_double(self) -> bool:
+        return self.die1 == self.die2
+
+    def values(self) -> tuple[int, ...]:
+        """The dice to play: four of a double, else the two dice."""
+        if self.die1 == self.die2:
+            return (self.die1,) * 4
+        return (self.die1, self.die2)
+
+    def __str__(self) -> str:
+        return f"{self.die1}-{self.die2}"
+
+
+ALL_ROLLS: tuple[Dice, ...] = tuple(Dice(a, b) for a in range(1, 7) for b in range(a, 7))
+"""The 21 distinct rolls (6 doubles, 15 mixed)."""
 
 
 class DiceSource(Protocol):
@@ -59,3 +90,4 @@ class LoggingDice:
         value = self._source.die(index)
         self.drawn[index] = value
         return value
+

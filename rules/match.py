@@ -1,222 +1,86 @@
 """The match flow as a pure state machine.
 
-A :class:`Match` is an immutable value. Every action (``start``, ``step``, ``undo``,
+A :class:`Match` is an immutable value (its fields and views are
+:class:`~rules.matchstate.MatchState`). Every action (``start``, ``step``, ``undo``,
 ``confirm``, ``play``, resigning, cancelling) checks who may act and what the phase allows,
-then returns a new :class:`Match` and the :class:`Event`\\ s that happened, which storage logs and
-the bot turns into messages. Dice come from an injected :class:`~rules.dice.DiceSource`, drawn
-in one numbered sequence across every game of the match (opening-roll ties included): the state
-remembers only how many dice it has drawn, so the same source replays the whole match.
+then returns a new :class:`Match` and the :class:`~rules.events.Event`\\ s that happened, which
+storage logs and the bot turns into messages. Dice come from an injected
+:class:`~rules.dice.DiceSource`, drawn in one numbered sequence across every game of the match
+(opening-roll ties included): the state remembers only how many dice it has drawn, so the same
+source replays the whole match.
 
 Rules enforced here (see the rules page): every game starts with an opening roll, one die each,
 ties rolled again, the higher die moving first with both numbers; turns alternate with the dice
 rolled automatically at the start of each turn (there is no cube, so nothing is ever decided
 before rolling); a roll with no legal move is passed automatically; the first to bear off 15
-checkers wins 1, 2 (gammon) or 3 (backgammon; 2 in a "no triple" match) points; the first to
-reach the match length wins the match. A player may, on their turn, offer to resign the game for
-1, 2 or 3 points (at most 2 with "no triple"), which the opponent accepts or declines; resign the
-whole match at any time; and a match nobody has moved in yet may be cancelled by either player.
+checkers wins the game (its points: :mod:`rules.scoring`); the first to reach the match length
+wins the match. A player may, on their turn, offer to resign the game for 1, 2 or 3 points (at
+most 2 with "no triple"), which the opponent accepts or declines; resign the whole match at any
+time; and a match nobody has moved in yet may be cancelled by either player.
+
+The match's stored form is :mod:`rules.matchjson`. This module also re-exports the match's
+vocabulary (phases, events, results) so callers need one import.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
+from dataclasses import replace
 from typing import Any
 
-from rules.dice import DiceSource
-from rules.errors import CorruptState, GameOver, IllegalPlay, InvalidAction, NotYourTurn
-from rules.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
-from rules.notation import format_play, parse_play
-from rules.position import (
-    CHECKERS,
-    Dice,
-    Move,
-    Play,
-    Position,
-    TurnInput,
-    legal_plays,
-    legal_results,
+from rules.board import CHECKERS, Position
+from rules.dice import Dice, DiceSource
+from rules.errors import GameOver, IllegalPlay, InvalidAction, NotYourTurn
+from rules.events import (
+    Cancelled,
+    Event,
+    GameEnded,
+    GameStarted,
+    MatchEnded,
+    ResignationDeclined,
+    ResignationOffered,
+    Rolled,
+    TurnPlayed,
 )
+from rules.legal import Play, legal_results
+from rules.matchjson import (
+    FORMAT_VERSION,
+    match_from_dict,
+    match_from_json,
+    match_to_dict,
+    match_to_json,
+)
+from rules.matchstate import MATCH_LENGTHS, LastPlay, MatchState, Phase, opponent_of
+from rules.moves import Move
+from rules.notation import format_play, parse_play
+from rules.scoring import KIND_OF_POINTS, KIND_VALUE, GameKind, GameResult, game_kind, points_for
+from rules.turninput import TurnInput
 
-FORMAT_VERSION = 1
-MATCH_LENGTHS = (1, 3, 5, 7)
-
-
-class Phase(StrEnum):
-    NOT_STARTED = "not_started"
-    PLAYING = "playing"
-    RESIGN_OFFERED = "resign_offered"
-    MATCH_OVER = "match_over"
-    CANCELLED = "cancelled"
-
-
-class GameKind(StrEnum):
-    SINGLE = "single"
-    GAMMON = "gammon"
-    BACKGAMMON = "backgammon"
-
-
-KIND_VALUE = {GameKind.SINGLE: 1, GameKind.GAMMON: 2, GameKind.BACKGAMMON: 3}
-KIND_OF_POINTS = {1: GameKind.SINGLE, 2: GameKind.GAMMON, 3: GameKind.BACKGAMMON}
-
-
-def game_kind(position: Position) -> GameKind:
-    """How a game was won, seen from the side that has just borne off its last checker.
-
-    Gammon: the loser has borne off no checker. Backgammon: and the loser still has a checker on
-    the bar or in the winner's home board (the winner's points 1-6).
-    """
-    if position.mover_off != CHECKERS:
-        raise InvalidAction("The game is not over")
-    if position.opponent_off > 0:
-        return GameKind.SINGLE
-    b = position.board
-    if b[0] < 0 or any(b[p] < 0 for p in range(1, 7)):
-        return GameKind.BACKGAMMON
-    return GameKind.GAMMON
-
-
-def points_for(kind: GameKind, *, no_triple: bool) -> int:
-    """Points a game scores: 1, 2, or 3 (2 for a backgammon when the match counts no triple)."""
-    value = KIND_VALUE[kind]
-    return min(value, 2) if no_triple else value
+__all__ = [
+    "FORMAT_VERSION",
+    "KIND_OF_POINTS",
+    "KIND_VALUE",
+    "MATCH_LENGTHS",
+    "Cancelled",
+    "Event",
+    "GameEnded",
+    "GameKind",
+    "GameResult",
+    "GameStarted",
+    "LastPlay",
+    "Match",
+    "MatchEnded",
+    "Phase",
+    "ResignationDeclined",
+    "ResignationOffered",
+    "Rolled",
+    "TurnPlayed",
+    "game_kind",
+    "points_for",
+]
 
 
-# -- events ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened; ``player`` is 0 or 1 where an event belongs to a player."""
-
-
-@dataclass(frozen=True)
-class GameStarted(Event):
-    game: int
-    opening: tuple[int, int]
-    """The final opening roll: player 0's die, player 1's die (never equal)."""
-    ties: int
-    """How many tied opening rolls were rolled again before it."""
-    starter: int
-
-
-@dataclass(frozen=True)
-class Rolled(Event):
-    player: int
-    dice: Dice
-
-
-@dataclass(frozen=True)
-class TurnPlayed(Event):
-    """A turn ended: ``moves`` empty means the roll could not be played and was passed."""
-
-    player: int
-    game: int
-    turn: int
-    dice: Dice
-    moves: tuple[Move, ...]
-    text: str
-    position_before: Position
-    """The position the player faced, from the player's side."""
-    gnubg_id: str
-    """``PositionID:MatchID`` after the play, from the side then on roll."""
-    forced: bool = False
-
-    @property
-    def passed(self) -> bool:
-        return not self.moves
-
-
-@dataclass(frozen=True)
-class GameEnded(Event):
-    game: int
-    winner: int
-    kind: GameKind
-    points: int
-    resigned: bool
-    score: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class MatchEnded(Event):
-    winner: int
-    reason: str
-    """``"score"``, ``"resigned"`` or ``"timeout"``."""
-    score: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class ResignationOffered(Event):
-    player: int
-    points: int
-
-
-@dataclass(frozen=True)
-class ResignationDeclined(Event):
-    player: int
-    points: int
-
-
-@dataclass(frozen=True)
-class Cancelled(Event):
-    player: int
-
-
-@dataclass(frozen=True)
-class LastPlay:
-    """The previous turn, for marking it on the board: its player, dice and moves."""
-
-    player: int
-    dice: Dice
-    moves: tuple[Move, ...]
-    text: str
-
-
-@dataclass(frozen=True)
-class GameResult:
-    game: int
-    winner: int
-    kind: GameKind
-    points: int
-    resigned: bool
-
-
-# -- the match ------------------------------------------------------------------------------
-
-
-def _other(player: int) -> int:
-    return 1 - player
-
-
-@dataclass(frozen=True)
-class Match:
+class Match(MatchState):
     """One match between player 0 and player 1. Build with :meth:`new`, then :meth:`start`."""
-
-    length: int
-    no_triple: bool = False
-    phase: Phase = Phase.NOT_STARTED
-    score: tuple[int, int] = (0, 0)
-    game: int = 0
-    turn: int = 0
-    """The player to move (or, with a resignation on the table, the one who offered it)."""
-    turn_number: int = 0
-    """Turns played in the current game, passes included."""
-    position: Position = field(default_factory=Position.start)
-    """The board from the side of :attr:`turn`."""
-    dice: Dice | None = None
-    chosen: tuple[Move, ...] = ()
-    """Single moves chosen so far this turn (tap-by-tap input, not yet confirmed)."""
-    dice_drawn: int = 0
-    opening: tuple[int, int] | None = None
-    last_play: LastPlay | None = None
-    resign_offer: int = 0
-    """Points offered by :attr:`turn` while the phase is RESIGN_OFFERED."""
-    plays_made: int = 0
-    """Non-empty turns played in the whole match (a match with none may be cancelled)."""
-    results: tuple[GameResult, ...] = ()
-    winner: int | None = None
-    end_reason: str | None = None
 
     # -- construction ----------------------------------------------------------------------
 
@@ -225,69 +89,6 @@ class Match:
         if length not in MATCH_LENGTHS:
             raise InvalidAction(f"A match is played to 1, 3, 5 or 7 points, not {length}")
         return cls(length=length, no_triple=no_triple)
-
-    # -- views -----------------------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase in (Phase.MATCH_OVER, Phase.CANCELLED)
-
-    def position_for(self, player: int) -> Position:
-        """The board from ``player``'s side."""
-        return self.position if player == self.turn else self.position.flip()
-
-    def legal_plays(self) -> list[Play]:
-        if self.dice is None:
-            return []
-        return legal_plays(self.position, self.dice)
-
-    def turn_input(self) -> TurnInput:
-        if self.dice is None:
-            raise InvalidAction("No dice have been rolled")
-        return TurnInput(self.position, self.dice)
-
-    def next_moves(self) -> tuple[Move, ...]:
-        """The single moves the player to move may choose next (for the keyboard)."""
-        if self.phase != Phase.PLAYING or self.dice is None:
-            return ()
-        return self.turn_input().next_moves(self.chosen)
-
-    def can_confirm(self) -> bool:
-        if self.phase != Phase.PLAYING or self.dice is None:
-            return False
-        return self.turn_input().is_complete(self.chosen)
-
-    def current_position(self) -> Position:
-        """The board with the moves chosen so far applied (from the mover's side)."""
-        return self.turn_input().position_after(self.chosen) if self.chosen else self.position
-
-    def max_resign_points(self) -> int:
-        return 2 if self.no_triple else 3
-
-    def match_id(self) -> str:
-        """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match)."""
-        die1, die2 = self.dice if self.dice is not None else (0, 0)
-        state = GAME_PLAYING
-        if self.phase == Phase.MATCH_OVER:
-            state = GAME_OVER
-        elif self.phase == Phase.RESIGN_OFFERED:
-            state = GAME_RESIGNED
-        deciding = _other(self.turn) if self.phase == Phase.RESIGN_OFFERED else self.turn
-        return MatchId(
-            length=self.length,
-            score0=min(self.score[0], self.length),
-            score1=min(self.score[1], self.length),
-            on_roll=self.turn,
-            turn=deciding,
-            die1=die1,
-            die2=die2,
-            game_state=state,
-            resigned=self.resign_offer if self.phase == Phase.RESIGN_OFFERED else 0,
-        ).to_id()
-
-    def gnubg_id(self) -> str:
-        """``PositionID:MatchID``, the position from the side on roll, as GNU Backgammon shows."""
-        return f"{self.position.to_id()}:{self.match_id()}"
 
     # -- checks ----------------------------------------------------------------------------
 
@@ -406,7 +207,7 @@ class Match:
             nxt = replace(
                 match,
                 position=after.flip(),
-                turn=_other(player),
+                turn=opponent_of(player),
                 turn_number=match.turn_number + 1,
                 dice=None,
                 chosen=(),
@@ -483,7 +284,7 @@ class Match:
     def _require_answer(self, player: int) -> None:
         if self.phase != Phase.RESIGN_OFFERED:
             raise InvalidAction("No resignation is on the table")
-        if player != _other(self.turn):
+        if player != opponent_of(self.turn):
             raise NotYourTurn("Only your opponent can answer your resignation")
 
     def accept_resignation(self, player: int, dice: DiceSource) -> tuple[Match, list[Event]]:
@@ -507,7 +308,7 @@ class Match:
             raise NotYourTurn("Not a player of this match")
         if self.is_over:
             raise GameOver("The match is over")
-        winner = _other(player)
+        winner = opponent_of(player)
         match = replace(
             self,
             phase=Phase.MATCH_OVER,
@@ -529,133 +330,18 @@ class Match:
             raise InvalidAction("The match cannot be cancelled once a move has been played")
         return replace(self, phase=Phase.CANCELLED, end_reason="cancelled"), [Cancelled(player)]
 
-    # -- serialisation ---------------------------------------------------------------------
+    # -- the stored form (rules.matchjson) -------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        def moves(ms: tuple[Move, ...]) -> list[list[int]]:
-            return [[m.from_point, m.to_point, m.die, int(m.hit)] for m in ms]
-
-        return {
-            "format": FORMAT_VERSION,
-            "length": self.length,
-            "no_triple": self.no_triple,
-            "phase": self.phase.value,
-            "score": list(self.score),
-            "game": self.game,
-            "turn": self.turn,
-            "turn_number": self.turn_number,
-            "board": list(self.position.board),
-            "dice": list(self.dice) if self.dice else None,
-            "chosen": moves(self.chosen),
-            "dice_drawn": self.dice_drawn,
-            "opening": list(self.opening) if self.opening else None,
-            "last_play": (
-                {
-                    "player": self.last_play.player,
-                    "dice": list(self.last_play.dice),
-                    "moves": moves(self.last_play.moves),
-                    "text": self.last_play.text,
-                }
-                if self.last_play
-                else None
-            ),
-            "resign_offer": self.resign_offer,
-            "plays_made": self.plays_made,
-            "results": [
-                [r.game, r.winner, r.kind.value, r.points, int(r.resigned)] for r in self.results
-            ],
-            "winner": self.winner,
-            "end_reason": self.end_reason,
-        }
+        return match_to_dict(self)
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+        return match_to_json(self)
 
     @classmethod
     def from_dict(cls, data: Any) -> Match:
-        try:
-            return cls._from_dict(data)
-        except CorruptState:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise CorruptState(f"The stored match state cannot be read: {exc!r}") from exc
-
-    @classmethod
-    def _from_dict(cls, data: Any) -> Match:
-        if not isinstance(data, dict):
-            raise CorruptState("The stored match state is not an object")
-        version = data.get("format")
-        if version != FORMAT_VERSION:
-            raise CorruptState(f"Unknown match state format {version!r}")
-
-        def player(value: Any) -> int:
-            if value not in (0, 1) or isinstance(value, bool):
-                raise ValueError(f"bad player {value!r}")
-            return int(value)
-
-        def move_list(raw: Any) -> tuple[Move, ...]:
-            out = []
-            for item in raw:
-                src, dest, die, hit = (int(x) for x in item)
-                if not (0 <= dest < src <= 25 and 1 <= die <= 6):
-                    raise ValueError(f"bad move {item!r}")
-                out.append(Move(src, dest, die, bool(hit)))
-            return tuple(out)
-
-        def dice(raw: Any) -> Dice | None:
-            return None if raw is None else Dice.of(int(raw[0]), int(raw[1]))
-
-        last = data["last_play"]
-        opening = data["opening"]
-        score = data["score"]
-        winner = data["winner"]
-        match = cls(
-            length=int(data["length"]),
-            no_triple=bool(data["no_triple"]),
-            phase=Phase(data["phase"]),
-            score=(int(score[0]), int(score[1])),
-            game=int(data["game"]),
-            turn=player(data["turn"]),
-            turn_number=int(data["turn_number"]),
-            position=Position(int(x) for x in data["board"]),
-            dice=dice(data["dice"]),
-            chosen=move_list(data["chosen"]),
-            dice_drawn=int(data["dice_drawn"]),
-            opening=(int(opening[0]), int(opening[1])) if opening else None,
-            last_play=(
-                LastPlay(
-                    player(last["player"]),
-                    Dice.of(*last["dice"]),
-                    move_list(last["moves"]),
-                    str(last["text"]),
-                )
-                if last
-                else None
-            ),
-            resign_offer=int(data["resign_offer"]),
-            plays_made=int(data["plays_made"]),
-            results=tuple(
-                GameResult(int(g), player(w), GameKind(k), int(p), bool(r))
-                for g, w, k, p, r in data["results"]
-            ),
-            winner=None if winner is None else player(winner),
-            end_reason=data["end_reason"],
-        )
-        if match.length not in MATCH_LENGTHS:
-            raise CorruptState(f"Bad match length {match.length}")
-        if match.phase == Phase.PLAYING and match.dice is None:
-            raise CorruptState("A match in play has no dice")
-        if match.chosen:
-            try:
-                match.turn_input().next_moves(match.chosen)
-            except IllegalPlay as exc:
-                raise CorruptState(f"The stored partial turn is not legal: {exc}") from exc
-        return match
+        return match_from_dict(cls, data)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Match:
-        try:
-            data = json.loads(text)
-        except (ValueError, TypeError) as exc:
-            raise CorruptState(f"The stored match state is not JSON: {exc}") from exc
-        return cls.from_dict(data)
+        return match_from_json(cls, text)

@@ -1,8 +1,7 @@
-"""Standard move text: printing a play and reading what players type.
+"""Standard move text: printing a play so that it reads back, and reading what players type.
 
-Printing follows GNU Backgammon's style: moves sorted from the back, a checker that plays
-several dice written once (``24/13``; with a hit in passing ``24/18*/13``), identical moves
-grouped (``8/5(2)``), ``bar`` and ``off``, a ``*`` after each point where a blot is hit.
+Printing is :func:`rules.movetext.format_moves` (GNU Backgammon's style); :func:`format_play`
+adds the round trip: the short form unless it could be read as another play.
 
 Reading is lenient (``24-18``, ``b/22``, ``25/22``, ``6/0``, ``6/o``, commas, missing stars,
 ``24/18 18/13`` or ``24/18/13`` or ``24/13`` for one checker playing both dice) but never
@@ -17,73 +16,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.board import BAR, OFF, Position
+from rules.dice import Dice
 from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation
-from rules.position import (
-    BAR,
-    OFF,
-    Dice,
-    Move,
-    Play,
-    Position,
-    _apply,
-    _single_moves,
-    legal_results,
-)
+from rules.legal import Play, legal_results
+from rules.moves import Move, apply_single, single_moves
+from rules.movetext import checker_paths, format_moves, point_text
+
+__all__ = ["Hop", "format_moves", "format_play", "parse_hops", "parse_play"]
 
 # -- printing -------------------------------------------------------------------------------
-
-
-def _point_text(point: int) -> str:
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    return str(point)
-
-
-def _chains(moves: Sequence[Move]) -> list[list[Move]]:
-    """Group single moves into checker paths: a move continues a path that ends where it starts."""
-    chains: list[list[Move]] = []
-    for move in moves:
-        for chain in chains:
-            last = chain[-1]
-            if last.to_point == move.from_point and last.to_point != OFF:
-                chain.append(move)
-                break
-        else:
-            chains.append([move])
-    return chains
-
-
-def _chain_text(chain: Sequence[Move], full_path: bool) -> str:
-    parts = [_point_text(chain[0].from_point)]
-    for i, move in enumerate(chain):
-        last = i == len(chain) - 1
-        if last or full_path or move.hit:
-            parts.append(_point_text(move.to_point) + ("*" if move.hit else ""))
-    return "/".join(parts)
-
-
-def format_moves(moves: Sequence[Move], *, full_path: bool = False) -> str:
-    """Standard text of a play: ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``, ``24/13``.
-
-    ``full_path`` writes every intermediate point (``24/18/13``), which is how two readings
-    of the same short text are told apart. An empty play is written ``-`` (no move possible).
-    """
-    if not moves:
-        return "-"
-    chains = _chains(moves)
-    chains.sort(key=lambda c: (-c[0].from_point, -c[-1].to_point))
-    texts = [_chain_text(c, full_path) for c in chains]
-    out: list[str] = []
-    i = 0
-    while i < len(texts):
-        j = i
-        while j < len(texts) and texts[j] == texts[i]:
-            j += 1
-        out.append(texts[i] if j - i == 1 else f"{texts[i]}({j - i})")
-        i = j
-    return " ".join(out)
 
 
 def format_play(position: Position, dice: Dice | tuple[int, int], moves: Sequence[Move]) -> str:
@@ -93,7 +35,7 @@ def format_play(position: Position, dice: Dice | tuple[int, int], moves: Sequenc
     different result (a hit in passing on one route only); then every point is written.
     """
     text = format_moves(moves)
-    if len(_chains(moves)) == len(moves):
+    if len(checker_paths(moves)) == len(moves):
         return text
     try:
         if parse_play(position, dice, text).position.board == _replay(position, moves):
@@ -106,7 +48,7 @@ def format_play(position: Position, dice: Dice | tuple[int, int], moves: Sequenc
 def _replay(position: Position, moves: Sequence[Move]) -> tuple[int, ...]:
     board = position.board
     for move in moves:
-        board = _apply(board, move.from_point, move.to_point, move.hit)
+        board = apply_single(board, move.from_point, move.to_point, move.hit)
     return board
 
 
@@ -120,13 +62,15 @@ _TOKEN = re.compile(
 
 
 @dataclass(frozen=True)
-class _Hop:
+class Hop:
+    """A checker going from one named point to the next, as typed; ``star``: a hit is written."""
+
     start: int
     end: int
     star: bool
 
 
-def _hop_key(item: tuple[int, _Hop]) -> tuple[int, int, int, bool]:
+def _hop_key(item: tuple[int, Hop]) -> tuple[int, int, int, bool]:
     cursor, hop = item
     return (cursor, hop.start, hop.end, hop.star)
 
@@ -147,12 +91,12 @@ def _read_point(text: str, *, first: bool) -> int:
     return value
 
 
-def parse_hops(text: str) -> list[_Hop]:
+def parse_hops(text: str) -> list[Hop]:
     """Split move text into hops (a checker going from one named point to the next)."""
     cleaned = text.replace(",", " ").strip()
     if not cleaned:
         raise InvalidNotation("No move given: write it like 24/18 13/11")
-    hops: list[_Hop] = []
+    hops: list[Hop] = []
     for token in cleaned.split():
         match = _TOKEN.match(token)
         if not match:
@@ -166,18 +110,18 @@ def parse_hops(text: str) -> list[_Hop]:
         for a, b in itertools.pairwise(points):
             if b == BAR or a == OFF or (b != OFF and b >= a):
                 raise InvalidNotation(
-                    f"{_point_text(a)}/{_point_text(b)}: checkers move from higher points to lower"
+                    f"{point_text(a)}/{point_text(b)}: checkers move from higher points to lower"
                 )
         for _ in range(count):
             for k in range(len(points) - 1):
-                hops.append(_Hop(points[k], points[k + 1], stars[k + 1]))
+                hops.append(Hop(points[k], points[k + 1], stars[k + 1]))
     return hops
 
 
 def _realisations(
     position: Position,
     dice: Dice,
-    hops: list[_Hop],
+    hops: list[Hop],
     finals: frozenset[tuple[int, ...]] | None,
 ) -> dict[tuple[int, ...], tuple[Move, ...]]:
     """Every way the hops can be played with the dice, by resulting board.
@@ -207,7 +151,7 @@ def _realisations(
             if die in remaining[:i]:
                 continue
             rest = remaining[:i] + remaining[i + 1 :]
-            for src, dest, hit in _single_moves(board, die, 25):
+            for src, dest, hit in single_moves(board, die, 25):
                 for h in range(n):
                     hop = hops[h]
                     if cursors[h] != src or cursors[h] == hop.end:
@@ -223,7 +167,7 @@ def _realisations(
                         continue
                     new_cursors = (*cursors[:h], dest, *cursors[h + 1 :])
                     walk(
-                        _apply(board, src, dest, hit),
+                        apply_single(board, src, dest, hit),
                         rest,
                         new_cursors,
                         (*moves, Move(src, dest, die, hit)),
@@ -253,7 +197,7 @@ def parse_play(position: Position, dice: Dice | tuple[int, int], text: str) -> P
     found = _realisations(position, roll, hops, finals)
     if len(found) == 1:
         ((board, moves),) = found.items()
-        return Play(moves, Position._trusted(board))
+        return Play(moves, Position.unchecked(board))
     if len(found) > 1:
         readings = tuple(format_moves(m, full_path=True) for m in found.values())
         raise AmbiguousPlay(

@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 from rules.dice import SeededDice
 from rules.match import Match, Phase
 from rules.matchid import MatchId
+from rules.moves import single_moves
 from rules.position import CHECKERS, Dice, Position, legal_plays
-from rules.position import _single_moves as single_moves
 
 
 @st.composite

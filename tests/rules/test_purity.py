@@ -1,4 +1,5 @@
-"""The rules core stays pure: standard library only, no I/O, no clock, no global randomness."""
+"""The rules core stays pure: standard library only, no I/O, no clock, no global randomness;
+and its modules form layers: no import cycle, no reaching into another module's private names."""
 
 from __future__ import annotations
 
@@ -73,3 +74,58 @@ def test_no_global_random_generator() -> None:
                 assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
             if isinstance(node, ast.ImportFrom) and node.module == "random":
                 assert all(a.name == "Random" for a in node.names), path.name
+
+
+def rules_imports(path: Path) -> set[str]:
+    """The rules modules ``path`` imports, at the top or inside a function alike."""
+    targets: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets |= {a.name for a in node.names if a.name.startswith("rules.")}
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:  # relative: rules is flat, so "." is rules itself
+                module = "rules" + ("." + module if module else "")
+            if module == "rules":
+                targets |= {f"rules.{a.name}" for a in node.names}
+            elif module.startswith("rules."):
+                targets.add(module)
+    return targets
+
+
+def test_no_import_cycle_inside_rules() -> None:
+    graph = {f"rules.{p.stem}": rules_imports(p) for p in modules()}
+    done: set[str] = set()
+
+    def visit(module: str, trail: list[str]) -> None:
+        if module in trail:
+            cycle = [*trail[trail.index(module) :], module]
+            raise AssertionError(f"import cycle: {' -> '.join(cycle)}")
+        if module in done or module not in graph:
+            return
+        for target in sorted(graph[module]):
+            visit(target, [*trail, module])
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, [])
+
+
+def test_no_module_uses_another_modules_private_names() -> None:
+    for path in modules():
+        tree = ast.parse(path.read_text())
+        imported_names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                for alias in node.names:
+                    assert not alias.name.startswith("_"), f"{path.name} imports {alias.name}"
+                    imported_names.add(alias.asname or alias.name)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in imported_names
+                and node.attr.startswith("_")
+                and not node.attr.endswith("__")
+            ):
+                raise AssertionError(f"{path.name} uses {node.value.id}.{node.attr}")

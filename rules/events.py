@@ -1,0 +1,89 @@
+"""What happened: the events a match's actions return, which storage logs and the bot turns into
+messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.board import Position
+from rules.dice import Dice
+from rules.moves import Move
+from rules.scoring import GameKind
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened; ``player`` is 0 or 1 where an event belongs to a player."""
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    game: int
+    opening: tuple[int, int]
+    """The final opening roll: player 0's die, player 1's die (never equal)."""
+    ties: int
+    """How many tied opening rolls were rolled again before it."""
+    starter: int
+
+
+@dataclass(frozen=True)
+class Rolled(Event):
+    player: int
+    dice: Dice
+
+
+@dataclass(frozen=True)
+class TurnPlayed(Event):
+    """A turn ended: ``moves`` empty means the roll could not be played and was passed."""
+
+    player: int
+    game: int
+    turn: int
+    dice: Dice
+    moves: tuple[Move, ...]
+    text: str
+    position_before: Position
+    """The position the player faced, from the player's side."""
+    gnubg_id: str
+    """``PositionID:MatchID`` after the play, from the side then on roll."""
+    forced: bool = False
+
+    @property
+    def passed(self) -> bool:
+        return not self.moves
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    game: int
+    winner: int
+    kind: GameKind
+    points: int
+    resigned: bool
+    score: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class MatchEnded(Event):
+    winner: int
+    reason: str
+    """``"score"``, ``"resigned"`` or ``"timeout"``."""
+    score: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ResignationOffered(Event):
+    player: int
+    points: int
+
+
+@dataclass(frozen=True)
+class ResignationDeclined(Event):
+    player: int
+    points: int
+
+
+@dataclass(frozen=True)
+class Cancelled(Event):
+    player: int
+

@@ -1,0 +1,137 @@
+"""What a match is now: :class:`MatchState`, its fields and what can be read from them.
+
+The actions that move a match on are :class:`rules.match.Match` (a :class:`MatchState` with its
+flow); its stored form is :mod:`rules.matchjson`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rules.board import Position
+from rules.dice import Dice
+from rules.errors import InvalidAction
+from rules.legal import Play, legal_plays
+from rules.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
+from rules.moves import Move
+from rules.scoring import GameResult
+from rules.turninput import TurnInput
+
+MATCH_LENGTHS = (1, 3, 5, 7)
+
+
+class Phase(StrEnum):
+    NOT_STARTED = "not_started"
+    PLAYING = "playing"
+    RESIGN_OFFERED = "resign_offered"
+    MATCH_OVER = "match_over"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class LastPlay:
+    """The previous turn, for marking it on the board: its player, dice and moves."""
+
+    player: int
+    dice: Dice
+    moves: tuple[Move, ...]
+    text: str
+
+
+def opponent_of(player: int) -> int:
+    """The other player of the match (players are 0 and 1)."""
+    return 1 - player
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """One match between player 0 and player 1, as it stands; see :class:`rules.match.Match`."""
+
+    length: int
+    no_triple: bool = False
+    phase: Phase = Phase.NOT_STARTED
+    score: tuple[int, int] = (0, 0)
+    game: int = 0
+    turn: int = 0
+    """The player to move (or, with a resignation on the table, the one who offered it)."""
+    turn_number: int = 0
+    """Turns played in the current game, passes included."""
+    position: Position = field(default_factory=Position.start)
+    """The board from the side of :attr:`turn`."""
+    dice: Dice | None = None
+    chosen: tuple[Move, ...] = ()
+    """Single moves chosen so far this turn (tap-by-tap input, not yet confirmed)."""
+    dice_drawn: int = 0
+    opening: tuple[int, int] | None = None
+    last_play: LastPlay | None = None
+    resign_offer: int = 0
+    """Points offered by :attr:`turn` while the phase is RESIGN_OFFERED."""
+    plays_made: int = 0
+    """Non-empty turns played in the whole match (a match with none may be cancelled)."""
+    results: tuple[GameResult, ...] = ()
+    winner: int | None = None
+    end_reason: str | None = None
+
+    # -- views -----------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase in (Phase.MATCH_OVER, Phase.CANCELLED)
+
+    def position_for(self, player: int) -> Position:
+        """The board from ``player``'s side."""
+        return self.position if player == self.turn else self.position.flip()
+
+    def legal_plays(self) -> list[Play]:
+        if self.dice is None:
+            return []
+        return legal_plays(self.position, self.dice)
+
+    def turn_input(self) -> TurnInput:
+        if self.dice is None:
+            raise InvalidAction("No dice have been rolled")
+        return TurnInput(self.position, self.dice)
+
+    def next_moves(self) -> tuple[Move, ...]:
+        """The single moves the player to move may choose next (for the keyboard)."""
+        if self.phase != Phase.PLAYING or self.dice is None:
+            return ()
+        return self.turn_input().next_moves(self.chosen)
+
+    def can_confirm(self) -> bool:
+        if self.phase != Phase.PLAYING or self.dice is None:
+            return False
+        return self.turn_input().is_complete(self.chosen)
+
+    def current_position(self) -> Position:
+        """The board with the moves chosen so far applied (from the mover's side)."""
+        return self.turn_input().position_after(self.chosen) if self.chosen else self.position
+
+    def max_resign_points(self) -> int:
+        return 2 if self.no_triple else 3
+
+    def match_id(self) -> str:
+        """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match)."""
+        die1, die2 = self.dice if self.dice is not None else (0, 0)
+        state = GAME_PLAYING
+        if self.phase == Phase.MATCH_OVER:
+            state = GAME_OVER
+        elif self.phase == Phase.RESIGN_OFFERED:
+            state = GAME_RESIGNED
+        deciding = opponent_of(self.turn) if self.phase == Phase.RESIGN_OFFERED else self.turn
+        return MatchId(
+            length=self.length,
+            score0=min(self.score[0], self.length),
+            score1=min(self.score[1], self.length),
+            on_roll=self.turn,
+            turn=deciding,
+            die1=die1,
+            die2=die2,
+            game_state=state,
+            resigned=self.resign_offer if self.phase == Phase.RESIGN_OFFERED else 0,
+        ).to_id()
+
+    def gnubg_id(self) -> str:
+        """``PositionID:MatchID``, the position from the side on roll, as GNU Backgammon shows."""
+        return f"{self.position.to_id()}:{self.match_id()}"

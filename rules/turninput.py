@@ -1,0 +1,122 @@
+"""Tap-by-tap input of one turn: which single move may come next, given the moves so far.
+
+A move is offered exactly when some completion with the remaining dice still reaches one of the
+legal final positions (:func:`rules.legal.legal_results`), so every legal order is accepted
+(24/19 before 19/13 with 6-5) and no dead end is offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from rules.board import Position
+from rules.dice import Dice
+from rules.errors import IllegalPlay
+from rules.legal import Play, legal_results
+from rules.moves import Move, apply_checked, apply_single, single_moves
+
+
+def _successors(
+    board: tuple[int, ...], remaining: tuple[int, ...]
+) -> Iterator[tuple[Move, tuple[int, ...], tuple[int, ...]]]:
+    """Each single move with one of the remaining dice: (move, board after, dice left)."""
+    for i, die in enumerate(remaining):
+        if die in remaining[:i]:
+            continue
+        rest = remaining[:i] + remaining[i + 1 :]
+        for src, dest, hit in single_moves(board, die, 25):
+            yield Move(src, dest, die, hit), apply_single(board, src, dest, hit), rest
+
+
+class TurnInput:
+    """Tap-by-tap input of one turn: which single move may come next, given the moves so far.
+
+    A move is offered exactly when some completion with the remaining dice still reaches one of
+    the legal final positions, so every legal order is accepted and no dead end is offered.
+    Build it once per (position, dice) and query it as moves are chosen; undo is dropping the
+    last chosen move.
+    """
+
+    __slots__ = ("_finals", "_memo", "_states", "dice", "position")
+
+    def __init__(self, position: Position, dice: Dice | tuple[int, int]) -> None:
+        self.position = position
+        self.dice = Dice(*dice)
+        self._finals = legal_results(position, self.dice)
+        self._memo: dict[tuple[tuple[int, ...], tuple[int, ...]], bool] = {}
+        self._states: dict[tuple[Move, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+    def _reaches(self, board: tuple[int, ...], remaining: tuple[int, ...]) -> bool:
+        if board in self._finals:
+            return True
+        key = (board, remaining)
+        cached = self._memo.get(key)
+        if cached is not None:
+            return cached
+        result = any(self._reaches(after, rest) for _, after, rest in _successors(board, remaining))
+        self._memo[key] = result
+        return result
+
+    def _replay(self, chosen: Sequence[Move]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        key = tuple(chosen)
+        state = self._states.get(key)
+        if state is not None:
+            return state
+        if not key:
+            state = (self.position.board, self.dice.values())
+        else:
+            board, remaining = self._replay(key[:-1])
+            move = key[-1]
+            if move.die not in remaining:
+                raise IllegalPlay(f"{move}: no {move.die} left to play")
+            i = remaining.index(move.die)
+            board = apply_checked(board, move)
+            state = (board, remaining[:i] + remaining[i + 1 :])
+        self._states[key] = state
+        return state
+
+    def next_moves(self, chosen: Sequence[Move] = ()) -> tuple[Move, ...]:
+        """The single moves that may come next after ``chosen`` (empty when the turn is done)."""
+        board, remaining = self._replay(chosen)
+        offered = [
+            move
+            for move, after, rest in _successors(board, remaining)
+            if self._reaches(after, rest)
+        ]
+        offered.sort(key=lambda m: (-m.from_point, -m.die))
+        return tuple(offered)
+
+    def position_after(self, chosen: Sequence[Move]) -> Position:
+        """The board after the moves chosen so far (complete or not), from the mover's side."""
+        board, _ = self._replay(chosen)
+        return Position.unchecked(board)
+
+    def is_complete(self, chosen: Sequence[Move] = ()) -> bool:
+        """True when the moves chosen make a whole legal play (the turn may be confirmed)."""
+        board, _ = self._replay(chosen)
+        return board in self._finals
+
+    def play(self, chosen: Sequence[Move]) -> Play:
+        """The chosen moves as a complete :class:`Play`; raises :class:`IllegalPlay` if not."""
+        board, _ = self._replay(chosen)
+        if board not in self._finals:
+            raise IllegalPlay("The play is not complete: more dice must be played")
+        return Play(tuple(chosen), Position.unchecked(board))
+
+    def check_step(self, chosen: Sequence[Move], move: Move) -> Move:
+        """Validate one more move after ``chosen``; returns it with its hit flag settled."""
+        for offered in self.next_moves(chosen):
+            if (
+                offered.from_point == move.from_point
+                and offered.to_point == move.to_point
+                and (offered.die == move.die)
+            ):
+                return offered
+        raise IllegalPlay(f"{move} cannot be played now")
+
+
+def next_moves(
+    position: Position, dice: Dice | tuple[int, int], chosen: Sequence[Move] = ()
+) -> tuple[Move, ...]:
+    """Which single moves may come next this turn (see :class:`TurnInput`)."""
+    return TurnInput(position, dice).next_moves(chosen)
