@@ -4,8 +4,9 @@ pending turns, a match's full record (games and move log) and its dice for verif
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import ColumnElement, UnaryExpression, or_, select
 from sqlalchemy.orm import Session
 
 from rules.fairdice import FairDice
@@ -108,18 +109,9 @@ class ReadingCases(Feature):
         """The player's active matches (open challenges are not included), those waiting for
         this player first, then the most recently updated."""
         with self.kernel.sessions() as session:
-            rows = list(
-                session.scalars(
-                    select(MatchRow)
-                    .where(
-                        MatchRow.status == MatchStatus.ACTIVE,
-                        or_(MatchRow.player0_id == user_id, MatchRow.player1_id == user_id),
-                    )
-                    .order_by(MatchRow.updated_at.desc(), MatchRow.id.desc())
-                )
-            )
-            out = summaries(
-                self.kernel, session, rows, lambda r: 0 if r.player0_id == user_id else 1
+            out = self._player_summaries(
+                session, user_id, MatchRow.status == MatchStatus.ACTIVE,
+                (MatchRow.updated_at.desc(), MatchRow.id.desc()),
             )
         out.sort(key=lambda s: not s.my_turn)
         return out
@@ -128,20 +120,25 @@ class ReadingCases(Feature):
     def finished_matches(self, user_id: int, limit: int = 10) -> list[MatchSummary]:
         """The player's finished (or abandoned) matches, the most recently ended first."""
         with self.kernel.sessions() as session:
-            rows = list(
-                session.scalars(
-                    select(MatchRow)
-                    .where(
-                        MatchRow.status.in_(REVIEWABLE),
-                        or_(MatchRow.player0_id == user_id, MatchRow.player1_id == user_id),
-                    )
-                    .order_by(MatchRow.finished_at.desc(), MatchRow.id.desc())
-                    .limit(limit)
-                )
+            return self._player_summaries(
+                session, user_id, MatchRow.status.in_(REVIEWABLE),
+                (MatchRow.finished_at.desc(), MatchRow.id.desc()), limit,
             )
-            return summaries(
-                self.kernel, session, rows, lambda r: 0 if r.player0_id == user_id else 1
+
+    def _player_summaries(
+        self, session: Session, user_id: int, status: ColumnElement[bool],
+        order: tuple[UnaryExpression[Any], ...], limit: int | None = None,
+    ) -> list[MatchSummary]:
+        """Summaries of the player's matches whose status passes ``status``, in ``order``."""
+        rows = list(
+            session.scalars(
+                select(MatchRow)
+                .where(status, or_(MatchRow.player0_id == user_id, MatchRow.player1_id == user_id))
+                .order_by(*order)
+                .limit(limit)
             )
+        )
+        return summaries(self.kernel, session, rows, lambda r: 0 if r.player0_id == user_id else 1)
 
     @off_loop
     def pending_computer_turns(self) -> list[MatchSummary]:

@@ -110,22 +110,3 @@ def test_no_import_cycle_inside_rules() -> None:
     for module in sorted(graph):
         visit(module, [])
 
-
-def test_no_module_uses_another_modules_private_names() -> None:
-    for path in modules():
-        tree = ast.parse(path.read_text())
-        imported_names: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
-                for alias in node.names:
-                    assert not alias.name.startswith("_"), f"{path.name} imports {alias.name}"
-                    imported_names.add(alias.asname or alias.name)
-        for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Attribute)
-                and isinstance(node.value, ast.Name)
-                and node.value.id in imported_names
-                and node.attr.startswith("_")
-                and not node.attr.endswith("__")
-            ):
-                raise AssertionError(f"{path.name} uses {node.value.id}.{node.attr}")
