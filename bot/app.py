@@ -28,7 +28,7 @@ from bot.callbacks import CALLBACK_RE
 from bot.core import Portes
 from bot.i18n import N_, tr
 from bot.settings import Settings
-from bot.timers import timer_tick
+from bot.timers import resume_after_downtime, timer_tick
 from storage.db import Database
 from storage.results import TimerPolicy
 from storage.usecases import UseCases
@@ -129,6 +129,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy))
     portes: Portes = app.bot_data["portes"]
     portes.username = app.bot.username
+    await resume_after_downtime(portes)  # before any timer can fire
     start_computer(app, portes)
     await set_commands(app)
     if app.job_queue is not None:

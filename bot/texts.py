@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
@@ -227,6 +228,15 @@ def rules_text(t: Tr) -> str:
         "points; the opponent accepts or declines. You may resign the whole match at any time. "
         "A match nobody has moved in yet may be cancelled."
     )
+
+
+def waited(t: Tr, how_long: timedelta) -> str:
+    """How long a player has been waited for: minutes under an hour, else rounded hours."""
+    minutes = round(how_long.total_seconds() / 60)
+    if minutes < 60:
+        return t.ngettext("{n} minute", "{n} minutes", max(minutes, 1))
+    hours = round(how_long.total_seconds() / 3600)
+    return t.ngettext("{n} hour", "{n} hours", hours)
 
 
 def match_state(t: Tr, s: MatchSummary) -> str:

@@ -2,28 +2,54 @@
 
 Each instance calls :meth:`UseCases.fire_due_timers` every ``PORTES_TIMER_POLL`` seconds; the
 database makes sure each timer fires exactly once, so timers survive restarts and several
-instances.
+instances. Each tick also writes the instance's heartbeat; at start :func:`resume_after_downtime`
+pushes every pending deadline past the time when no instance ran, so downtime never counts
+against a player.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import socket
+from datetime import timedelta
 
 from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
 from bot.core import Portes, is_group_match, mention, portes, quietly
 from bot.publish import Publisher
+from bot.texts import waited
 from storage.results import TimerFired, TimerKind
 
 log = logging.getLogger("bot.timers")
 
+DOWNTIME_POLLS = 3
+"""No heartbeat for this many timer polls means no instance was running."""
+
+
+def instance_name(p: Portes) -> str:
+    """This instance's name in the heartbeats and on the timers it fires."""
+    return f"{socket.gethostname()[:40]}-{os.getpid()}-{id(p) % 10_000}"
+
+
+async def resume_after_downtime(p: Portes) -> timedelta | None:
+    """At start, before any timer fires: push the pending deadlines by the time no instance
+    ran (see :meth:`UseCases.resume`); returns that downtime, if any."""
+    poll = p.settings.timeouts.timer_poll
+    down = await p.uc.resume(instance_name(p), longer_than=timedelta(seconds=DOWNTIME_POLLS * poll))
+    if down is not None:
+        log.warning("the bot was down for %s: reminders, timeouts and challenge expiries are "
+                    "pushed back by that much", down)
+    return down
+
 
 async def timer_tick(context: ContextTypes.DEFAULT_TYPE) -> None:
-    """The job queue's tick: fire the due timers this instance claimed, and show each."""
+    """The job queue's tick: beat, fire the due timers this instance claimed, and show each."""
     p = portes(context)
     try:
-        fired = await p.uc.fire_due_timers(worker=f"bot-{id(p)}")
+        await p.uc.beat(instance_name(p))
+        fired = await p.uc.fire_due_timers(worker=instance_name(p))
     except Exception:
         log.exception("firing timers failed")
         return
@@ -75,21 +101,21 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     player = mv.seats[seat].player
     if player is None:
         return
-    hours = int(timer.after.total_seconds() // 3600) if timer.after else 0
+    waiting = timer.after or timedelta(0)
     async with p.locks.hold(mv.id):
         if is_group_match(mv) and mv.place.chat_id is not None:
             t = p.t_match_chat(mv)
             await quietly(pub.bot.send_message(
                 mv.place.chat_id,
-                t._("⏰ {player}, your move in match #{id} ({hours} h waiting).",
-                    player=mention(player), id=mv.id, hours=hours),
+                t._("⏰ {player}, your move in match #{id} (waiting for {waited}).",
+                    player=mention(player), id=mv.id, waited=waited(t, waiting)),
                 parse_mode="HTML", message_thread_id=mv.place.thread_id))
         else:
             t = p.t_user(player)
             try:
                 await pub.bot.send_message(
-                    player.id, t._("⏰ Your move in match #{id} ({hours} h waiting).",
-                                   id=mv.id, hours=hours))
+                    player.id, t._("⏰ Your move in match #{id} (waiting for {waited}).",
+                                   id=mv.id, waited=waited(t, waiting)))
                 await pub.post_seat(mv, seat, new_message=True)
             except Forbidden:
                 await p.uc.set_can_message(player.id, False)

@@ -260,3 +260,19 @@ class ChatSettingRow(Base):
     language: Mapped[str | None] = mapped_column(String(16))
     """``None``: not set (the match creator's language is used)."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class HeartbeatRow(Base):
+    """Signs of life (revision 0003): each running instance writes its row every timer poll.
+    The row named :data:`ANY_INSTANCE` holds the newest beat of any instance, so a gap in it is
+    time when no instance ran; the instance that claims the gap (compare-and-swap on that row)
+    pushes every pending deadline by it, once."""
+
+    __tablename__ = "heartbeats"
+
+    instance: Mapped[str] = mapped_column(String(64), primary_key=True)
+    beat_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+ANY_INSTANCE = "*"
+"""The heartbeat row of "some instance was running" (no instance takes this name)."""

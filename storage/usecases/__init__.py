@@ -28,7 +28,8 @@ Results are plain dataclasses from :mod:`storage.results`; refusals carry a stab
 an English ``message``.
 
 Timers (reminders, turn timeout, challenge expiry) are rows; :meth:`UseCases.fire_due_timers`
-claims and fires each one exactly once, across any number of bot instances.
+claims and fires each one exactly once, across any number of bot instances. Time when no
+instance ran does not count: :meth:`UseCases.resume` at start pushes them past the downtime.
 
 Threads: every public method is a coroutine, but its body (load, decide, write, commit) runs as
 one synchronous SQLAlchemy transaction in the database's worker threads
@@ -42,7 +43,8 @@ with :mod:`~storage.usecases.rows` (what it reads, prebuilt statements) and
 per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenges`,
 :mod:`~storage.usecases.turns`, :mod:`~storage.usecases.resigning`,
 :mod:`~storage.usecases.reading`, :mod:`~storage.usecases.boards`,
-:mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`. :class:`UseCases` composes
+:mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`,
+:mod:`~storage.usecases.heartbeat`. :class:`UseCases` composes
 them over one kernel.
 """
 
@@ -71,6 +73,7 @@ from storage.results import (
 from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
+from storage.usecases.heartbeat import HeartbeatCases
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
 from storage.usecases.reading import ReadingCases
@@ -108,6 +111,7 @@ class UseCases(
     BoardCases,
     ChatCases,
     TimerCases,
+    HeartbeatCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 

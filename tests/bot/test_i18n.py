@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 import string
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.i18n import LANGS, lang_of, po_path, tr
+from bot.texts import waited
 
 BOT = Path(i18n.__file__).parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
@@ -94,3 +96,14 @@ def test_greek_and_english_texts() -> None:
                                             ("de", "en"), (None, "en")])
 def test_language_from_telegram(code: str | None, lang: str) -> None:
     assert lang_of(code) == lang
+
+
+def test_a_reminder_says_how_long_in_true_units() -> None:
+    # "(0 h waiting)" was printed for a reminder after 20 minutes
+    en, el = tr("en"), tr("el")
+    assert waited(en, timedelta(minutes=20)) == "20 minutes"
+    assert waited(en, timedelta(seconds=20)) == "1 minute"
+    assert waited(en, timedelta(minutes=90)) == "2 hours"
+    assert waited(en, timedelta(hours=1)) == "1 hour"
+    assert waited(el, timedelta(hours=12)) == "12 ώρες"
+    assert waited(el, timedelta(minutes=1)) == "1 λεπτό"

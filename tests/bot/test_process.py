@@ -7,11 +7,16 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import select, text, update
 
-from tests.bot.players import live_board, play_turn
+from storage.db import Database, make_engine
+from storage.models import HeartbeatRow, MatchRow, TimerRow
+from tests.bot.players import live_board, play_turn, start_group_match
 from tests.standin import StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -117,4 +122,65 @@ async def test_killed_mid_match_and_restarted(
     board = await standin.wait_for(lambda: live_board(group), what="a board")
     assert board.caption != caption
     log = (tmp_path / "bot.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
+
+
+def rows(url: str, sql: str, **params: object) -> list[Any]:
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            result = conn.execute(text(sql), params)
+            return list(result) if result.returns_rows else []
+    finally:
+        engine.dispose()
+
+
+async def test_downtime_does_not_count_against_the_player(
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+) -> None:
+    # Given a group match where the player to move has been waited for a minute
+    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    proc = start(standin, tmp_path)
+    bot_process.append(proc)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, "3 points")
+    mover = alice if board.mentions(alice) else bob
+    await standin.wait_for(lambda: rows(url, "SELECT 1 FROM board_messages WHERE message_id = "
+                                             ":m", m=board.message_id), what="the board saved")
+    # When the bot is killed and nothing runs for 8 days (simulated by moving every stored time
+    # 8 days back: the reminders, the 7-day timeout and the last heartbeat all fall due)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=10)
+    db = Database.from_url(url)
+    with db.sessions.begin() as session:
+        for model, column in ((TimerRow, TimerRow.due_at), (MatchRow, MatchRow.turn_deadline),
+                              (HeartbeatRow, HeartbeatRow.beat_at)):
+            key = model.__mapper__.primary_key[0]
+            for pk, at in session.execute(select(key, column)).all():
+                session.execute(update(model), [{key.key: pk, column.key: at - timedelta(days=8)}])
+    db.engine.dispose()
+    proc = start(standin, tmp_path)
+    bot_process.append(proc)
+    # Then, once the new process has run two timer ticks, nothing fired and the deadlines moved
+    beats = rows(url, "SELECT count(*) FROM heartbeats")[0][0]
+    await standin.wait_for(
+        lambda: rows(url, "SELECT count(*) FROM heartbeats")[0][0] > beats, what="a new instance")
+    first = rows(url, "SELECT beat_at FROM heartbeats WHERE instance = '*'")[0][0]
+    await standin.wait_for(
+        lambda: rows(url, "SELECT beat_at FROM heartbeats WHERE instance = '*'")[0][0] > first,
+        what="a timer tick")
+    second = rows(url, "SELECT beat_at FROM heartbeats WHERE instance = '*'")[0][0]
+    await standin.wait_for(
+        lambda: rows(url, "SELECT beat_at FROM heartbeats WHERE instance = '*'")[0][0] > second,
+        what="another timer tick")
+    assert rows(url, "SELECT count(*) FROM timers WHERE fired_at IS NOT NULL "
+                     "AND kind != 'challenge_expiry'")[0][0] == 0
+    assert rows(url, "SELECT status FROM matches")[0][0] == "active"
+    assert not any("⏰" in m.content for m in group.bot_messages())
+    # And the player to move still plays
+    await play_turn(standin, mover, group)
+    log = (tmp_path / "bot.log").read_text()
+    assert "the bot was down for 8 days" in log
     assert "Traceback" not in log, log[-3000:]

@@ -8,7 +8,7 @@ from storage.db import Database
 from storage.results import ChallengeStatus, MatchStatus, TimerKind, TimerPolicy
 from storage.usecases import UseCases
 from tests.storage.conftest import FakeClock
-from tests.storage.helpers import ALICE, BOB, actor_of, new_match, players
+from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match, players
 
 
 async def test_reminders_then_timeout(uc: UseCases, clock: FakeClock) -> None:
@@ -96,3 +96,55 @@ async def test_accepted_challenge_does_not_expire(uc: UseCases, clock: FakeClock
     clock.advance(timedelta(hours=25))
     kinds = [t.kind for t in await uc.fire_due_timers()]
     assert TimerKind.CHALLENGE_EXPIRY not in kinds
+
+
+async def test_downtime_is_not_counted_against_the_player(
+    uc: UseCases, db: Database, clock: FakeClock
+) -> None:
+    # Given a match whose mover was waited for 11 h while an instance ran, and an open challenge
+    view = (await new_match(uc, length=3)).match
+    assert view is not None
+    started = clock.now
+    challenge = await uc.create_challenge(CAROL, length=1, chat_id=-100)
+    assert challenge.challenge is not None
+    await uc.resume("a", longer_than=timedelta(minutes=1))
+    clock.advance(timedelta(hours=11))
+    await uc.beat("a")
+    # When no instance runs for 8 days (both reminders, the timeout and the expiry fall due)
+    clock.advance(timedelta(days=8))
+    # Then the instance starting pushes every pending deadline by the downtime, once
+    assert await uc.resume("b", longer_than=timedelta(minutes=1)) == timedelta(days=8)
+    assert await uc.resume("c", longer_than=timedelta(minutes=1)) is None
+    down = timedelta(days=8)
+    assert await uc.fire_due_timers() == []
+    assert await uc.next_timer_due() == started + down + timedelta(hours=12)
+    loaded = await uc.load_match(view.id)
+    assert loaded.match is not None and loaded.match.turn_deadline == view.turn_deadline + down  # type: ignore[operator]
+    assert (await uc.get_challenge(token=challenge.challenge.token)).status == (  # type: ignore[union-attr]
+        ChallengeStatus.OPEN)
+    # And the player gets the hour left before the first reminder, and the days before timeout
+    clock.advance(timedelta(hours=1))
+    fired = await uc.fire_due_timers()
+    assert [(t.kind, t.after) for t in fired] == [(TimerKind.REMINDER, timedelta(hours=12))]
+    clock.advance(timedelta(hours=12))
+    kinds = {t.kind for t in await uc.fire_due_timers()}
+    assert kinds == {TimerKind.REMINDER, TimerKind.CHALLENGE_EXPIRY}
+    clock.advance(timedelta(days=6))
+    assert [t.kind for t in await uc.fire_due_timers()] == [TimerKind.TIMEOUT]
+
+
+async def test_a_short_restart_or_a_running_instance_pushes_nothing(
+    uc: UseCases, clock: FakeClock
+) -> None:
+    view = (await new_match(uc, length=3)).match
+    assert view is not None
+    hour = timedelta(hours=1)
+    await uc.resume("a", longer_than=hour)
+    clock.advance(timedelta(minutes=50))
+    assert await uc.resume("b", longer_than=hour) is None
+    # instance b beats while instance a is down: time passes for the players
+    for _ in range(48):
+        clock.advance(timedelta(minutes=30))
+        await uc.beat("b")
+    assert await uc.resume("a", longer_than=hour) is None
+    assert [t.kind for t in await uc.fire_due_timers()] == [TimerKind.REMINDER, TimerKind.REMINDER]
