@@ -35,8 +35,9 @@ class Action(StrEnum):
     # the /new settings card: match id 0, version 0, arg "<length><t|n>[:<mode>]"
     NEW = "n"
     NEW_CANCEL = "nx"
-    # /games: jump to a match
+    # /games: jump to a match, or close one whose stored state cannot be read
     SHOW = "s"
+    CLOSE_UNREADABLE = "k"
     # /lang: arg "el" or "en"
     LANG = "l"
     # against the computer: the /new card's computer mode, match id 0, version 0,

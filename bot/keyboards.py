@@ -199,10 +199,14 @@ def url_keyboard(text: str, url: str) -> Markup:
 
 
 def games_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
-    """/games: a button per match, bringing its board back."""
+    """/games: a button per match, bringing its board back (or, for a match that cannot be
+    read, closing it)."""
     return Markup([
         [Btn(f"#{s.id} {opponent_name(t, s)} ({match_state(t, s)})",
              callback_data=encode(Action.SHOW, s.id, s.version))]
+        if s.readable else
+        [Btn(t._("✖ Close #{id}: it cannot be read", id=s.id),
+             callback_data=encode(Action.CLOSE_UNREADABLE, s.id, s.version))]
         for s in matches])
 
 

@@ -141,7 +141,7 @@ class Publisher:
             ))
         except Forbidden:
             log.info("cannot post in chat %s any more", chat_id)
-            await self.tell_players_removed(mv)
+            await self.left_group(chat_id)
             return None
         await self._record(mv, sent, for_seat=None)
         return sent
@@ -298,13 +298,19 @@ class Publisher:
             await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
                                                 message_thread_id=thread))
 
-    async def tell_players_removed(self, mv: MatchView) -> None:
-        for seat in mv.seats:
-            player = seat.player
-            if player is None or not player.can_message:
-                continue
-            t = self.p.t_user(player)
-            await quietly(self.bot.send_message(
-                player.id,
-                t._("The bot was removed from the group of match #{id}. The match stays open; "
-                    "if nobody can move, the time limit will settle it.", id=mv.id)))
+    async def left_group(self, chat_id: int) -> None:
+        """The bot can no longer post in a group: its active matches go on in the players'
+        private chats (moved once, however often this is called), each player is told and
+        gets their board there."""
+        for mv in await self.p.uc.move_to_private(chat_id):
+            self.p.remember(mv)
+            for seat in mv.seats:
+                player = seat.player
+                if player is None or not player.can_message:
+                    continue
+                t = self.p.t_user(player)
+                await quietly(self.bot.send_message(player.id, t._(
+                    "The bot was removed from the group of match #{id}. The match goes on here, "
+                    "in private: your board follows (/games brings it back, /resign ends the "
+                    "match).", id=mv.id)))
+            await self.show(mv)

@@ -31,7 +31,9 @@ ERRORS = {
     "not_your_turn": N_("It is not your turn."),
     "game_over": N_("This match is over."),
     "invalid_action": N_("That cannot be done now."),
-    "corrupt_state": N_("This match cannot be read; please start a new one."),
+    "corrupt_state": N_("This match cannot be read; close it from /games and start a new "
+                        "one."),
+    "readable": N_("This match can be read: play, resign or cancel it as usual."),
     "stale": N_("That button is from an earlier turn; use the newest board."),
     "not_a_player": N_("You are not playing in this match."),
     "own_challenge": N_("You cannot accept your own challenge."),
@@ -241,6 +243,8 @@ def waited(t: Tr, how_long: timedelta) -> str:
 
 def match_state(t: Tr, s: MatchSummary) -> str:
     """Whose move it is in a listed match, from the lister's side."""
+    if not s.readable:
+        return t._("⚠ cannot be read")
     return t._("your move") if s.my_turn else t._("waiting")
 
 

@@ -294,6 +294,9 @@ class MatchSummary:
     place: Place
     turn_deadline: datetime | None
     updated_at: datetime
+    readable: bool = True
+    """False when the active match's stored state cannot be read: it cannot be played, only
+    closed (``UseCases.close_unreadable``)."""
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 
 from bot.core import portes
 from bot.handlers.common import Ctx, publisher
@@ -23,16 +23,12 @@ async def on_migrate(update: Update, context: Ctx) -> None:
 
 
 async def on_my_member(update: Update, context: Ctx) -> None:
-    """The bot was removed from a chat: its matches' players are told privately."""
+    """The bot was removed from a group: its matches go on in the players' private chats."""
     change = update.my_chat_member
-    if change is None:
+    if change is None or change.chat.type == ChatType.PRIVATE:
         return
     status = change.new_chat_member.status
     if status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         log.info("removed from chat %s", change.chat.id)
-        p = portes(context)
-        pub = publisher(context)
-        for mv in await p.uc.active_matches_in_chat(change.chat.id):
-            p.remember(mv)
-            await pub.tell_players_removed(mv)
+        await publisher(context).left_group(change.chat.id)
 

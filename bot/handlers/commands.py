@@ -1,5 +1,6 @@
 """Commands: /start (and its deep links), /help, /rules, /lang, /new, /games; the language
-buttons and the /games buttons that bring a board back."""
+buttons and the /games buttons that bring a board back (or close a match that cannot be
+read)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from bot.handlers.challenges import show_challenge_privately
 from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
 from bot.i18n import LANG_NAMES, LANGS, tr
 from bot.keyboards import games_keyboard, lang_keyboard, new_card_keyboard
+from storage.results import ActionResult
 
 
 async def cmd_start(update: Update, context: Ctx) -> None:
@@ -128,6 +130,27 @@ async def cmd_games(update: Update, context: Ctx) -> None:
     shown = matches[:20]
     await msg.reply_text(texts.games_text(t, shown), parse_mode=HTML,
                          reply_markup=games_keyboard(t, shown))
+
+
+async def on_close_unreadable(update: Update, context: Ctx, cb: Callback) -> None:
+    """A /games button on a match that cannot be read: close it for both, counting for nobody."""
+    p, q, t = await tapped(update, context)
+    closed = await p.uc.close_unreadable(cb.match_id, q.from_user.id, cb.version)
+    if isinstance(closed, ActionResult):
+        await q.answer(texts.error_text(t, closed.code or "error"), show_alert=True)
+        return
+    await q.answer()
+    text = t._("Match #{id} is closed: its record could not be read. It counts for nobody.",
+               id=closed.id)
+    msg = q.message if isinstance(q.message, Message) else None
+    if msg is not None:
+        await quietly(msg.edit_text(text))
+    other = closed.opponent
+    if other is not None and other.can_message:
+        ot = p.t_user(other)
+        await quietly(context.bot.send_message(other.id, ot._(
+            "{player} closed match #{id}: its record could not be read. It counts for nobody.",
+            player=q.from_user.full_name, id=closed.id)))
 
 
 async def on_show(update: Update, context: Ctx, cb: Callback) -> None:

@@ -44,7 +44,7 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.turns`, :mod:`~storage.usecases.resigning`,
 :mod:`~storage.usecases.reading`, :mod:`~storage.usecases.boards`,
 :mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`,
-:mod:`~storage.usecases.heartbeat`. :class:`UseCases` composes
+:mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing`. :class:`UseCases` composes
 them over one kernel.
 """
 
@@ -73,6 +73,7 @@ from storage.results import (
 from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
+from storage.usecases.closing import ClosingCases
 from storage.usecases.heartbeat import HeartbeatCases
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
@@ -112,6 +113,7 @@ class UseCases(
     ChatCases,
     TimerCases,
     HeartbeatCases,
+    ClosingCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 

@@ -9,7 +9,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, UnaryExpression, or_, select
 from sqlalchemy.orm import Session
 
+from rules.errors import CorruptState
 from rules.fairdice import FairDice
+from rules.match import Match
 from rules.position import Dice, Move
 from storage.models import GameRow, MatchRow, TurnRow
 from storage.results import (
@@ -31,6 +33,15 @@ REVIEWABLE = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
 """The statuses of matches a player can review afterwards."""
 
 
+def readable(state: str) -> bool:
+    """Whether a stored match state can be read by the rules core."""
+    try:
+        Match.from_json(state)
+    except CorruptState:
+        return False
+    return True
+
+
 def summaries(
     kernel: Kernel, session: Session, rows: Sequence[MatchRow], seat_of: Callable[[MatchRow], int]
 ) -> list[MatchSummary]:
@@ -40,6 +51,8 @@ def summaries(
     out = []
     for r in rows:
         seat = seat_of(r)
+        # only an active match is read again: an ended one is never played
+        ok = r.status != MatchStatus.ACTIVE or readable(r.state)
         other_id = r.player1_id if seat == 0 else r.player0_id
         out.append(
             MatchSummary(
@@ -52,10 +65,11 @@ def summaries(
                 my_seat=seat,
                 opponent=player_view(players.get(other_id)) if other_id else None,
                 computer_level=r.computer_level,
-                my_turn=r.to_act == seat,
+                my_turn=ok and r.to_act == seat,
                 place=Place(r.chat_id, r.thread_id, r.inline_message_id),
                 turn_deadline=r.turn_deadline,
                 updated_at=r.updated_at,
+                readable=ok,
             )
         )
     return out

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from sqlalchemy import update
+
+from storage.models import MatchRow
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match
+from tests.bot.players import board_version, live_board, play_turn, start_group_match
 from tests.standin import StandIn
 
 
@@ -174,7 +177,45 @@ async def test_group_upgrade_to_supergroup_is_followed(standin: StandIn, bot: Ru
     assert match is not None and match.place.chat_id == supergroup.id
 
 
-async def test_players_are_told_when_the_bot_is_removed(standin: StandIn, bot: Running) -> None:
+async def test_removed_from_a_group_the_match_goes_on_in_private(
+    standin: StandIn, bot: Running
+) -> None:
+    # Given a group match between two players who started the bot
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    for user in (alice, bob):
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello)
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, "3 points")
+    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    # When the bot is removed, and then banned (a second removal notice)
+    alice.remove_bot(group)
+    await standin.idle()
+    alice.remove_bot(group, ban=True)
+    await standin.idle()
+    # Then each player is told once, and gets the board in private
+    for user in (alice, bob):
+        told = [m for m in user.private.bot_messages() if "removed from the group" in m.content]
+        assert len(told) == 1, [m.content for m in user.private.bot_messages()]
+        assert live_board(user.private) is not None
+    # And the player to move plays there, and the match can be resigned there
+    await play_turn(standin, mover, mover.private, wait=False)
+    await standin.wait_for(lambda: board_version(live_board(other.private)) > 0,  # type: ignore[arg-type]
+                           what="the opponent's turn in private")
+    cmd = other.send(other.private, "/resign")
+    menu = await other.private.wait_for_bot_message(after=cmd)
+    await other.tap(menu, "🏳 Resign the match")
+    await standin.wait_for(
+        lambda: "wins the match" in (live_board(mover.private) or board).caption,
+        what="the end in private")
+    assert not any("removed" in m.content for m in group.bot_messages())
+
+
+async def test_a_match_that_cannot_be_read_is_shown_so_and_closed(
+    standin: StandIn, bot: Running
+) -> None:
+    # Given a group match whose stored state was damaged
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     for user in (alice, bob):
@@ -182,7 +223,24 @@ async def test_players_are_told_when_the_bot_is_removed(standin: StandIn, bot: R
         await user.private.wait_for_bot_message(after=hello)
     group = standin.group("Kafeneio", alice, bob)
     await start_group_match(standin, alice, bob, group)
-    alice.remove_bot(group)
+    await standin.idle()
+    with bot.uc.db.sessions.begin() as session:
+        session.execute(update(MatchRow).values(state="damaged"))
+    # When Bob asks for his matches
+    cmd = bob.send(bob.private, "/games")
+    games = await bob.private.wait_for_bot_message(after=cmd)
+    # Then the match shows as unreadable, not as someone's move, with a button to close it
+    assert "cannot be read" in games.text and "your move" not in games.text
+    await bob.tap(games, "✖ Close #1: it cannot be read")
+    await standin.wait_for(lambda: "It counts for nobody" in games.refresh().text)
+    # And it has ended for both: Alice is told, and neither has an active match
+    await standin.wait_for(lambda: any("Bob closed match #1" in m.content
+                                       for m in alice.private.bot_messages()), what="the notice")
     for user in (alice, bob):
-        await standin.wait_for(lambda u=user: any("removed from the group" in m.content
-                                                  for m in u.private.bot_messages()))
+        cmd = user.send(user.private, "/games")
+        reply = await user.private.wait_for_bot_message(after=cmd)
+        assert "no active match" in reply.text
+    # And the old button does nothing more
+    answer = await bob.tap(games.refresh(), "✖ Close #1: it cannot be read") if (
+        games.refresh().has_keyboard) else None
+    assert answer is None or answer.show_alert

@@ -101,3 +101,36 @@ async def test_a_match_view_carries_its_chats_language(uc: UseCases) -> None:
     # And a match in a chat with no setting has none
     await uc.set_chat_language(GROUP, None)
     assert (await uc.load_match(view.id)).match.chat_language is None  # type: ignore[union-attr]
+
+
+async def test_removed_from_a_group_its_matches_move_to_private_once(uc: UseCases) -> None:
+    # Given two active matches in the group (one with a live board there) and one elsewhere
+    first = (await new_match(uc)).match
+    second = (await new_match(uc, mix="cbq-2")).match
+    assert first is not None and second is not None
+    await uc.record_board_message(first.id, version=first.version, chat_id=GROUP, message_id=7,
+                                  for_seat=None)
+    await players(uc)
+    elsewhere = await uc.create_challenge(CAROL, length=1, chat_id=OTHER)
+    assert elsewhere.challenge is not None
+    await uc.accept_challenge(elsewhere.challenge.id, ALICE, mix="cbq-3")
+    # When the bot is removed from the group
+    moved = await uc.move_to_private(GROUP)
+    # Then both matches go on in private: no group, no group board, old buttons stale
+    assert [m.id for m in moved] == [first.id, second.id]
+    for m, before in zip(moved, (first, second), strict=True):
+        assert m.place.chat_id is None and m.place.thread_id is None
+        assert m.board_messages == () and m.version == before.version + 1
+        assert m.status == MatchStatus.ACTIVE
+    assert await uc.active_matches_in_chat(GROUP) == []
+    assert len(await uc.active_matches_in_chat(OTHER)) == 1
+    stale = await uc.step(first.id, first.seats[first.state.turn].player.id,  # type: ignore[union-attr]
+                          first.version, first.state.next_moves()[0])
+    assert stale.code == "stale"
+    # And they are moved (and their players told) only once
+    assert await uc.move_to_private(GROUP) == []
+    # And they can be played, and resigned, from the private chats
+    listed = {s.id: s for s in await uc.list_active_matches(ALICE)}
+    assert listed[first.id].place.chat_id is None
+    resigned = await uc.resign_match(second.id, BOB)
+    assert resigned.ok

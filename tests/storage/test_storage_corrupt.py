@@ -9,10 +9,10 @@ from sqlalchemy import update
 
 from storage.db import Database
 from storage.models import MatchRow
-from storage.results import Outcome
+from storage.results import MatchStatus, MatchSummary, Outcome
 from storage.usecases import UseCases
 from tests.storage.conftest import FakeClock
-from tests.storage.helpers import ALICE, BOB, actor_of, new_match
+from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,41 @@ async def test_corrupt_state(uc: UseCases, db: Database, clock: FakeClock, damag
     assert [t for t in await uc.fire_due_timers() if t.match is None] == []
     assert (await uc.load_match(healthy.id)).match.status.value == "abandoned"  # type: ignore[union-attr]
     assert BOB
+
+
+async def break_state(db: Database, match_id: int) -> None:
+    with db.sessions.begin() as session:
+        session.execute(update(MatchRow).where(MatchRow.id == match_id).values(state="garbage"))
+
+
+async def test_an_unreadable_match_is_listed_as_such_and_either_player_closes_it(
+    uc: UseCases, db: Database, clock: FakeClock
+) -> None:
+    # Given a match whose stored state cannot be read, and a healthy one
+    broken = (await new_match(uc, mix="a")).match
+    healthy = (await new_match(uc, mix="b")).match
+    assert broken is not None and healthy is not None
+    await break_state(db, broken.id)
+    # Then the players' lists show it as unreadable, never as "your move"
+    for user in (ALICE, BOB):
+        listed = {s.id: s for s in await uc.list_active_matches(user)}
+        assert not listed[broken.id].readable and not listed[broken.id].my_turn
+        assert listed[healthy.id].readable
+    # And a readable match, or someone who does not play, cannot be closed this way
+    assert (await uc.close_unreadable(healthy.id, ALICE)).code == "readable"  # type: ignore[union-attr]
+    assert (await uc.close_unreadable(broken.id, CAROL)).code == "not_a_player"  # type: ignore[union-attr]
+    # When Bob (not the one to move, nor the author) closes it
+    closed = await uc.close_unreadable(broken.id, BOB, broken.version)
+    assert isinstance(closed, MatchSummary)
+    assert closed.status == MatchStatus.CANCELLED and closed.opponent is not None
+    assert closed.opponent.id == ALICE
+    # Then it has ended for nobody: not active, not reviewable, not counted; its timers are gone
+    assert [s.id for s in await uc.list_active_matches(ALICE)] == [healthy.id]
+    assert broken.id not in {s.id for s in await uc.finished_matches(ALICE)}
+    with db.sessions() as session:
+        row = session.get(MatchRow, broken.id)
+        assert row is not None and row.winner is None and row.end_reason == "unreadable"
+    clock.advance(timedelta(days=8))
+    assert all(t.match is not None for t in await uc.fire_due_timers())
+    # And closing it again changes nothing
+    assert (await uc.close_unreadable(broken.id, ALICE)).code == "game_over"  # type: ignore[union-attr]

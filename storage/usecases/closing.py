@@ -1,0 +1,104 @@
+"""Matches that cannot go on where they are: a stored state that cannot be read (either player
+may close the match: it counts for nobody), and a group the bot was removed from (its matches
+move to the players' private chats, once)."""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.orm import Session
+
+from storage.models import BoardMessageRow, MatchRow
+from storage.results import ActionResult, MatchStatus, MatchSummary, MatchView, Outcome
+from storage.usecases.kernel import Feature, log, off_loop
+from storage.usecases.reading import readable, summaries
+from storage.usecases.rows import DELETE_PENDING_TIMERS, STALE_MESSAGE, refused
+
+UNREADABLE = "unreadable"
+"""The ``end_reason`` of a match closed because its stored state could not be read."""
+
+
+class ClosingCases(Feature):
+    """Ending or moving matches that cannot go on where they are."""
+
+    @off_loop
+    def close_unreadable(
+        self, match_id: int, user_id: int, version: int | None = None
+    ) -> MatchSummary | ActionResult:
+        """A player closes their active match whose stored state cannot be read: it becomes
+        ``cancelled`` (reason ``unreadable``), counted as won or lost by nobody, and its timers
+        go. Returns the closed match's line seen from this player (with the opponent to tell),
+        or why not (NOT_FOUND, REFUSED ``not_a_player`` / ``game_over`` / ``readable``, STALE)."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")
+            if user_id not in (row.player0_id, row.player1_id):
+                return refused("not_a_player", "You are not playing in this match.")
+            if row.status != MatchStatus.ACTIVE:
+                return refused("game_over", "The match is over.")
+            if readable(row.state):
+                return refused("readable", "This match can be read: play, resign or cancel it.")
+            if version is not None and row.version != version:
+                return ActionResult(Outcome.STALE, code="stale", message=STALE_MESSAGE)
+            now = k.clock()
+            closed = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.version == row.version)
+                .values(status=MatchStatus.CANCELLED.value, end_reason=UNREADABLE,
+                        version=row.version + 1, to_act=None, turn_deadline=None,
+                        finished_at=now, updated_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            if closed.rowcount != 1:  # type: ignore[attr-defined]
+                session.rollback()
+                return ActionResult(Outcome.STALE, code="stale", message=STALE_MESSAGE)
+            session.execute(DELETE_PENDING_TIMERS, {"b_id": match_id})
+            session.commit()
+            session.refresh(row)
+            log.warning("match %s closed as unreadable by player %s", match_id, user_id)
+            seat = 0 if row.player0_id == user_id else 1
+            return summaries(k, session, [row], lambda _r: seat)[0]
+
+    @off_loop
+    def move_to_private(self, chat_id: int) -> list[MatchView]:
+        """The bot was removed from the group ``chat_id``: its active matches go on in the
+        players' private chats (their group boards are forgotten, their version bumped so the
+        group's buttons are stale). Returns the matches moved by this call: called again (a
+        second removal notice, another instance, a board that could not be posted), it moves
+        nothing, so the players are told once. Matches whose state cannot be read move too
+        but are not returned."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions() as session:
+            ids = list(session.scalars(
+                select(MatchRow.id)
+                .where(MatchRow.chat_id == chat_id, MatchRow.status == MatchStatus.ACTIVE)
+                .order_by(MatchRow.id)
+            ))
+            moved = [i for i in ids if self._move(session, i, chat_id)]
+            session.commit()
+            out = []
+            for match_id in moved:
+                loaded = k.load(session, match_id)
+                if not isinstance(loaded, ActionResult):
+                    out.append(k.loaded_view(loaded))
+            return out
+
+    def _move(self, session: Session, match_id: int, chat_id: int) -> bool:
+        """Move one match out of ``chat_id`` unless another writer just did."""
+        now = self.kernel.clock()
+        moved = session.execute(
+            update(MatchRow)
+            .where(MatchRow.id == match_id, MatchRow.chat_id == chat_id,
+                   MatchRow.status == MatchStatus.ACTIVE)
+            .values(chat_id=None, thread_id=None, version=MatchRow.version + 1, updated_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        if moved.rowcount != 1:  # type: ignore[attr-defined]
+            return False
+        session.execute(
+            delete(BoardMessageRow)
+            .where(BoardMessageRow.match_id == match_id, BoardMessageRow.chat_id == chat_id)
+            .execution_options(synchronize_session=False)
+        )
+        return True
