@@ -68,7 +68,7 @@ class MatchState:
     resign_offer: int = 0
     """Points offered by :attr:`turn` while the phase is RESIGN_OFFERED."""
     plays_made: int = 0
-    """Non-empty turns played in the whole match (a match with none may be cancelled)."""
+    """Non-empty turns played in the whole match (see :attr:`can_cancel`)."""
     results: tuple[GameResult, ...] = ()
     winner: int | None = None
     end_reason: str | None = None
@@ -78,6 +78,12 @@ class MatchState:
     @property
     def is_over(self) -> bool:
         return self.phase in (Phase.MATCH_OVER, Phase.CANCELLED)
+
+    @property
+    def can_cancel(self) -> bool:
+        """Whether the match may still be cancelled: nobody has moved and no game has a result
+        (a game resigned before the first move counts, or cancelling would wipe its points)."""
+        return not self.is_over and self.plays_made == 0 and not self.results
 
     def position_for(self, player: int) -> Position:
         """The board from ``player``'s side."""
