@@ -259,7 +259,8 @@ class Match(MatchState):
             self,
             score=new_score,
             results=(*self.results, result),
-            dice=None,
+            # A resigned game keeps its roll on the table, as gnubg shows the match's end.
+            dice=self.dice if resigned else None,
             chosen=(),
             resign_offer=0,
             phase=Phase.PLAYING,
