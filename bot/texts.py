@@ -229,7 +229,7 @@ def rules_text(t: Tr) -> str:
         "\"no triple\". Matches to 1, 3, 5 or 7 points. No doubling cube.\n\n"
         "<b>6. Resigning.</b> On your turn you may offer to resign the game for 1, 2 or 3 "
         "points; the opponent accepts or declines. You may resign the whole match at any time. "
-        "A match nobody has moved in yet may be cancelled."
+        "A match may be cancelled until someone moves or a game ends."
     )
 
 

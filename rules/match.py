@@ -16,7 +16,7 @@ before rolling); a roll with no legal move is passed automatically; the first to
 checkers wins the game (its points: :mod:`rules.scoring`); the first to reach the match length
 wins the match. A player may, on their turn, offer to resign the game for 1, 2 or 3 points (at
 most 2 with "no triple"), which the opponent accepts or declines; resign the whole match at any
-time; and a match nobody has moved in yet, with no game decided, may be cancelled by either player.
+time; and either player may cancel a match until someone has moved or a game has a result.
 
 The match's stored form is :mod:`rules.matchjson`. This module also re-exports the match's
 vocabulary (phases, events, results) so callers need one import.
