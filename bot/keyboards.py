@@ -175,7 +175,7 @@ def resign_keyboard(t: Tr, match_id: int, version: int, match: Match, *, my_turn
         ])
     rows.append([Btn("🏳 " + t._("Resign the match"),
                      callback_data=encode(Action.RESIGN, match_id, version, "m"))])
-    if match.plays_made == 0:
+    if match.can_cancel:
         rows.append([Btn(t._("Cancel the match"),
                          callback_data=encode(Action.CANCEL, match_id, version))])
     return Markup(rows)

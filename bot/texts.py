@@ -26,8 +26,12 @@ CAPTION_LIMIT = 1024
 
 ERRORS = {
     "invalid_notation": N_("I cannot read that play. Write it like 24/18 13/11."),
+    "play_too_long": N_("That is too long to be a play: a play is at most four moves, like "
+                        "24/18 13/11."),
     "ambiguous_play": N_("That play can be read in more than one way; write every move."),
     "illegal_play": N_("That play is not legal with these dice."),
+    "unreadable_play": N_("I could not read that as a legal play with these dice; write each "
+                          "move, like 24/18 13/11."),
     "not_your_turn": N_("It is not your turn."),
     "game_over": N_("This match is over."),
     "invalid_action": N_("That cannot be done now."),
@@ -228,7 +232,7 @@ def rules_text(t: Tr) -> str:
         "\"no triple\". Matches to 1, 3, 5 or 7 points. No doubling cube.\n\n"
         "<b>6. Resigning.</b> On your turn you may offer to resign the game for 1, 2 or 3 "
         "points; the opponent accepts or declines. You may resign the whole match at any time. "
-        "A match nobody has moved in yet may be cancelled."
+        "A match may be cancelled until someone moves or a game ends."
     )
 
 

@@ -38,10 +38,23 @@ class AmbiguousPlay(InvalidNotation):
         self.readings = readings
 
 
+class PlayTooLong(InvalidNotation):
+    """Move text longer than any legal play written in full (``rules.notation.MAX_PLAY_TEXT``)."""
+
+    code = "play_too_long"
+
+
 class IllegalPlay(PortesError):
     """A move or play the rules do not allow in this position with these dice."""
 
     code = "illegal_play"
+
+
+class UnreadablePlay(IllegalPlay):
+    """Move text no legal play reads as, though its moves are not shown illegal: it may name a
+    legal play in a way the reader does not follow, so the message says it could not be read."""
+
+    code = "unreadable_play"
 
 
 class NotYourTurn(PortesError):

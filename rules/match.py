@@ -16,7 +16,7 @@ before rolling); a roll with no legal move is passed automatically; the first to
 checkers wins the game (its points: :mod:`rules.scoring`); the first to reach the match length
 wins the match. A player may, on their turn, offer to resign the game for 1, 2 or 3 points (at
 most 2 with "no triple"), which the opponent accepts or declines; resign the whole match at any
-time; and a match nobody has moved in yet may be cancelled by either player.
+time; and either player may cancel a match until someone has moved or a game has a result.
 
 The match's stored form is :mod:`rules.matchjson`. This module also re-exports the match's
 vocabulary (phases, events, results) so callers need one import.
@@ -259,7 +259,8 @@ class Match(MatchState):
             self,
             score=new_score,
             results=(*self.results, result),
-            dice=None,
+            # A resigned game keeps its roll on the table, as gnubg shows the match's end.
+            dice=self.dice if resigned else None,
             chosen=(),
             resign_offer=0,
             phase=Phase.PLAYING,
@@ -321,13 +322,16 @@ class Match(MatchState):
         return match, [MatchEnded(winner, reason, self.score)]
 
     def cancel(self, player: int) -> tuple[Match, list[Event]]:
-        """Either player may cancel a match nobody has moved in yet, with no result."""
+        """Either player may cancel a match nobody has moved in yet and no game has ended in
+        (:attr:`can_cancel`), with no result."""
         if player not in (0, 1):
             raise NotYourTurn("Not a player of this match")
         if self.is_over:
             raise GameOver("The match is over")
-        if self.plays_made:
-            raise InvalidAction("The match cannot be cancelled once a move has been played")
+        if not self.can_cancel:
+            raise InvalidAction(
+                "The match cannot be cancelled once a move has been played or a game has ended"
+            )
         return replace(self, phase=Phase.CANCELLED, end_reason="cancelled"), [Cancelled(player)]
 
     # -- the stored form (rules.matchjson) -------------------------------------------------

@@ -21,7 +21,10 @@ bits   width field
 66     1     Jacoby rule *off* (gnubg stores it inverted; Portes: 1, no Jacoby in a match)
 ====== ===== ===========================================
 
-gnubg writes the larger die first; so do we.
+gnubg writes the larger die first; so do we. The fields are filled as gnubg fills them
+(:meth:`rules.matchstate.MatchState.match_id`): a pending resignation keeps the game state
+"playing", a match ended by an accepted resignation is "resigned" with the roll still set, and
+scores are never capped at the match length.
 """
 
 from __future__ import annotations

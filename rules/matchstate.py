@@ -68,7 +68,7 @@ class MatchState:
     resign_offer: int = 0
     """Points offered by :attr:`turn` while the phase is RESIGN_OFFERED."""
     plays_made: int = 0
-    """Non-empty turns played in the whole match (a match with none may be cancelled)."""
+    """Non-empty turns played in the whole match (see :attr:`can_cancel`)."""
     results: tuple[GameResult, ...] = ()
     winner: int | None = None
     end_reason: str | None = None
@@ -78,6 +78,12 @@ class MatchState:
     @property
     def is_over(self) -> bool:
         return self.phase in (Phase.MATCH_OVER, Phase.CANCELLED)
+
+    @property
+    def can_cancel(self) -> bool:
+        """Whether the match may still be cancelled: nobody has moved and no game has a result
+        (a game resigned before the first move counts, or cancelling would wipe its points)."""
+        return not self.is_over and self.plays_made == 0 and not self.results
 
     def position_for(self, player: int) -> Position:
         """The board from ``player``'s side."""
@@ -112,24 +118,32 @@ class MatchState:
         return 2 if self.no_triple else 3
 
     def match_id(self) -> str:
-        """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match)."""
+        """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match).
+
+        As gnubg writes it: a resignation on the table leaves the game playing (only the
+        offer and the player to decide are set); a match ended by an accepted resignation is
+        "resigned", with the offer and the roll still shown; scores are not capped at the
+        length (a 1-point match won with a triple stays 3-0).
+        """
         die1, die2 = self.dice if self.dice is not None else (0, 0)
-        state = GAME_PLAYING
-        if self.phase == Phase.MATCH_OVER:
+        state, resigned, deciding = GAME_PLAYING, 0, self.turn
+        if self.phase == Phase.RESIGN_OFFERED:
+            resigned, deciding = self.resign_offer, opponent_of(self.turn)
+        elif self.phase == Phase.MATCH_OVER:
             state = GAME_OVER
-        elif self.phase == Phase.RESIGN_OFFERED:
-            state = GAME_RESIGNED
-        deciding = opponent_of(self.turn) if self.phase == Phase.RESIGN_OFFERED else self.turn
+            last = self.results[-1] if self.results else None
+            if self.end_reason == "score" and last is not None and last.resigned:
+                state, resigned, deciding = GAME_RESIGNED, last.points, last.winner
         return MatchId(
             length=self.length,
-            score0=min(self.score[0], self.length),
-            score1=min(self.score[1], self.length),
+            score0=self.score[0],
+            score1=self.score[1],
             on_roll=self.turn,
             turn=deciding,
             die1=die1,
             die2=die2,
             game_state=state,
-            resigned=self.resign_offer if self.phase == Phase.RESIGN_OFFERED else 0,
+            resigned=resigned,
         ).to_id()
 
     def gnubg_id(self) -> str:

@@ -4,26 +4,47 @@ Printing is :func:`rules.movetext.format_moves` (GNU Backgammon's style); :func:
 adds the round trip: the short form unless it could be read as another play.
 
 Reading is lenient (``24-18``, ``b/22``, ``25/22``, ``6/0``, ``6/o``, commas, missing stars,
-``24/18 18/13`` or ``24/18/13`` or ``24/13`` for one checker playing both dice) but never
-guesses: text that reads as several legal plays with different results is refused as
-ambiguous, naming each reading.
+``24/18 18/13`` or ``24/18/13`` or ``24/13`` for one checker playing both dice) and reads GNU
+Backgammon's own text (``8/5*(2)``, ``24/20*/16(2)``: the star belongs to the first checker, the
+count to the whole path). It never guesses: when text reads as several legal plays with different
+results, the one reading that hits exactly where stars are written is taken (``24/13`` passes a
+blot by, ``24/18*/13`` hits it, as gnubg writes them); otherwise it is refused as ambiguous,
+naming each reading.
+
+Reading costs time linear in the text: commas and runs of spaces are folded in one pass, and text
+longer than :data:`MAX_PLAY_TEXT` (every legal play written in full fits) is refused before
+anything else is done with it.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rules.board import BAR, OFF, Position
 from rules.dice import Dice
-from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation
+from rules.errors import (
+    AmbiguousPlay,
+    IllegalPlay,
+    InvalidNotation,
+    PlayTooLong,
+    UnreadablePlay,
+)
 from rules.legal import Play, legal_results
 from rules.moves import Move, apply_single, single_moves
 from rules.movetext import checker_paths, format_moves, point_text
 
-__all__ = ["Hop", "format_moves", "format_play", "parse_hops", "parse_play"]
+__all__ = [
+    "MAX_PLAY_TEXT",
+    "Hop",
+    "format_moves",
+    "format_play",
+    "looks_like_play",
+    "parse_hops",
+    "parse_play",
+]
 
 # -- printing -------------------------------------------------------------------------------
 
@@ -54,11 +75,23 @@ def _replay(position: Position, moves: Sequence[Move]) -> tuple[int, ...]:
 
 # -- reading --------------------------------------------------------------------------------
 
+MAX_MOVES = 4
+"""A play is at most four single moves (doubles)."""
+LONGEST_MOVE = "bar/22*"
+"""The longest single move written in full: a 3-letter start, a slash, a 2-digit point and a star
+(``off`` never takes a star, and no move goes from the bar straight off)."""
+MAX_PLAY_TEXT = MAX_MOVES * len(LONGEST_MOVE) + (MAX_MOVES - 1)
+"""31 characters: four moves of the longest kind, one space between. Every legal play written in
+full fits (a path such as ``bar/24*/23*/22*/21*`` and a count such as ``8/5(2)`` are shorter
+than its moves one by one); text is measured after commas and runs of spaces are folded into
+single spaces."""
+
 _POINT = r"(?:bar|b|off|o|\d{1,2})"
 _TOKEN = re.compile(
-    rf"^(?P<path>{_POINT}\*?(?:[/\-]{_POINT}\*?)+)(?:\((?P<count>\d)\)|x(?P<count2>\d))?$",
+    rf"(?P<path>{_POINT}\*?(?:[/\-]{_POINT}\*?)+)(?:\((?P<count>\d)\)|x(?P<count2>\d))?",
     re.IGNORECASE,
 )
+_PASS = ("-", "pass", "no move")
 
 
 @dataclass(frozen=True)
@@ -91,31 +124,82 @@ def _read_point(text: str, *, first: bool) -> int:
     return value
 
 
+def _folded(text: str) -> str:
+    """The text with commas and runs of spaces folded into single spaces, refused past the cap."""
+    folded = " ".join(text.replace(",", " ").split())
+    if len(folded) > MAX_PLAY_TEXT:
+        raise PlayTooLong(
+            f"That is {len(folded)} characters; a play written in full takes at most "
+            f"{MAX_PLAY_TEXT} (four moves like bar/22*)"
+        )
+    return folded
+
+
+def looks_like_play(text: str) -> bool:
+    """Whether text is written as moves (``24/18 13/11``), whatever its length: a cheap check,
+    linear in the text, before a chat message is taken as a play."""
+    words = text.replace(",", " ").split()
+    return bool(words) and all(_TOKEN.fullmatch(word) for word in words)
+
+
 def parse_hops(text: str) -> list[Hop]:
-    """Split move text into hops (a checker going from one named point to the next)."""
-    cleaned = text.replace(",", " ").strip()
+    """Split move text into hops (a checker going from one named point to the next).
+
+    A count repeats the whole path (``24/20*/16(2)``: two checkers 24/20/16); its stars belong
+    to the first checker only, since the second finds the point already taken.
+    """
+    cleaned = _folded(text)
     if not cleaned:
         raise InvalidNotation("No move given: write it like 24/18 13/11")
     hops: list[Hop] = []
-    for token in cleaned.split():
-        match = _TOKEN.match(token)
+    for token in cleaned.split(" "):
+        match = _TOKEN.fullmatch(token)
         if not match:
             raise InvalidNotation(f"Cannot read {token!r}: write moves like 24/18, bar/22, 6/off")
         words = re.split(r"[/\-]", match["path"])
         points = [_read_point(w, first=i == 0) for i, w in enumerate(words)]
         stars = [w.endswith("*") for w in words]
         count = int(match["count"] or match["count2"] or "1")
-        if not 1 <= count <= 4:
+        if not 1 <= count <= MAX_MOVES:
             raise InvalidNotation(f"Cannot repeat a move {count} times")
         for a, b in itertools.pairwise(points):
             if b == BAR or a == OFF or (b != OFF and b >= a):
                 raise InvalidNotation(
                     f"{point_text(a)}/{point_text(b)}: checkers move from higher points to lower"
                 )
-        for _ in range(count):
+        for copy in range(count):
             for k in range(len(points) - 1):
-                hops.append(Hop(points[k], points[k + 1], stars[k + 1]))
+                hops.append(Hop(points[k], points[k + 1], stars[k + 1] and copy == 0))
     return hops
+
+
+def _advances(
+    board: tuple[int, ...], remaining: tuple[int, ...], hops: list[Hop], cursors: tuple[int, ...]
+) -> Iterator[tuple[Move, int, tuple[int, ...]]]:
+    """Each single move that takes hop ``h`` one die further: (move, h, dice left)."""
+    for i, die in enumerate(remaining):
+        if die in remaining[:i]:
+            continue
+        rest = remaining[:i] + remaining[i + 1 :]
+        for src, dest, hit in single_moves(board, die, 25):
+            for h, hop in enumerate(hops):
+                if cursors[h] != src or cursors[h] == hop.end:
+                    continue
+                if h and hops[h - 1] == hop and cursors[h - 1] == cursors[h]:
+                    continue  # identical hops at the same stage: try only the first
+                if dest == OFF:
+                    if hop.end != OFF:
+                        continue
+                elif hop.end != OFF and dest < hop.end:
+                    continue
+                if dest == hop.end and hop.star and not hit:
+                    continue
+                yield Move(src, dest, die, hit), h, rest
+
+
+Reading = dict[tuple[int, ...], tuple[tuple[Move, ...], bool]]
+"""Ways of playing the hops, by resulting board: (moves, literal), literal when every hit is
+where a star is written."""
 
 
 def _realisations(
@@ -123,90 +207,86 @@ def _realisations(
     dice: Dice,
     hops: list[Hop],
     finals: frozenset[tuple[int, ...]] | None,
-) -> dict[tuple[int, ...], tuple[Move, ...]]:
+) -> Reading:
     """Every way the hops can be played with the dice, by resulting board.
 
     With ``finals`` only results that are legal whole plays are kept; without, any complete
     realisation of the hops (used to explain why a text is refused).
     """
-    results: dict[tuple[int, ...], tuple[Move, ...]] = {}
+    results: Reading = {}
     visited: set[object] = set()
-    n = len(hops)
 
     def walk(
         board: tuple[int, ...],
         remaining: tuple[int, ...],
         cursors: tuple[int, ...],
         moves: tuple[Move, ...],
+        literal: bool,
     ) -> None:
-        state = (board, remaining, tuple(sorted(zip(cursors, hops, strict=True), key=_hop_key)))
-        if state in visited:
+        key = tuple(sorted(zip(cursors, hops, strict=True), key=_hop_key))
+        if (board, remaining, literal, key) in visited:
             return
-        visited.add(state)
-        if all(cursors[i] == hops[i].end for i in range(n)):
-            if (finals is None or board in finals) and board not in results:
-                results[board] = moves
+        visited.add((board, remaining, literal, key))
+        if all(c == hop.end for c, hop in zip(cursors, hops, strict=True)):
+            known = results.get(board)
+            if (finals is None or board in finals) and (known is None or literal > known[1]):
+                results[board] = (moves, literal)
             return
-        for i, die in enumerate(remaining):
-            if die in remaining[:i]:
-                continue
-            rest = remaining[:i] + remaining[i + 1 :]
-            for src, dest, hit in single_moves(board, die, 25):
-                for h in range(n):
-                    hop = hops[h]
-                    if cursors[h] != src or cursors[h] == hop.end:
-                        continue
-                    if h and hops[h - 1] == hop and cursors[h - 1] == cursors[h]:
-                        continue  # identical hops at the same stage: try only the first
-                    if dest == OFF:
-                        if hop.end != OFF:
-                            continue
-                    elif hop.end != OFF and dest < hop.end:
-                        continue
-                    if dest == hop.end and hop.star and not hit:
-                        continue
-                    new_cursors = (*cursors[:h], dest, *cursors[h + 1 :])
-                    walk(
-                        apply_single(board, src, dest, hit),
-                        rest,
-                        new_cursors,
-                        (*moves, Move(src, dest, die, hit)),
-                    )
+        for move, h, rest in _advances(board, remaining, hops, cursors):
+            written = not move.hit or (move.to_point == hops[h].end and hops[h].star)
+            walk(
+                apply_single(board, move.from_point, move.to_point, move.hit),
+                rest,
+                (*cursors[:h], move.to_point, *cursors[h + 1 :]),
+                (*moves, move),
+                literal and written,
+            )
 
-    walk(position.board, Dice(*dice).values(), tuple(h.start for h in hops), ())
+    if len(hops) <= len(Dice(*dice).values()):  # each hop takes a die at least
+        walk(position.board, Dice(*dice).values(), tuple(h.start for h in hops), (), True)
     return results
+
+
+def _the_reading(text: str, found: Reading) -> Play:
+    """The one play ``found`` means: the only reading, or the only literal one; else refused."""
+    if len(found) > 1:
+        literal = {board: read for board, read in found.items() if read[1]}
+        if len(literal) == 1:
+            found = literal
+    if len(found) == 1:
+        ((board, (moves, _)),) = found.items()
+        return Play(moves, Position.unchecked(board))
+    readings = tuple(format_moves(moves, full_path=True) for moves, _ in found.values())
+    raise AmbiguousPlay(
+        f"{text} could mean {' or '.join(readings)}: write the whole path", readings
+    )
 
 
 def parse_play(position: Position, dice: Dice | tuple[int, int], text: str) -> Play:
     """Read a whole play typed by a player and return the legal :class:`Play` it means.
 
-    Raises :class:`InvalidNotation` for text that is not move notation, :class:`IllegalPlay`
-    when no legal play matches, and :class:`AmbiguousPlay` when several legal plays with
-    different results match.
+    Raises :class:`InvalidNotation` for text that is not move notation (:class:`PlayTooLong`
+    past :data:`MAX_PLAY_TEXT`), :class:`IllegalPlay` when the moves can be made but are not a
+    whole legal play, :class:`UnreadablePlay` (an :class:`IllegalPlay` that does not call the
+    text illegal) when no legal play reads as it, and :class:`AmbiguousPlay` when several legal
+    plays with different results match.
     """
     roll = Dice(*dice)
+    cleaned = _folded(text)
     finals = legal_results(position, roll)
-    stripped = text.strip().lower()
-    if stripped in ("-", "pass", "no move", ""):
+    if cleaned.lower() in (*_PASS, ""):
         if finals == {position.board}:
             return Play((), position)
-        if not stripped:
+        if not cleaned:
             raise InvalidNotation("No move given: write it like 24/18 13/11")
         raise IllegalPlay(f"You can move with {roll}: passing is not allowed")
-    hops = parse_hops(text)
+    hops = parse_hops(cleaned)
     found = _realisations(position, roll, hops, finals)
-    if len(found) == 1:
-        ((board, moves),) = found.items()
-        return Play(moves, Position.unchecked(board))
-    if len(found) > 1:
-        readings = tuple(format_moves(m, full_path=True) for m in found.values())
-        raise AmbiguousPlay(
-            f"{text.strip()} could mean {' or '.join(readings)}: write the whole path",
-            readings,
-        )
+    if found:
+        return _the_reading(cleaned, found)
     if _realisations(position, roll, hops, None):
         raise IllegalPlay(
-            f"{text.strip()} is not a whole play with {roll}: you must play as many dice "
+            f"{cleaned} is not a whole play with {roll}: you must play as many dice "
             "as you can (and the larger one if only one can be played)"
         )
-    raise IllegalPlay(f"{text.strip()} is not a legal play with {roll}")
+    raise UnreadablePlay(f"{cleaned} could not be read as a legal play with {roll}")

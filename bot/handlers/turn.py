@@ -7,8 +7,6 @@ alert when refused), then update the messages (render, upload).
 
 from __future__ import annotations
 
-import re
-
 from telegram import CallbackQuery, Message, Update
 
 from bot import texts
@@ -21,10 +19,8 @@ from bot.i18n import Tr
 from bot.keyboards import pick_keyboard
 from bot.publish import turn_changed
 from bot.turn import destinations, direct_plays
+from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
-
-PLAY_TEXT_RE = re.compile(r"^\s*(?:(?:bar|b|off|o|\d{1,2})(?:/(?:bar|b|off|o|\d{1,2})\*?)+"
-                          r"(?:\(\d\))?\s*)+$", re.IGNORECASE)
 
 
 def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
@@ -136,7 +132,7 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
         await quietly(msg.edit_text(text, reply_markup=markup))
         return
     play = asked.text.strip() if asked is not None and asked.text else ""
-    if not PLAY_TEXT_RE.match(play):
+    if not looks_like_play(play):
         await q.answer(t._("Type your play again."), show_alert=True)
         return
     async with p.locks.hold(mv.id):
@@ -160,7 +156,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     if msg is None or user is None or not msg.text:
         return
     t = p.t_user(user)
-    if not PLAY_TEXT_RE.match(msg.text):
+    if not looks_like_play(msg.text):
         await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."))
         return
     play = msg.text.strip()

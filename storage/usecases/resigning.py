@@ -50,5 +50,6 @@ class ResigningCases(Feature):
     def cancel_match(
         self, match_id: int, actor: Actor, version: int | None = None
     ) -> ActionResult:
-        """Either player cancels a match nobody has moved in yet (no result)."""
+        """Either player cancels a match nobody has moved in yet and no game has ended in (no
+        result; ``Match.can_cancel``)."""
         return self.kernel.act(match_id, actor, version, lambda m, seat, _d: m.cancel(seat))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import texts
+from bot.i18n import tr
 from tests.bot.conftest import Running
 from tests.bot.players import board_version, live_board, next_private_turn, play_turn
 from tests.standin import Message, StandIn, User
@@ -84,6 +86,12 @@ async def test_a_play_typed_in_notation(standin: StandIn, bot: Running) -> None:
     bad = mover.send(mover.private, "24/1")
     refusal = await mover.private.wait_for_bot_message(after=bad)
     assert refusal.photo_bytes is None and refusal.text
+    # a chain longer than any play gets its own clear answer, at once (it used to cost
+    # quadratic time in the parser, and exponential time in the bot's first check)
+    flood = mover.send(mover.private, "24/18/13 " * 440)
+    refusal = await mover.private.wait_for_bot_message(after=flood)
+    lang = "el" if mover is bob else "en"
+    assert refusal.text == texts.error_text(tr(lang), "play_too_long")
     play = state.legal_plays()[0]
     text = format_play(state.position, state.dice, play.moves)  # type: ignore[arg-type]
     mover.send(mover.private, text)

@@ -7,13 +7,14 @@ positions are included, since round trips alone cannot catch a mirrored or rever
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from rules.dice import RecordedDice
+from rules.dice import Dice, RecordedDice
 from rules.errors import InvalidNotation
-from rules.match import Match
+from rules.match import Match, Phase
 from rules.matchid import GAME_PLAYING, MatchId
 from rules.position import Position
 from rules.selfplay import selfplay_positions
@@ -94,3 +95,71 @@ def test_bad_position_ids_are_refused_clearly(text: str) -> None:
 def test_bad_match_ids_are_refused_clearly(text: str) -> None:
     with pytest.raises(InvalidNotation):
         MatchId.from_id(text)
+
+
+# -- Match IDs at a resignation and at the match's end, as gnubg writes them ----------------
+
+OPENING_2_1 = [1, 2, 3, 4, 5, 6] * 3
+"""Opening roll 1 for player 0, 2 for player 1: player 1 starts with 2-1."""
+
+
+def test_match_id_with_a_resignation_pending_keeps_the_game_playing() -> None:
+    """gnubg's own Match ID for a 5-point match, player 1 on roll with 2-1, offering a single
+    game: the state stays "playing" (``cCOlAAAAAAAE``, state "resigned", loads in gnubg as
+    "No game is being played")."""
+    match, _ = Match.new(5).start(RecordedDice(OPENING_2_1))
+    offered, _ = match.offer_resignation(1, 1)
+    assert offered.match_id() == "cCGlAAAAAAAE"
+    fields = MatchId.from_id(offered.match_id())
+    assert (fields.game_state, fields.resigned, fields.on_roll, fields.turn) == (1, 1, 1, 0)
+
+
+def test_match_id_after_a_match_won_past_its_length() -> None:
+    """A 1-point match won 3-0 by an accepted triple: gnubg keeps 3-0, the resignation and the
+    roll (``cGMlADAAAAAE``); capping the score at 1-0 lost what happened."""
+    source = RecordedDice(OPENING_2_1)
+    match, _ = Match.new(1).start(source)
+    offered, _ = match.offer_resignation(1, 3)
+    over, _ = offered.accept_resignation(0, source)
+    assert over.score == (3, 0) and over.winner == 0
+    assert over.match_id() == "cGMlADAAAAAE"
+
+
+def gnubg_after(gnubg: object, start_id: str, *commands: str) -> str:
+    """gnubg's own ``PositionID:MatchID`` after loading ``start_id`` and running ``commands``."""
+    run = gnubg.command  # type: ignore[attr-defined]
+    run("set player 0 human")
+    run("set player 1 human")
+    run("new match 1")
+    gnubg.set_gnubg_id(start_id)  # type: ignore[attr-defined]
+    for command in commands:
+        run(command)
+    return f"{gnubg.position_id()}:{gnubg.match_id()}"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("length", [1, 3, 5])
+@pytest.mark.parametrize("points", [1, 2, 3])
+def test_resignation_ids_against_gnubg(length: int, points: int) -> None:
+    """Offer, then accept, side by side with gnubg itself (when the match goes on, both start
+    a new game with their own opening roll, so only the offer and a match's end compare)."""
+    gnubg = pytest.importorskip("gnubg")
+    source = RecordedDice(OPENING_2_1)
+    match, _ = Match.new(length).start(source)
+    offered, _ = match.offer_resignation(1, points)
+    assert offered.gnubg_id() == gnubg_after(gnubg, match.gnubg_id(), f"resign {points}")
+    over, _ = offered.accept_resignation(0, source)
+    if over.is_over:
+        assert over.gnubg_id() == gnubg_after(
+            gnubg, match.gnubg_id(), f"resign {points}", "accept"
+        )
+
+
+def test_match_won_by_bearing_off_against_gnubg() -> None:
+    gnubg = pytest.importorskip("gnubg")
+    last = replace(
+        Match.new(1), phase=Phase.PLAYING, game=1, turn=1, dice=Dice(2, 1),
+        position=Position.from_points({1: 1}, {1: 1}),
+    )
+    over, _ = last.play(1, "1/off", RecordedDice([]))
+    assert over.is_over and over.match_id() == MatchId.from_id(over.match_id()).to_id()
+    assert over.gnubg_id() == gnubg_after(gnubg, last.gnubg_id(), "move 1/off")

@@ -256,6 +256,24 @@ def test_cancel_only_before_the_first_play() -> None:
         played.cancel(0)
 
 
+
+def test_no_cancel_once_a_game_has_a_result() -> None:
+    """A game resigned before anyone moved still has a result: cancelling would wipe it."""
+    source = SeededDice(5)
+    match, _ = Match.new(5).start(source)
+    assert match.can_cancel
+    offered, _ = match.offer_resignation(match.turn, 2)
+    accepted, _ = offered.accept_resignation(1 - match.turn, source)
+    assert accepted.plays_made == 0 and accepted.score[1 - match.turn] == 2
+    assert not accepted.can_cancel
+    for player in (0, 1):
+        with pytest.raises(InvalidAction):
+            accepted.cancel(player)
+    played, _ = match.play(match.turn, match.legal_plays()[0], source)
+    assert not played.can_cancel
+    over, _ = match.resign_match(0)
+    assert not over.can_cancel
+
 def test_match_lengths() -> None:
     for length in (1, 3, 5, 7):
         assert Match.new(length).length == length

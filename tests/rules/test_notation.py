@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation
+from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation, PlayTooLong
 from rules.notation import format_moves, format_play, parse_play
 from rules.position import ALL_ROLLS, Move, Position, legal_plays
 from rules.selfplay import selfplay_positions
@@ -65,15 +65,44 @@ def test_bar_and_off_spellings() -> None:
     assert parse_play(q, (6, 1), "6/o 1/off").position.mover_off == 15
 
 
-def test_ambiguous_route_is_refused_naming_both_readings() -> None:
-    # With 6-5 a blot on our 18 is hit on one route of 24/13 and not on the other.
+def test_a_path_without_a_star_passes_the_blot_by() -> None:
+    # With 6-5 a blot on our 18 is hit on one route of 24/13 and not on the other. As gnubg
+    # writes it, 24/13 is the route that hits nothing and 24/18*/13 the one that hits.
     p = pos("x 24:1 6:14; o 7:1 2:14")
-    with pytest.raises(AmbiguousPlay) as error:
-        parse_play(p, (6, 5), "24/13")
-    assert set(error.value.readings) == {"24/18*/13", "24/19/13"}
-    assert "24/18*/13" in error.value.message and "24/19/13" in error.value.message
+    assert parse_play(p, (6, 5), "24/13").position.opponent_bar == 0
     assert parse_play(p, (6, 5), "24/18*/13").position.opponent_bar == 1
     assert parse_play(p, (6, 5), "24/19/13").position.opponent_bar == 0
+
+
+def test_ambiguous_text_is_refused_naming_each_reading() -> None:
+    # Two blots, on our 18 and our 19: 24/13 hits one of them on either route, and no
+    # star says which.
+    p = pos("x 24:1 6:14; o 7:1 6:1 2:13")
+    with pytest.raises(AmbiguousPlay) as error:
+        parse_play(p, (6, 5), "24/13")
+    assert set(error.value.readings) == {"24/18*/13", "24/19*/13"}
+    assert "24/18*/13" in error.value.message and "24/19*/13" in error.value.message
+    hit_18 = parse_play(p, (6, 5), "24/18*/13").position
+    assert hit_18 != parse_play(p, (6, 5), "24/19*/13").position
+
+
+@pytest.mark.parametrize(
+    ("fixture", "roll", "text", "check"),
+    [
+        # gnubg's most common doubles text: pointing on a blot, the star on the first checker
+        ("x 13:5 8:4 6:5 24:1; o 20:1 23:14", (3, 3), "8/5*(2) 6/3(2)", {5: 2, 3: 2}),
+        ("x 24:2 13:5 8:3 6:5; o 5:1 23:14", (4, 4), "24/20*/16(2)", {16: 2, 24: 0}),
+        ("x 24:2 13:5 8:3 6:5; o 3:1 23:14", (2, 2), "24/22*(2) 13/11(2)", {22: 2, 11: 2}),
+    ],
+)
+def test_gnubg_repeated_hits(
+    fixture: str, roll: tuple[int, int], text: str, check: dict[int, int]
+) -> None:
+    play = parse_play(pos(fixture), roll, text)
+    assert play.position.opponent_bar == 1
+    assert {p: play.position.mover_points().get(p, 0) for p in check} == check
+    again = format_play(pos(fixture), roll, play.moves)
+    assert parse_play(pos(fixture), roll, again).position == play.position
 
 
 def test_a_star_where_no_blot_is_hit_is_refused() -> None:
@@ -92,6 +121,7 @@ def test_a_star_where_no_blot_is_hit_is_refused() -> None:
         ("24/18", IllegalPlay),  # only one of two playable dice
         ("6/off 6/off", IllegalPlay),  # bearing off with checkers outside
         ("24/19 13/11", IllegalPlay),  # the 5 lands on a closed point
+        ("24/18 13/11 " * 4, PlayTooLong),
     ],
 )
 def test_refusals_have_reasons(text: str, error: type[Exception]) -> None:
