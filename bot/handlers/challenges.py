@@ -26,10 +26,11 @@ from bot.keyboards import (
 from rules.match import MATCH_LENGTHS
 from storage.results import ChallengeView
 
-NEW_ARG_RE = re.compile(r"^(o?)([1357tn])([tn]?)(\d*)$")
-NEW_COMPUTER_ARG_RE = re.compile(r"^([o1357])([tn])([123])$")
-INLINE_ARG_RE = re.compile(r"^([1357])([tn])(\d+)$")
-INLINE_RESULT_RE = re.compile(r"^([1357])([tn])$")
+# matched with fullmatch: the whole argument or nothing
+NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)")
+NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])")
+INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)")
+INLINE_RESULT_RE = re.compile(r"([1357])([tn])")
 
 
 async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeView,
@@ -62,7 +63,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer()
         await quietly(msg.delete())
         return
-    m = NEW_ARG_RE.match(cb.arg or "")
+    m = NEW_ARG_RE.fullmatch(cb.arg or "")
     if not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
@@ -111,7 +112,7 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     p, q, t = await tapped(update, context)
     user = q.from_user
     msg = q.message if isinstance(q.message, Message) else None
-    m = NEW_COMPUTER_ARG_RE.match(cb.arg or "")
+    m = NEW_COMPUTER_ARG_RE.fullmatch(cb.arg or "")
     if msg is None or msg.chat.type != ChatType.PRIVATE or not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
@@ -140,7 +141,7 @@ async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
     user = q.from_user
     challenge_id = cb.match_id
     if challenge_id == 0:
-        m = INLINE_ARG_RE.match(cb.arg or "")
+        m = INLINE_ARG_RE.fullmatch(cb.arg or "")
         if not m or not q.inline_message_id:
             await q.answer(texts.error_text(t, "stale"), show_alert=True)
             return
@@ -268,7 +269,7 @@ async def on_chosen_inline(update: Update, context: Ctx) -> None:
     r = update.chosen_inline_result
     if r is None or not r.inline_message_id:
         return
-    m = INLINE_RESULT_RE.match(r.result_id)
+    m = INLINE_RESULT_RE.fullmatch(r.result_id)
     if not m:
         return
     await materialise_inline(p, r.inline_message_id, r.from_user.id, int(m.group(1)),

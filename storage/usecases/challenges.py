@@ -26,7 +26,14 @@ from storage.results import (
     TimerKind,
 )
 from storage.usecases.kernel import Feature, Kernel, off_loop
-from storage.usecases.rows import MatchLike, Plan, auto_play, player_view, refused
+from storage.usecases.rows import (
+    MatchLike,
+    Plan,
+    auto_play,
+    player_view,
+    refused,
+    storable_id,
+)
 
 MAX_MIX_LENGTH = 256
 TOKEN_BYTES = 9  # 12 URL-safe characters
@@ -269,6 +276,8 @@ class ChallengeCases(Feature):
         self, challenge_id: int | None = None, *, token: str | None = None
     ) -> ChallengeView | None:
         """A challenge by id or by its deep-link token."""
+        if challenge_id is not None and not storable_id(challenge_id):
+            return None
         with self.kernel.sessions() as session:
             if challenge_id is not None:
                 ch = session.get(ChallengeRow, challenge_id)

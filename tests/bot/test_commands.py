@@ -186,3 +186,17 @@ async def test_players_are_told_when_the_bot_is_removed(standin: StandIn, bot: R
     for user in (alice, bob):
         await standin.wait_for(lambda u=user: any("removed from the group" in m.content
                                                   for m in u.private.bot_messages()))
+
+
+async def test_ids_past_64_bits_are_not_found(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice")
+    hello = alice.start_bot()
+    await alice.private.wait_for_bot_message(after=hello)
+    for text in ("/review 99999999999999999999999", "/start m" + "9" * 40, "/review #12",
+                 "/start m12"):
+        cmd = alice.send(alice.private, text)
+        answer = await alice.private.wait_for_bot_message(after=cmd)
+        assert answer.text == "This match no longer exists.", text
+    assert (await bot.uc.load_match(10**23)).code == "not_found"
+    assert await bot.uc.get_challenge(-(10**30)) is None
+    assert await bot.uc.fairness(2**63) is None
