@@ -174,6 +174,10 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
 
 
 def run(settings: Settings, *, check_only: bool = False) -> int:
+    if settings.webhook and not settings.webhook_secret:
+        # from_env refuses this already; settings built in code must not slip past it
+        print("portes-bot: webhook mode needs PORTES_WEBHOOK_SECRET", file=sys.stderr)
+        return 2
     app = build_application(settings)
 
     async def check() -> None:
