@@ -94,10 +94,18 @@ async def test_a_double_tap_applies_once(
     move_data = f"m:1:{version}:{src}-{dest.to_point}"
     answers = await asyncio.gather(mover.tap_data(board, move_data),
                                    mover.tap_data(board, move_data))
-    alerts = [a for a in answers if a.show_alert]
-    assert len(alerts) == 1 and "earlier turn" in (alerts[0].text or "")
+    # the second tap repeats the move just applied: answered quietly, not with a modal alert
+    assert [a.show_alert for a in answers] == [False, False]
+    assert all(not a.text for a in answers)
     match = (await bot.uc.load_match(1)).match
     assert match is not None and match.state.chosen == dest.moves
+    # a third, late, tap of the same button is still that repeat: quiet
+    assert not (await mover.tap_data(board, move_data)).show_alert
+    # any other tap on the old keyboard is refused with the alert
+    other = f"f:1:{version}:{src}"
+    answer = await mover.tap_data(board, other)
+    assert answer.show_alert and "earlier turn" in (answer.text or "")
+    assert (await bot.uc.load_match(1)).match.version == match.version  # type: ignore[union-attr]
     assert_no_errors(no_errors)
 
 
