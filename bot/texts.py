@@ -37,6 +37,8 @@ ERRORS = {
     "not_for_you": N_("This challenge is for someone else."),
     "expired": N_("This challenge has expired or was taken."),
     "not_found": N_("This match no longer exists."),
+    "not_finished": N_("Rematch is for finished matches."),
+    "rematch_exists": N_("A rematch of this match has already been offered."),
     "error": N_("Something went wrong; please try again."),
 }
 

@@ -42,7 +42,8 @@ with :mod:`~storage.usecases.rows` (what it reads, prebuilt statements) and
 per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenges`,
 :mod:`~storage.usecases.turns`, :mod:`~storage.usecases.resigning`,
 :mod:`~storage.usecases.reading`, :mod:`~storage.usecases.boards`,
-:mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`. :class:`UseCases` composes
+:mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers` (and
+:mod:`~storage.usecases.rematches`, who may open a rematch). :class:`UseCases` composes
 them over one kernel.
 """
 

@@ -178,3 +178,32 @@ async def test_a_player_who_blocked_the_bot_does_not_stop_a_group_match(
 
     await play_turn(standin, mover, standin.chat(board.chat_id))
     assert_no_errors(no_errors)
+
+
+async def test_rematch_only_once_and_only_when_finished(
+    standin: StandIn, bot: Running, no_errors: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, board = await group_match(standin)
+    group = standin.chat(board.chat_id)
+    # Rematch on the active match: refused, nothing opened
+    answer = await alice.tap_data(board, "rm:1:0")
+    assert answer.show_alert and answer.text == "Rematch is for finished matches."
+    cmd = alice.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(menu, "🏳 Resign the match")
+    final = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "wins the match" in b.caption and b,
+        what="the end")
+    # five taps at once, then five in a row: one challenge, one card
+    answers = list(await asyncio.gather(*(u.tap(final, "🔁 Rematch")
+                                          for u in (alice, bob, alice, bob, alice))))
+    for user in (bob, alice, bob, alice, bob):
+        answers.append(await user.tap(final, "🔁 Rematch"))
+    assert not any(a.show_alert for a in answers)
+    assert sum(a.text == "Rematch offered." for a in answers) == 1
+    assert sum(a.text == "A rematch of this match has already been offered." for a in answers) == 9
+    await standin.idle(quiet=0.3)
+    cards = [m for m in group.bot_messages() if "🎲 Accept" in m.button_texts]
+    assert len(cards) == 1
+    assert await bot.uc.get_challenge(2) is not None and await bot.uc.get_challenge(3) is None
+    assert_no_errors(no_errors)
