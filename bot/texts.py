@@ -288,6 +288,15 @@ def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
     return text
 
 
+def dice_start_text(t: Tr, commitment: str, mix: str) -> str:
+    """The line on the first board: the commitment shown before and the value mixed in at
+    acceptance, public before any die is used (with the seed revealed at the end, anyone can
+    recompute every roll)."""
+    return "🔐 " + t._("Dice: seed committed as SHA-256 {commitment}…, mixed with {mix}",
+                       commitment=f"<code>{html.escape(commitment[:16])}</code>",
+                       mix=f"<code>{html.escape(mix)}</code>")
+
+
 def challenge_names(c: ChallengeView) -> tuple[str, str | None]:
     """The challenger's and the challenged's names as HTML (``None``: anyone may accept)."""
     author = html.escape(c.author.display_name)

@@ -185,6 +185,9 @@ async def test_rematch_only_once_and_only_when_finished(
 ) -> None:
     alice, bob, board = await group_match(standin)
     group = standin.chat(board.chat_id)
+    # the first board shows the value mixed into the dice, before any die of a turn is used
+    mix = (await bot.uc.load_match(1)).match.mix  # type: ignore[union-attr]
+    assert mix and f"mixed with {mix}" in board.caption
     # Rematch on the active match: refused, nothing opened
     answer = await alice.tap_data(board, "rm:1:0")
     assert answer.show_alert and answer.text == "Rematch is for finished matches."
