@@ -7,6 +7,7 @@ import logging
 import sys
 import textwrap
 
+from bot.logsafe import hide_secrets, token_secrets
 from bot.settings import ENV_HELP, SettingsError, from_env
 
 DESCRIPTION = """\
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         level=getattr(logging, settings.log_level, logging.INFO),
     )
+    hide_secrets(token_secrets(settings.token, settings.webhook_secret))
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from bot.app import run
 

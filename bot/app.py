@@ -94,14 +94,13 @@ def build_application(
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     """Every handler, in one place (each lives in its feature's module of bot.handlers)."""
-    app.add_handler(CommandHandler("start", h.cmd_start))
-    app.add_handler(CommandHandler("help", h.cmd_help))
-    app.add_handler(CommandHandler("rules", h.cmd_rules))
-    app.add_handler(CommandHandler("new", h.cmd_new))
-    app.add_handler(CommandHandler("games", h.cmd_games))
-    app.add_handler(CommandHandler("resign", h.cmd_resign))
-    app.add_handler(CommandHandler("lang", h.cmd_lang))
-    app.add_handler(CommandHandler("review", h.cmd_review))
+    # New messages only: an old message edited into "/new" (or into a play) is not sent again.
+    fresh = filters.UpdateType.MESSAGE
+    for name, callback in (("start", h.cmd_start), ("help", h.cmd_help),
+                           ("rules", h.cmd_rules), ("new", h.cmd_new), ("games", h.cmd_games),
+                           ("resign", h.cmd_resign), ("lang", h.cmd_lang),
+                           ("review", h.cmd_review)):
+        app.add_handler(CommandHandler(name, callback, filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
     app.add_handler(InlineQueryHandler(h.on_inline_query))
@@ -109,7 +108,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.on_migrate))
     app.add_handler(ChatMemberHandler(h.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(
-        filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, h.on_private_text))
+        fresh & filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, h.on_private_text))
     app.add_error_handler(h.on_error)
 
 
@@ -176,6 +175,10 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
 
 
 def run(settings: Settings, *, check_only: bool = False) -> int:
+    if settings.webhook and not settings.webhook_secret:
+        # from_env refuses this already; settings built in code must not slip past it
+        print("portes-bot: webhook mode needs PORTES_WEBHOOK_SECRET", file=sys.stderr)
+        return 2
     app = build_application(settings)
 
     async def check() -> None:

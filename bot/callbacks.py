@@ -3,7 +3,8 @@
 Buttons carry ids, versions and small indices, never move lists. The version is the match's own
 version number, which changes with every accepted step, so a second tap on the same button (or a
 tap on any older keyboard) no longer matches the match and changes nothing. The regexes the
-handlers route on live here, beside the encoder.
+handlers route on live here, beside the encoder. Every pattern is matched against the whole
+data (``fullmatch``: ``$`` alone would let a trailing newline through) and knows only ASCII digits.
 """
 
 from __future__ import annotations
@@ -62,17 +63,34 @@ interaction with that match, for choosing where a typed play or /resign goes."""
 
 
 _ACTIONS = "|".join(sorted((re.escape(a.value) for a in Action), key=len, reverse=True))
-CALLBACK_RE = re.compile(rf"^({_ACTIONS}):(\d{{1,12}}):(\d{{1,9}})(?::([0-9A-Za-z_\-]{{1,24}}))?$")
-"""Every callback data this bot sends matches this; anything else is forged or stale."""
+_TAIL = r":([0-9]{1,12}):([0-9]{1,9})(?::([0-9A-Za-z_\-]{1,24}))?"
+CALLBACK_RE = re.compile(rf"({_ACTIONS}){_TAIL}\Z")
+"""Every callback data this bot sends matches this; anything else is forged or stale. It ends
+in ``\\Z``: python-telegram-bot routes with ``re.match``, which a ``$`` would let end before a
+trailing newline."""
 
-_ARG_RE = re.compile(r"^[0-9A-Za-z_\-]{1,24}$")
-MOVE_ARG_RE = re.compile(r"^(\d{1,2})-(\d{1,2})(?:-(\d))?$")
+_ARG_RE = re.compile(r"[0-9A-Za-z_\-]{1,24}")
+MOVE_ARG_RE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})(?:-([0-9]))?")
+
+MAX_ID = 2**63 - 1
+"""The largest id the database holds (a signed 64-bit integer)."""
+_ID_RE = re.compile(r"#?([0-9]{1,19})")
+
+
+def parse_id(text: str | None) -> int | None:
+    """A match or challenge id typed by someone (``42`` or ``#42``), or ``None`` when it cannot
+    be one (not ASCII digits, or past the 64-bit range the database holds): "not found"."""
+    m = _ID_RE.fullmatch((text or "").strip())
+    if m is None:
+        return None
+    value = int(m.group(1))
+    return value if value <= MAX_ID else None
 
 
 def pattern(*actions: Action) -> re.Pattern[str]:
-    """The regex a ``CallbackQueryHandler`` routes ``actions`` on."""
+    """The regex a ``CallbackQueryHandler`` routes ``actions`` on (whole data only)."""
     alternatives = "|".join(re.escape(a.value) for a in actions)
-    return re.compile(rf"^(?:{alternatives}):\d{{1,12}}:\d{{1,9}}(?::[0-9A-Za-z_\-]{{1,24}})?$")
+    return re.compile(rf"(?:{alternatives}){_TAIL}\Z")
 
 
 @dataclass(frozen=True)
@@ -87,13 +105,13 @@ class Callback:
 
     def move(self) -> tuple[int, int, int]:
         """The ``(from, to, variant)`` of a :attr:`Action.MOVE` argument."""
-        m = MOVE_ARG_RE.match(self.arg or "")
+        m = MOVE_ARG_RE.fullmatch(self.arg or "")
         if not m:
             raise ValueError(f"not a move argument: {self.arg!r}")
         return int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)
 
     def int_arg(self) -> int:
-        if self.arg is None or not self.arg.isdigit():
+        if self.arg is None or not self.arg.isascii() or not self.arg.isdigit():
             raise ValueError(f"not a number: {self.arg!r}")
         return int(self.arg)
 
@@ -104,7 +122,7 @@ def encode(action: Action, match_id: int, version: int, arg: str | int | None = 
     text = f"{action.value}:{match_id}:{version}"
     if arg is not None:
         arg = str(arg)
-        if not _ARG_RE.match(arg):
+        if not _ARG_RE.fullmatch(arg):
             raise ValueError(f"bad callback argument {arg!r}")
         text += f":{arg}"
     if len(text.encode()) > MAX_BYTES:
@@ -120,7 +138,7 @@ def decode(data: str | None) -> Callback | None:
     """The callback, or ``None`` for data this bot never sends (forged, truncated, foreign)."""
     if not data or len(data.encode()) > MAX_BYTES:
         return None
-    m = CALLBACK_RE.match(data)
+    m = CALLBACK_RE.fullmatch(data)
     if not m:
         return None
     return Callback(Action(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))

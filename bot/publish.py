@@ -31,7 +31,7 @@ from bot.core import (
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.texts import names
-from rules.match import Event, GameEnded, Phase, TurnPlayed
+from rules.match import Event, GameEnded, GameStarted, Phase, TurnPlayed
 from storage.results import BoardMessageView, MatchStatus, MatchView
 
 log = logging.getLogger("bot.publish")
@@ -58,6 +58,8 @@ def event_notes(t: Tr, mv: MatchView, events: Sequence[Event]) -> list[str]:
         elif isinstance(e, GameEnded):
             notes.append("🏁 " + texts.game_result_text(t, n, e.winner, e.kind, e.points,
                                                        e.resigned))
+        elif isinstance(e, GameStarted) and e.game == 1 and mv.mix is not None:
+            notes.append(texts.dice_start_text(t, mv.commitment, mv.mix))
     return notes
 
 

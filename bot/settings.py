@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -70,7 +71,9 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
     ("PORTES_WEBHOOK_LISTEN", "address the webhook server listens on (default 127.0.0.1)"),
     ("PORTES_WEBHOOK_PORT", "port the webhook server listens on (default 8443)"),
     ("PORTES_WEBHOOK_PATH", "URL path of the webhook (default: telegram)"),
-    ("PORTES_WEBHOOK_SECRET", "secret token Telegram sends in X-Telegram-Bot-Api-Secret-Token"),
+    ("PORTES_WEBHOOK_SECRET", "required with PORTES_WEBHOOK_URL: the secret token (1-256 of "
+     "A-Z a-z 0-9 _ -) Telegram sends in X-Telegram-Bot-Api-Secret-Token; updates without it "
+     "are refused. Give every instance the same one"),
     ("PORTES_RATE_OVERALL", "messages per second over all chats (default 30; 0 lifts the limit)"),
     ("PORTES_RATE_GROUP", "messages per minute in one group (default 20; 0 lifts the limit)"),
     ("PORTES_RATE_RETRIES", "retries after a 429 'retry after' answer (default 5)"),
@@ -83,6 +86,27 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "(default 1.0; 0 for none)"),
     ("PORTES_LOG_LEVEL", "DEBUG, INFO, WARNING... (default INFO)"),
 )
+
+
+WEBHOOK_SECRET_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
+def _webhook_secret(env: Mapping[str, str]) -> str | None:
+    """The webhook's secret token; required in webhook mode, where without it anyone who can
+    reach the listener could post updates and play or resign for any user."""
+    secret = env.get("PORTES_WEBHOOK_SECRET", "").strip() or None
+    if not env.get("PORTES_WEBHOOK_URL", "").strip():
+        return secret
+    if secret is None:
+        raise SettingsError(
+            "PORTES_WEBHOOK_SECRET is not set. In webhook mode the bot refuses updates that "
+            "do not carry it; make one (every instance the same), e.g.:  "
+            "PORTES_WEBHOOK_SECRET=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
+        )
+    if not WEBHOOK_SECRET_RE.fullmatch(secret):
+        raise SettingsError("PORTES_WEBHOOK_SECRET must be 1-256 of A-Z a-z 0-9 _ - "
+                            "(Telegram's rule for secret tokens)")
+    return secret
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -145,7 +169,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         webhook_listen=env.get("PORTES_WEBHOOK_LISTEN", "").strip() or "127.0.0.1",
         webhook_port=int(port_raw),
         webhook_path=env.get("PORTES_WEBHOOK_PATH", "").strip().strip("/") or "telegram",
-        webhook_secret=env.get("PORTES_WEBHOOK_SECRET", "").strip() or None,
+        webhook_secret=_webhook_secret(env),
         rate=rate,
         timeouts=timeouts,
         log_level=env.get("PORTES_LOG_LEVEL", "").strip().upper() or "INFO",

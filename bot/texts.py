@@ -44,6 +44,8 @@ ERRORS = {
     "not_for_you": N_("This challenge is for someone else."),
     "expired": N_("This challenge has expired or was taken."),
     "not_found": N_("This match no longer exists."),
+    "not_finished": N_("Rematch is for finished matches."),
+    "rematch_exists": N_("A rematch of this match has already been offered."),
     "error": N_("Something went wrong; please try again."),
 }
 
@@ -302,6 +304,15 @@ def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
     text += "\n" + t._("Dice commitment (SHA-256): {commitment}",
                        commitment=f"<code>{c.commitment}</code>")
     return text
+
+
+def dice_start_text(t: Tr, commitment: str, mix: str) -> str:
+    """The line on the first board: the commitment shown before and the value mixed in at
+    acceptance, public before any die is used (with the seed revealed at the end, anyone can
+    recompute every roll)."""
+    return "🔐 " + t._("Dice: seed committed as SHA-256 {commitment}…, mixed with {mix}",
+                       commitment=f"<code>{html.escape(commitment[:16])}</code>",
+                       mix=f"<code>{html.escape(mix)}</code>")
 
 
 def challenge_names(c: ChallengeView) -> tuple[str, str | None]:

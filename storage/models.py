@@ -202,6 +202,11 @@ class ChallengeRow(Base):
     card_inline_message_id: Mapped[str | None] = mapped_column(String(128))
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    rematch_of: Mapped[int | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL"), unique=True
+    )
+    """The finished match this challenge is the rematch of: unique, so however many times and
+    however fast Rematch is tapped, a match has at most one rematch."""
 
 
 class BoardMessageRow(Base):

@@ -26,10 +26,11 @@ from bot.keyboards import (
 from rules.match import MATCH_LENGTHS
 from storage.results import ChallengeView
 
-NEW_ARG_RE = re.compile(r"^(o?)([1357tn])([tn]?)(\d*)$")
-NEW_COMPUTER_ARG_RE = re.compile(r"^([o1357])([tn])([123])$")
-INLINE_ARG_RE = re.compile(r"^([1357])([tn])(\d+)$")
-INLINE_RESULT_RE = re.compile(r"^([1357])([tn])$")
+# matched with fullmatch: the whole argument or nothing
+NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)")
+NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])")
+INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)")
+INLINE_RESULT_RE = re.compile(r"([1357])([tn])")
 
 
 async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeView,
@@ -62,7 +63,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer()
         await quietly(msg.delete())
         return
-    m = NEW_ARG_RE.match(cb.arg or "")
+    m = NEW_ARG_RE.fullmatch(cb.arg or "")
     if not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
@@ -111,7 +112,7 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     p, q, t = await tapped(update, context)
     user = q.from_user
     msg = q.message if isinstance(q.message, Message) else None
-    m = NEW_COMPUTER_ARG_RE.match(cb.arg or "")
+    m = NEW_COMPUTER_ARG_RE.fullmatch(cb.arg or "")
     if msg is None or msg.chat.type != ChatType.PRIVATE or not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
@@ -136,20 +137,12 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
 
 async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
     """Accept (or Start, against the computer): the match begins."""
+    if cb.match_id == 0:
+        await on_uncommitted_accept(update, context, cb)
+        return
     p, q, t = await tapped(update, context, see=True)
     user = q.from_user
     challenge_id = cb.match_id
-    if challenge_id == 0:
-        m = INLINE_ARG_RE.match(cb.arg or "")
-        if not m or not q.inline_message_id:
-            await q.answer(texts.error_text(t, "stale"), show_alert=True)
-            return
-        created = await materialise_inline(p, q.inline_message_id, int(m.group(3)),
-                                           int(m.group(1)), m.group(2) == "n", context)
-        if created is None:
-            await q.answer(texts.error_text(t, "error"), show_alert=True)
-            return
-        challenge_id = created.id
     challenge = await p.uc.get_challenge(challenge_id)
     if challenge is None:
         await q.answer(texts.error_text(t, "expired"), show_alert=True)
@@ -193,21 +186,48 @@ async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
     await finish(context, mv, res)
 
 
+async def on_uncommitted_accept(update: Update, context: Ctx, cb: Callback) -> None:
+    """Accept on an inline card that does not show a dice commitment yet (inline feedback off,
+    or a tap faster than the card's edit): no acceptance counts before the commitment is seen,
+    so the challenge is made and its card shows the commitment, and the tap is asked again."""
+    p, q, t = await tapped(update, context, see=True)
+    m = INLINE_ARG_RE.fullmatch(cb.arg or "")
+    if not m or not q.inline_message_id:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
+    author_id = int(m.group(3))
+    if author_id == q.from_user.id:
+        await q.answer(texts.error_text(t, "own_challenge"), show_alert=True)
+        return
+    created = await materialise_inline(p, q.inline_message_id, author_id, int(m.group(1)),
+                                       m.group(2) == "n", context, show_again=True)
+    if created is None:
+        await q.answer(texts.error_text(t, "error"), show_alert=True)
+        return
+    await q.answer(t._("The card now shows its dice commitment; tap Accept again to play."),
+                   show_alert=True)
+
+
 async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, length: int,
-                             no_triple: bool, context: Ctx) -> ChallengeView | None:
-    """Create the challenge behind an inline card (once), and show its commitment on the card."""
+                             no_triple: bool, context: Ctx, *,
+                             show_again: bool = False) -> ChallengeView | None:
+    """Create the challenge behind an inline card (once), and show its commitment on the card
+    (again with ``show_again``: a tap came from a card still without it)."""
     # a negative key: never a match id
     async with p.locks.hold(-abs(hash(inline_message_id)) - 1):
         known = context.application.bot_data.setdefault("inline_cards", {})
         if inline_message_id in known:
-            return await p.uc.get_challenge(known[inline_message_id])
-        res = await p.uc.create_challenge(author_id, length=length, no_triple=no_triple,
-                                          inline=True)
-        if not res.ok or res.challenge is None:
-            return None
-        c = res.challenge
-        known[inline_message_id] = c.id
-        await p.uc.set_challenge_card(c.id, inline_message_id=inline_message_id)
+            c = await p.uc.get_challenge(known[inline_message_id])
+            if c is None or not show_again or c.status != "open":
+                return c
+        else:
+            res = await p.uc.create_challenge(author_id, length=length, no_triple=no_triple,
+                                              inline=True)
+            if not res.ok or res.challenge is None:
+                return None
+            c = res.challenge
+            known[inline_message_id] = c.id
+            await p.uc.set_challenge_card(c.id, inline_message_id=inline_message_id)
         t = p.t_user(c.author)
         author, target = texts.challenge_names(c)
         await quietly(context.bot.edit_message_text(
@@ -268,7 +288,7 @@ async def on_chosen_inline(update: Update, context: Ctx) -> None:
     r = update.chosen_inline_result
     if r is None or not r.inline_message_id:
         return
-    m = INLINE_RESULT_RE.match(r.result_id)
+    m = INLINE_RESULT_RE.fullmatch(r.result_id)
     if not m:
         return
     await materialise_inline(p, r.inline_message_id, r.from_user.id, int(m.group(1)),

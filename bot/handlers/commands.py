@@ -8,11 +8,11 @@ from telegram import Message, Update
 from telegram.constants import ChatType
 
 from bot import texts
-from bot.callbacks import Callback
+from bot.callbacks import Callback, parse_id
 from bot.core import command_sender, is_group_match, portes, quietly, tapped
 from bot.handlers.challenges import show_challenge_privately
 from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
-from bot.i18n import LANG_NAMES, LANGS, tr
+from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import games_keyboard, lang_keyboard, new_card_keyboard
 from storage.results import ActionResult
 
@@ -32,17 +32,27 @@ async def cmd_start(update: Update, context: Ctx) -> None:
             return
         await show_challenge_privately(p, t, msg, challenge, user.id)
         return
-    if private and payload.startswith("m") and payload[1:].isdigit():
-        res = await p.uc.load_match(int(payload[1:]))
-        if res.match is not None and res.match.seat_of(user.id) is not None:
-            mv = res.match
-            if is_group_match(mv):
-                await msg.reply_text(t._("This match is played in its group."))
-            else:
-                p.touch(user.id, mv.id)
-                await publisher(context).post_seat(mv, mv.seat_of(user.id) or 0, new_message=True)
-            return
+    if private and payload.startswith("m") and len(payload) > 1:
+        await show_board_privately(context, t, msg, payload[1:], user.id)
+        return
     await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
+
+
+async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str,
+                               user_id: int) -> None:
+    """A board's deep link (``m<id>``): the player's own board of that match, posted again."""
+    p = portes(context)
+    match_id = parse_id(match_ref)
+    res = await p.uc.load_match(match_id) if match_id is not None else None
+    mv = res.match if res is not None else None
+    seat = mv.seat_of(user_id) if mv is not None else None
+    if mv is None or seat is None:
+        await msg.reply_text(texts.error_text(t, "not_found" if mv is None else "not_a_player"))
+    elif is_group_match(mv):
+        await msg.reply_text(t._("This match is played in its group."))
+    else:
+        p.touch(user_id, mv.id)
+        await publisher(context).post_seat(mv, seat, new_message=True)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:

@@ -9,7 +9,7 @@ import logging
 from telegram import Bot, Message, Update
 
 from bot import texts
-from bot.callbacks import Callback
+from bot.callbacks import Callback, parse_id
 from bot.computer_player import REVIEWED_STATUSES
 from bot.core import ComputerService, Portes, command_sender, quietly, tapped
 from bot.handlers.common import HTML, Ctx
@@ -99,11 +99,11 @@ async def cmd_review(update: Update, context: Ctx) -> None:
         return
     p, msg, user, t = sender
     thread = msg.message_thread_id if msg.is_topic_message else None
-    if context.args and context.args[0].lstrip("#").isdigit():
-        loaded = await p.uc.load_match(int(context.args[0].lstrip("#")))
-        mv = loaded.match
+    if context.args:
+        match_id = parse_id(context.args[0])
+        mv = (await p.uc.load_match(match_id)).match if match_id is not None else None
         if mv is None or mv.seat_of(user.id) is None:
-            await msg.reply_text(texts.error_text(t, "not_a_player"))
+            await msg.reply_text(texts.error_text(t, "not_found" if mv is None else "not_a_player"))
             return
         if mv.status not in REVIEWED_STATUSES:
             await msg.reply_text(t._("The review is ready when the match is over."))

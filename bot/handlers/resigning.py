@@ -82,7 +82,8 @@ async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
 
 
 async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
-    """Rematch: a new challenge with the same length, "no triple" and opponent."""
+    """Rematch (of a finished match, once): a new challenge with the same length, "no triple"
+    and opponent."""
     p, q, t = await tapped(update, context)
     user = q.from_user
     loaded = await p.uc.load_match(cb.match_id)
@@ -97,9 +98,11 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
         user.id, length=mv.length, no_triple=mv.no_triple,
         chat_id=mv.place.chat_id if group else None, thread_id=mv.place.thread_id,
         target_id=other.player.id if other.player else None,
-        computer_level=other.computer_level)
+        computer_level=other.computer_level, rematch_of=mv.id)
     if not res.ok or res.challenge is None:
-        await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
+        # a repeated tap is told quietly that its rematch is already there
+        await q.answer(texts.error_text(t, res.code or "error"),
+                       show_alert=res.code != "rematch_exists")
         return
     await q.answer(t._("Rematch offered."))
     c = res.challenge

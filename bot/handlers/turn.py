@@ -38,6 +38,25 @@ def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
     return None
 
 
+AppliedTap = tuple[Action, str | None, int, int]
+"""A tap that changed a match: its action, argument, the version it was tapped on, and the
+version it produced."""
+
+
+def applied_taps(context: Ctx) -> dict[int, AppliedTap]:
+    """The last tap applied to each match by this instance."""
+    taps: dict[int, AppliedTap] = context.application.bot_data.setdefault("applied_taps", {})
+    return taps
+
+
+def is_repeat(last: AppliedTap | None, mv: MatchView | None, cb: Callback) -> bool:
+    """Whether a stale tap repeats the tap just applied (an honest double tap): the same action
+    and argument, on the version that tap was made on, with the match still showing what it
+    produced. Such a tap is answered quietly; any other stale tap gets the alert."""
+    return (last is not None and mv is not None
+            and last == (cb.action, cb.arg, cb.version, mv.version))
+
+
 async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     """A tap on the turn's keyboard: a checker, a destination, a whole play, Undo, Confirm."""
     p, q, t = await tapped(update, context, see=True)
@@ -45,6 +64,9 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     async with p.locks.hold(cb.match_id):
         mv, code = await p.view(cb.match_id, cb.version)
         refused = tap_refusal(mv, code, q.from_user.id, cb.version)
+        if refused == "stale" and is_repeat(applied_taps(context).get(cb.match_id), mv, cb):
+            await q.answer()
+            return
         if refused is not None or mv is None:
             await q.answer(texts.error_text(t, refused or "not_found"), show_alert=True)
             return
@@ -59,6 +81,7 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
         if not res.ok or res.match is None:
             await q.answer(refusal(t, res), show_alert=True)
             return
+        applied_taps(context)[cb.match_id] = (cb.action, cb.arg, cb.version, res.match.version)
         await q.answer()
         if turn_changed(res.events):
             await finish(context, res.match, res)

@@ -44,7 +44,8 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.turns`, :mod:`~storage.usecases.resigning`,
 :mod:`~storage.usecases.reading`, :mod:`~storage.usecases.boards`,
 :mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`,
-:mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing`. :class:`UseCases` composes
+:mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing` (and
+:mod:`~storage.usecases.rematches`, who may open a rematch). :class:`UseCases` composes
 them over one kernel.
 """
 

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState, PortesError
@@ -26,7 +27,15 @@ from storage.results import (
     TimerKind,
 )
 from storage.usecases.kernel import Feature, Kernel, off_loop
-from storage.usecases.rows import MatchLike, Plan, auto_play, player_view, refused
+from storage.usecases.rematches import rematch_refusal
+from storage.usecases.rows import (
+    MatchLike,
+    Plan,
+    auto_play,
+    player_view,
+    refused,
+    storable_id,
+)
 
 MAX_MIX_LENGTH = 256
 TOKEN_BYTES = 9  # 12 URL-safe characters
@@ -148,6 +157,20 @@ def _starting_values(
     return extra
 
 
+def _new_match(
+    length: int, no_triple: bool, author_id: int, target_id: int | None
+) -> Match | ChallengeResult:
+    """The new match's state, or why it cannot be made."""
+    if target_id is not None and target_id == author_id:
+        return ChallengeResult(
+            Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
+        )
+    try:
+        return Match.new(length, no_triple=no_triple)
+    except PortesError as exc:
+        return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
+
+
 def _challenge_row(
     match_id: int, author_id: int, now: datetime, expires_at: datetime, **fields: Any
 ) -> ChallengeRow:
@@ -179,54 +202,69 @@ class ChallengeCases(Feature):
         target_username: str | None = None,
         inline: bool = False,
         computer_level: int | None = None,
+        rematch_of: int | None = None,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
-        The seed comes from the kernel's seed source (:mod:`secrets` unless a test injected
-        one); print ``challenge.commitment`` on the card.
+        The seed comes from the kernel's seed source; print ``challenge.commitment`` on the card.
         ``target_id`` / ``target_username`` restrict who may accept. ``inline``: the card is an
         inline message (record it with :meth:`set_challenge_card`). ``computer_level`` makes a
         match against the computer, which only the author may start with
         :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
-        An expiry timer is set (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action``
-        (length not 1, 3, 5 or 7), ``own_challenge`` (targeting oneself).
+        ``rematch_of``: the finished match this is the rematch of (at most one each, however
+        taps race). An expiry timer is set. Refusals: ``invalid_action`` (length not 1, 3, 5, 7),
+        ``own_challenge``; for a rematch ``not_a_player``, ``not_finished``, ``rematch_exists``
+        (with the existing challenge).
         """
-        try:
-            state = Match.new(length, no_triple=no_triple)
-        except PortesError as exc:
-            return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
-        if target_id is not None and target_id == author_id:
-            return ChallengeResult(
-                Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
-            )
+        state = _new_match(length, no_triple, author_id, target_id)
+        if isinstance(state, ChallengeResult):
+            return state
         if target_username:
             target_username = target_username.lstrip("@")[:64] or None
         k = self.kernel
-        now = k.clock()
-        seed = k.seeds()
-        with k.db.write_lock(), k.sessions.begin() as session:
-            k.ensure_player(session, author_id)
-            if target_id is not None:
-                k.ensure_player(session, target_id)
-            place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
-            row = _match_row(author_id, state, seed, now, computer_level=computer_level, **place)
-            session.add(row)
-            session.flush()
-            ch = _challenge_row(
-                row.id,
-                author_id,
-                now,
-                now + k.timers.challenge_ttl,
-                target_id=target_id,
-                target_username=target_username,
-                inline=inline,
-                **place,
-            )
-            session.add(ch)
-            self._add_expiry(session, ch, now)
-            session.flush()
-            view = challenge_view(ch, row, k.players(session, ch.author_id, ch.target_id))
+        now, seed = k.clock(), k.seeds()
+        fields: dict[str, Any] = {"target_id": target_id, "target_username": target_username,
+                                  "inline": inline, "rematch_of": rematch_of}
+        place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
+        try:
+            with k.db.write_lock(), k.sessions.begin() as session:
+                refusal = self._open(session, author_id, fields)
+                if isinstance(refusal, ChallengeResult):
+                    return refusal
+                row = _match_row(author_id, state, seed, now, computer_level=computer_level,
+                                 **place)
+                session.add(row)
+                session.flush()
+                ch = _challenge_row(row.id, author_id, now, now + k.timers.challenge_ttl,
+                                    **fields, **place)
+                session.add(ch)
+                self._add_expiry(session, ch, now)
+                session.flush()
+                view = challenge_view(ch, row, k.players(session, ch.author_id, ch.target_id))
+        except IntegrityError:
+            # PostgreSQL: another tap's rematch won the race to the unique rematch_of
+            with k.sessions() as session:
+                refusal = self._open(session, author_id, fields)
+            if refusal is None:
+                raise
+            return refusal
         return ChallengeResult(Outcome.OK, challenge=view)
+
+    def _open(
+        self, session: Session, author_id: int, fields: dict[str, Any]
+    ) -> ChallengeResult | None:
+        """The players made known, and why this challenge cannot be opened (a rematch refused),
+        or ``None``."""
+        self.kernel.ensure_player(session, author_id)
+        if fields["target_id"] is not None:
+            self.kernel.ensure_player(session, fields["target_id"])
+        refused = None if fields["rematch_of"] is None else rematch_refusal(
+            session, fields["rematch_of"], author_id)
+        if refused is None:
+            return None
+        view = None if refused.existing is None else read_challenge_view(
+            self.kernel, session, refused.existing)
+        return ChallengeResult(Outcome.REFUSED, view, refused.code, refused.message)
 
     @staticmethod
     def _add_expiry(session: Session, ch: ChallengeRow, now: datetime) -> None:
@@ -269,6 +307,8 @@ class ChallengeCases(Feature):
         self, challenge_id: int | None = None, *, token: str | None = None
     ) -> ChallengeView | None:
         """A challenge by id or by its deep-link token."""
+        if challenge_id is not None and not storable_id(challenge_id):
+            return None
         with self.kernel.sessions() as session:
             if challenge_id is not None:
                 ch = session.get(ChallengeRow, challenge_id)

@@ -58,6 +58,7 @@ from storage.usecases.rows import (
     refused,
     seat_of,
     status_after,
+    storable_id,
     to_act,
     waiting_key,
 )
@@ -165,6 +166,8 @@ class Kernel:
 
     def load(self, session: Session, match_id: int) -> Loaded | ActionResult:
         """The match, or NOT_FOUND, or CORRUPT (logged) when its stored state cannot be read."""
+        if not storable_id(match_id):
+            return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")
         found = session.connection().execute(SELECT_MATCH, {"b_id": match_id}).first()
         if found is None:
             return ActionResult(Outcome.NOT_FOUND, code="not_found", message="No such match.")

@@ -27,7 +27,7 @@ from storage.results import (
     Place,
 )
 from storage.usecases.kernel import Feature, Kernel, off_loop
-from storage.usecases.rows import player_view
+from storage.usecases.rows import player_view, storable_id
 
 REVIEWABLE = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
 """The statuses of matches a player can review afterwards."""
@@ -198,6 +198,8 @@ class ReadingCases(Feature):
     def fairness(self, match_id: int) -> Fairness | None:
         """The dice commitment, and once the match has ended (finished, abandoned, expired or
         cancelled) the seed and every die drawn, with a command to verify them."""
+        if not storable_id(match_id):
+            return None
         with self.kernel.sessions() as session:
             row = session.get(MatchRow, match_id)
             if row is None:

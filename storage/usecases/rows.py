@@ -31,6 +31,15 @@ Step = tuple[Any, dict[str, Any] | list[dict[str, Any]]]
 
 STALE_MESSAGE = "This board is out of date; here is the current one."
 
+MAX_ID = 2**63 - 1
+"""Ids are signed 64-bit integers; a larger one names nothing stored (SQLite would raise
+``OverflowError`` binding it), so it is simply not found."""
+
+
+def storable_id(value: int) -> bool:
+    """Whether ``value`` can be the id of a stored row."""
+    return -MAX_ID - 1 <= value <= MAX_ID
+
 
 @dataclass(slots=True)
 class MatchData:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot.callbacks import CALLBACK_RE, MAX_BYTES, Action, Callback, decode, encode, pattern
+from bot.callbacks import (
+    CALLBACK_RE,
+    MAX_BYTES,
+    MAX_ID,
+    Action,
+    Callback,
+    decode,
+    encode,
+    parse_id,
+    pattern,
+)
 
 
 @pytest.mark.parametrize("action", list(Action))
@@ -44,3 +54,28 @@ def test_move_argument() -> None:
     assert cb is not None and cb.move() == (24, 13, 0)
     cb = decode(encode(Action.MOVE, 7, 3, "24-13-1"))
     assert cb is not None and cb.move() == (24, 13, 1)
+
+
+@pytest.mark.parametrize(
+    "data", ["f:1:5:24\n", "f:1:5\n", "ra:1:2\n", "f:١:5:24", "f:1:٥:24", "m:1:2:24-1\n"],
+)
+def test_the_whole_data_must_match(data: str) -> None:
+    # a trailing newline slips past "$", and \d admits every script's digits
+    assert decode(data) is None
+    assert not CALLBACK_RE.match(data)
+    assert not pattern(Action.FROM, Action.RESIGN_ACCEPT, Action.MOVE).match(data)
+
+
+def test_a_move_argument_is_read_whole() -> None:
+    with pytest.raises(ValueError):
+        Callback(Action.MOVE, 1, 1, "24-18\n").move()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("42", 42), ("#42", 42), (" 7 ", 7), (str(MAX_ID), MAX_ID), (str(MAX_ID + 1), None),
+     ("99999999999999999999999", None), ("1" * 40, None), ("", None), (None, None),
+     ("-3", None), ("4 2", None), ("²", None), ("٤٢", None), ("42\n1", None)],
+)
+def test_ids_typed_by_people(text: str | None, expected: int | None) -> None:
+    assert parse_id(text) == expected

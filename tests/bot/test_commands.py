@@ -244,3 +244,38 @@ async def test_a_match_that_cannot_be_read_is_shown_so_and_closed(
     answer = await bob.tap(games.refresh(), "✖ Close #1: it cannot be read") if (
         games.refresh().has_keyboard) else None
     assert answer is None or answer.show_alert
+
+
+async def test_ids_past_64_bits_are_not_found(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice")
+    hello = alice.start_bot()
+    await alice.private.wait_for_bot_message(after=hello)
+    for text in ("/review 99999999999999999999999", "/start m" + "9" * 40, "/review #12",
+                 "/start m12"):
+        cmd = alice.send(alice.private, text)
+        answer = await alice.private.wait_for_bot_message(after=cmd)
+        assert answer.text == "This match no longer exists.", text
+    assert (await bot.uc.load_match(10**23)).code == "not_found"
+    assert await bot.uc.get_challenge(-(10**30)) is None
+    assert await bot.uc.fairness(2**63) is None
+
+
+async def test_an_edited_message_runs_nothing(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice")
+    bob = standin.user("Bob")
+    group = standin.group("Kafeneio", alice, bob)
+    hello = alice.send(group, "hello")
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd)
+    # an old message edited into a command, in a group and in private: nothing answers
+    alice.edit(hello, "/new")
+    alice.edit(cmd, "/games")
+    hi = alice.start_bot()
+    await alice.private.wait_for_bot_message(after=hi)
+    alice.edit(hi, "/help")
+    mine = alice.send(alice.private, "hello")
+    await alice.private.wait_for_bot_message(after=mine)  # "type a play such as..."
+    alice.edit(mine, "24/18 13/11")
+    await standin.idle(quiet=0.5)
+    assert [m.message_id for m in group.bot_messages()] == [card.message_id]
+    assert len(alice.private.bot_messages()) == 2

@@ -22,6 +22,10 @@ async def test_inline_challenge_from_any_chat(standin: StandIn, bot: Running) ->
     card = card.refresh()
     answer = await alice.tap(card, "🎲 Accept")
     assert answer.show_alert and "own challenge" in (answer.text or "")
+    # a fast tap on the card as first posted (no commitment yet) does not count
+    answer = await bob.tap_data(card, f"a:0:0:3t{alice.id}")
+    assert answer.show_alert and "tap Accept again" in (answer.text or "")
+    assert (await bot.uc.get_challenge(1)).status == "open"  # type: ignore[union-attr]
     # Bob never started the bot: the answer sends him to the bot's private chat
     answer = await bob.tap(card, "🎲 Accept")
     assert answer.url and "start=c" in answer.url
@@ -51,9 +55,30 @@ async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running)
     query = alice.inline_query("")
     await query
     card = alice.choose_inline_result(query, "1n", chat)
-    await bob.tap(card, "🎲 Accept")
+    assert "SHA-256" not in card.text
+    # the card never showed a commitment: this tap makes the challenge and shows it, but
+    # does not count as accepting
+    answer = await bob.tap(card, "🎲 Accept")
+    assert answer.show_alert and answer.text == ("The card now shows its dice commitment; "
+                                                 "tap Accept again to play.")
+    card = card.refresh()
+    challenge = await bot.uc.get_challenge(1)
+    assert challenge is not None and challenge.status == "open"
+    assert challenge.commitment in card.text
+    assert live_board(bob.private) is None and (await bot.uc.load_match(1)).match.mix is None  # type: ignore[union-attr]
+    # a tap from the old card (the id-0 button) still does not count
+    answer = await bob.tap_data(card, f"a:0:0:1n{alice.id}")
+    assert answer.show_alert and "tap Accept again" in (answer.text or "")
+    assert (await bot.uc.get_challenge(1)).status == "open"  # type: ignore[union-attr]
+    # the tap on the card with its commitment starts the match
+    accepting = bob.tap(card, "🎲 Accept")
     await standin.wait_for(lambda: "to move" in (card.refresh().text or ""))
-    assert live_board(bob.private) is not None
+    board = await standin.wait_for(lambda: live_board(bob.private), what="Bob's board")
+    # the value mixed into the dice (the accepting tap's id) is on the first board
+    match = (await bot.uc.load_match(1)).match
+    assert match is not None and match.mix == accepting.id
+    assert f"mixed with {accepting.id}" in board.caption
+    assert match.commitment[:16] in board.caption
 
 
 async def test_reminders_then_timeout(standin: StandIn, bot: Running) -> None:

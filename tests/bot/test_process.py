@@ -184,3 +184,24 @@ async def test_downtime_does_not_count_against_the_player(
     log = (tmp_path / "bot.log").read_text()
     assert "the bot was down for 8 days" in log
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_the_token_never_reaches_the_log(tmp_path: Path) -> None:
+    token = "987654321:AAHsecret_Part-of7the8token"
+    with StandIn(token=token) as server:
+        env = env_for(server, tmp_path, PORTES_LOG_LEVEL="DEBUG")
+        log = (tmp_path / "bot.log").open("a")
+        proc = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=ROOT, stdout=log,
+                                stderr=subprocess.STDOUT, text=True)
+        try:
+            alice = server.user("Alice")
+            hello = alice.start_bot()
+            alice.private.wait_for_bot_message(after=hello, timeout=60).wait_sync()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+    text = (tmp_path / "bot.log").read_text()
+    assert "DEBUG" in text and "getUpdates" in text  # the debug lines were written
+    assert token not in text and "AAHsecret_Part-of7the8token" not in text, [
+        line for line in text.splitlines() if "AAHsecret" in line]
+    assert "<hidden>" in text

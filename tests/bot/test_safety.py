@@ -94,10 +94,18 @@ async def test_a_double_tap_applies_once(
     move_data = f"m:1:{version}:{src}-{dest.to_point}"
     answers = await asyncio.gather(mover.tap_data(board, move_data),
                                    mover.tap_data(board, move_data))
-    alerts = [a for a in answers if a.show_alert]
-    assert len(alerts) == 1 and "earlier turn" in (alerts[0].text or "")
+    # the second tap repeats the move just applied: answered quietly, not with a modal alert
+    assert [a.show_alert for a in answers] == [False, False]
+    assert all(not a.text for a in answers)
     match = (await bot.uc.load_match(1)).match
     assert match is not None and match.state.chosen == dest.moves
+    # a third, late, tap of the same button is still that repeat: quiet
+    assert not (await mover.tap_data(board, move_data)).show_alert
+    # any other tap on the old keyboard is refused with the alert
+    other = f"f:1:{version}:{src}"
+    answer = await mover.tap_data(board, other)
+    assert answer.show_alert and "earlier turn" in (answer.text or "")
+    assert (await bot.uc.load_match(1)).match.version == match.version  # type: ignore[union-attr]
     assert_no_errors(no_errors)
 
 
@@ -169,4 +177,36 @@ async def test_a_player_who_blocked_the_bot_does_not_stop_a_group_match(
     from tests.bot.players import play_turn
 
     await play_turn(standin, mover, standin.chat(board.chat_id))
+    assert_no_errors(no_errors)
+
+
+async def test_rematch_only_once_and_only_when_finished(
+    standin: StandIn, bot: Running, no_errors: pytest.LogCaptureFixture
+) -> None:
+    alice, bob, board = await group_match(standin)
+    group = standin.chat(board.chat_id)
+    # the first board shows the value mixed into the dice, before any die of a turn is used
+    mix = (await bot.uc.load_match(1)).match.mix  # type: ignore[union-attr]
+    assert mix and f"mixed with {mix}" in board.caption
+    # Rematch on the active match: refused, nothing opened
+    answer = await alice.tap_data(board, "rm:1:0")
+    assert answer.show_alert and answer.text == "Rematch is for finished matches."
+    cmd = alice.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(menu, "🏳 Resign the match")
+    final = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "wins the match" in b.caption and b,
+        what="the end")
+    # five taps at once, then five in a row: one challenge, one card
+    answers = list(await asyncio.gather(*(u.tap(final, "🔁 Rematch")
+                                          for u in (alice, bob, alice, bob, alice))))
+    for user in (bob, alice, bob, alice, bob):
+        answers.append(await user.tap(final, "🔁 Rematch"))
+    assert not any(a.show_alert for a in answers)
+    assert sum(a.text == "Rematch offered." for a in answers) == 1
+    assert sum(a.text == "A rematch of this match has already been offered." for a in answers) == 9
+    await standin.idle(quiet=0.3)
+    cards = [m for m in group.bot_messages() if "🎲 Accept" in m.button_texts]
+    assert len(cards) == 1
+    assert await bot.uc.get_challenge(2) is not None and await bot.uc.get_challenge(3) is None
     assert_no_errors(no_errors)

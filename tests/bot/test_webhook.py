@@ -106,3 +106,19 @@ async def test_webhook_mode_end_to_end(standin: StandIn,
     await carol.private.wait_for_bot_message(after=hers)
     # in webhook mode the bot never polls
     assert standin.calls("getUpdates") == []
+
+
+@pytest.mark.parametrize(("secret", "said"), [(None, "PORTES_WEBHOOK_SECRET is not set"),
+                                              ("no spaces", "must be 1-256 of")])
+def test_webhook_mode_refuses_to_start_without_a_good_secret(
+        standin: StandIn, tmp_path: Path, secret: str | None, said: str) -> None:
+    extra = {"PORTES_WEBHOOK_URL": "https://portes.example.org/",
+             "PORTES_WEBHOOK_PORT": str(free_port())}
+    if secret is not None:
+        extra["PORTES_WEBHOOK_SECRET"] = secret
+    result = subprocess.run([sys.executable, "-m", "bot"], env=env_for(standin, tmp_path, **extra),
+                            cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    assert said in result.stderr and "Traceback" not in result.stderr
+    # it never told Telegram to post anywhere
+    assert standin.calls("setWebhook") == [] and standin.webhook.get("url") is None

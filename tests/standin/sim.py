@@ -396,6 +396,19 @@ class User:
             world.deliver_message(msg)
             return snapshot(self.standin, msg)
 
+    def edit(self, message: Message, text: str) -> Message:
+        """Edit one of this user's own text messages (the bot gets an ``edited_message``)."""
+        world = self.standin.world
+        with world.cond:
+            rec = world.chats[message.chat_id].messages.get(message.message_id)
+            if rec is None or rec.deleted or rec.sender is not self.record:
+                raise StandInError(f"{self!r} cannot edit message {message.message_id}")
+            rec.text, rec.entities = text, detect_entities(text)
+            rec.edit_date = int(world.now())
+            rec.edits += 1
+            world.deliver_message(rec, kind="edited_message")
+            return snapshot(self.standin, rec)
+
     def reply(self, chat: Chat, message: Message, text: str) -> Message:
         return self.send(chat, text, reply_to=message)
 

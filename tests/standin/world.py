@@ -841,18 +841,20 @@ class World:
                 "file_size": len(size.data), "file_path": size.file_path}
 
     # ---- simulation: deliveries ----------------------------------------------------------
-    def deliver_message(self, msg: MsgRec) -> None:
+    def deliver_message(self, msg: MsgRec, kind: str = "message") -> None:
+        """Hand a user's message to the bot (``kind``: ``message`` or ``edited_message``) if
+        the bot can see it."""
         chat = msg.chat
         if not chat.visible_to_bot:
             return
         if chat.type == "private":
-            self.push_update("message", msg.to_json())
+            self.push_update(kind, msg.to_json())
             return
         if chat.bot_status not in ("member", "administrator"):
             return
         if self.privacy_mode and not self._privacy_allows(msg):
             return
-        self.push_update("message", msg.to_json())
+        self.push_update(kind, msg.to_json())
 
     def _privacy_allows(self, msg: MsgRec) -> bool:
         if msg.service or msg.via_bot is self.bot:
