@@ -7,7 +7,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState, PortesError
@@ -148,6 +148,20 @@ def _starting_values(
     return extra
 
 
+def _new_match(author_id: int, length: int, no_triple: bool,
+               target_id: int | None) -> Match | ChallengeResult:
+    """A new match's state, or the refusal (a length not offered, a challenge to oneself)."""
+    try:
+        state = Match.new(length, no_triple=no_triple)
+    except PortesError as exc:
+        return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
+    if target_id is not None and target_id == author_id:
+        return ChallengeResult(
+            Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
+        )
+    return state
+
+
 def _challenge_row(
     match_id: int, author_id: int, now: datetime, expires_at: datetime, **fields: Any
 ) -> ChallengeRow:
@@ -189,16 +203,13 @@ class ChallengeCases(Feature):
         match against the computer, which only the author may start with
         :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
         An expiry timer is set (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action``
-        (length not 1, 3, 5 or 7), ``own_challenge`` (targeting oneself).
+        (length not 1, 3, 5 or 7), ``own_challenge`` (targeting oneself),
+        ``too_many_challenges_here`` / ``too_many_challenges`` (the author already has
+        ``ChallengeLimits.per_chat`` open challenges in this group / ``overall`` anywhere).
         """
-        try:
-            state = Match.new(length, no_triple=no_triple)
-        except PortesError as exc:
-            return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
-        if target_id is not None and target_id == author_id:
-            return ChallengeResult(
-                Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
-            )
+        state = _new_match(author_id, length, no_triple, target_id)
+        if isinstance(state, ChallengeResult):
+            return state
         if target_username:
             target_username = target_username.lstrip("@")[:64] or None
         k = self.kernel
@@ -206,6 +217,9 @@ class ChallengeCases(Feature):
         seed = k.seeds()
         with k.db.write_lock(), k.sessions.begin() as session:
             k.ensure_player(session, author_id)
+            over = self._over_cap(session, author_id, chat_id, now)
+            if over is not None:
+                return over
             if target_id is not None:
                 k.ensure_player(session, target_id)
             place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
@@ -227,6 +241,30 @@ class ChallengeCases(Feature):
             session.flush()
             view = challenge_view(ch, row, k.players(session, ch.author_id, ch.target_id))
         return ChallengeResult(Outcome.OK, challenge=view)
+
+    def _over_cap(self, session: Session, author_id: int, chat_id: int | None,
+                  now: datetime) -> ChallengeResult | None:
+        """The refusal when the author already has as many open challenges as allowed.
+        The author's row is locked first (PostgreSQL; SQLite's writes are serialised already),
+        so two concurrent requests of one author count one after the other."""
+        session.execute(select(Player.id).where(Player.id == author_id).with_for_update())
+        limits = self.kernel.limits
+        open_ = select(func.count()).select_from(ChallengeRow).where(
+            ChallengeRow.author_id == author_id,
+            ChallengeRow.status == ChallengeStatus.OPEN.value,
+            ChallengeRow.expires_at > now,
+        )
+        if limits.overall and (session.scalar(open_) or 0) >= limits.overall:
+            return ChallengeResult(
+                Outcome.REFUSED, code="too_many_challenges",
+                message=f"You already have {limits.overall} open challenges.")
+        if chat_id is not None and limits.per_chat and (session.scalar(
+                open_.where(ChallengeRow.chat_id == chat_id)) or 0) >= limits.per_chat:
+            return ChallengeResult(
+                Outcome.REFUSED, code="too_many_challenges_here",
+                message=f"You already have {limits.per_chat} open challenges in this chat.")
+        self.kernel.checkpoint("read")
+        return None
 
     @staticmethod
     def _add_expiry(session: Session, ch: ChallengeRow, now: datetime) -> None:

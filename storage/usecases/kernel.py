@@ -30,6 +30,7 @@ from storage.results import (
     ActionResult,
     Actor,
     BoardMessageView,
+    ChallengeLimits,
     MatchStatus,
     MatchView,
     Outcome,
@@ -112,6 +113,7 @@ class Kernel:
         db: Database,
         *,
         timers: TimerPolicy | None = None,
+        limits: ChallengeLimits | None = None,
         clock: Clock | None = None,
         checkpoint: Checkpoint | None = None,
         seeds: Seeds | None = None,
@@ -119,6 +121,7 @@ class Kernel:
         self.db = db
         self.sessions = db.sessions
         self.timers = timers or TimerPolicy()
+        self.limits = limits or ChallengeLimits()
         self.clock = clock or utcnow
         self.seeds = seeds or new_seed
         self._checkpoint = checkpoint
