@@ -3,12 +3,12 @@ action that changed the turn."""
 
 from __future__ import annotations
 
-from telegram import Chat
+from telegram import CallbackQuery, Chat
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
 from bot import texts
-from bot.core import portes
+from bot.core import Portes, portes
 from bot.i18n import Tr
 from bot.publish import Publisher
 from storage.results import ActionResult, MatchView
@@ -37,3 +37,22 @@ def refusal(t: Tr, res: ActionResult) -> str:
 async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
     """After an action that changed the turn: new boards, notices, the end of the match."""
     await publisher(context).show(mv, res.events)
+
+
+async def from_its_board(p: Portes, q: CallbackQuery, mv: MatchView) -> bool:
+    """Whether a tap on a board button came from a board of this match: a button of match A
+    sent from any other message (say the board of match B, with forged data) is refused, or the
+    edit that follows would rewrite that message. The view's boards answer first; a board
+    posted since the view was read is found in the database (live or superseded)."""
+    inline_id = q.inline_message_id
+    where = (q.message.chat.id, q.message.message_id) if q.message is not None else None
+    for board in mv.board_messages:
+        if inline_id is not None and board.inline_message_id == inline_id:
+            return True
+        if inline_id is None and where == (board.chat_id, board.message_id):
+            return True
+    if inline_id is not None:
+        return await p.uc.is_board_of(mv.id, inline_message_id=inline_id)
+    if where is None:
+        return False
+    return await p.uc.is_board_of(mv.id, chat_id=where[0], message_id=where[1])

@@ -14,7 +14,7 @@ from telegram import CallbackQuery, Message, Update
 from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import portes, quietly, tapped
-from bot.handlers.common import Ctx, finish, publisher, refusal
+from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import is_private_match, meant, replied_board
 from bot.i18n import Tr
@@ -49,6 +49,8 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     async with p.locks.hold(cb.match_id):
         mv, code = await p.view(cb.match_id, cb.version)
         refused = tap_refusal(mv, code, q.from_user.id, cb.version)
+        if refused is None and mv is not None and not await from_its_board(p, q, mv):
+            refused = "not_this_board"
         if refused is not None or mv is None:
             await q.answer(texts.error_text(t, refused or "not_found"), show_alert=True)
             return
