@@ -3,7 +3,7 @@ action that changed the turn."""
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Chat
+from telegram import CallbackQuery, Chat, Message
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
@@ -42,8 +42,14 @@ async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
 async def from_its_board(p: Portes, q: CallbackQuery, mv: MatchView) -> bool:
     """Whether a tap on a board button came from a board of this match: a button of match A
     sent from any other message (say the board of match B, with forged data) is refused, or the
-    edit that follows would rewrite that message. The view's boards answer first; a board
-    posted since the view was read is found in the database (live or superseded)."""
+    edit that follows would rewrite that message. A message Telegram shows us carries its
+    keyboard, and only a board of A carries A's turn buttons: the tapped data must be one of
+    them (no race with a board just posted and not yet recorded). An inline message, or one
+    too old to be shown, is looked up among the match's boards (the view's, else the
+    database's, live or superseded)."""
+    if isinstance(q.message, Message) and q.message.reply_markup is not None:
+        return any(b.callback_data == q.data
+                   for row in q.message.reply_markup.inline_keyboard for b in row)
     inline_id = q.inline_message_id
     where = (q.message.chat.id, q.message.message_id) if q.message is not None else None
     for board in mv.board_messages:
