@@ -135,14 +135,20 @@ async def measure_flood(args: argparse.Namespace) -> dict[str, float]:
                 *(human_player(g, a, b, 5.0, stop, latencies, failures) for g, a, b in tables))
             texts = [m.text or "" for m in busy.bot_messages()]
             refused = len(standin.calls(ok=False))
-            throttled = sum(1 for c in standin.calls(ok=False) if c.error_code == 429)
+            throttled_calls = [c for c in standin.calls(ok=False) if c.error_code == 429]
+            throttled = len(throttled_calls)
+            where = sorted({(c.method, "busy" if c.params.get("chat_id") == busy.id else
+                             "group" if int(c.params.get("chat_id", 0) or 0) < 0 else "private")
+                            for c in throttled_calls})
     p95 = pct(latencies, .95)
     print(f"flood: {len(latencies)} taps in {args.tables} other groups, p50 "
           f"{pct(latencies, .5):.0f} ms, p95 {p95:.0f} ms, {len(failures)} not shown; the "
           f"flooded group got {sum('choose its length' in t for t in texts)} cards and "
           f"{sum('a minute' in t for t in texts)} notices; {throttled} calls answered 429 "
-          f"({refused} refused in all)")
-    return {"flood_other_p95_ms": p95, "flood_429": float(throttled)}
+          f"({refused} refused in all){': ' if where else ''}"
+          f"{', '.join(f'{m} in {w}' for m, w in where)}")
+    return {"flood_other_p95_ms": p95, "flood_other_lost": float(len(failures)),
+            "flood_429": float(throttled)}
 
 
 MEASUREMENTS: list[Callable[[argparse.Namespace], Awaitable[dict[str, float]]]] = [
