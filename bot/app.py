@@ -27,10 +27,11 @@ from bot import handlers as h
 from bot.callbacks import CALLBACK_RE
 from bot.core import Portes
 from bot.i18n import N_, tr
+from bot.lanes import ChatLanes
 from bot.settings import Settings
 from bot.timers import resume_after_downtime, timer_tick
 from storage.db import Database
-from storage.results import TimerPolicy
+from storage.results import ChallengeLimits, TimerPolicy
 from storage.usecases import UseCases
 
 log = logging.getLogger("bot")
@@ -74,9 +75,10 @@ def build_application(
             group_max_rate=rate.group_per_minute, group_time_period=60,
             max_retries=rate.max_retries,
         ))
-        .concurrent_updates(64)
+        .concurrent_updates(ChatLanes(64))
         .connection_pool_size(16)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
     )
     if settings.api_url:
@@ -125,7 +127,9 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
             turn_timeout=timedelta(seconds=tm.move_timeout),
             challenge_ttl=timedelta(seconds=tm.challenge_ttl),
         )
-        app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy))
+        limits = ChallengeLimits(per_chat=settings.limits.open_per_chat,
+                                 overall=settings.limits.open_overall)
+        app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy, limits=limits))
     portes: Portes = app.bot_data["portes"]
     portes.username = app.bot.username
     await resume_after_downtime(portes)  # before any timer can fire
@@ -146,6 +150,12 @@ def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[ty
     portes.computer = side
     portes.spawn(aio.start())
     portes.spawn(side.resume())
+
+
+async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
+    processor = app.update_processor
+    if isinstance(processor, ChatLanes):
+        await processor.drain(timeout=10.0)
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

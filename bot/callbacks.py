@@ -61,6 +61,12 @@ BOARD_ACTIONS = frozenset({
 """Actions on an active match (the match id field is a match's): a tap on one of these is an
 interaction with that match, for choosing where a typed play or /resign goes."""
 
+ON_BOARD = frozenset({
+    Action.FROM, Action.MOVE, Action.BACK, Action.PLAY, Action.UNDO, Action.CONFIRM,
+    Action.HINT, Action.RESIGN_ACCEPT, Action.RESIGN_DECLINE,
+})
+"""The buttons only a match's board carries: a tap on one counts only from that board."""
+
 
 _ACTIONS = "|".join(sorted((re.escape(a.value) for a in Action), key=len, reverse=True))
 _TAIL = r":([0-9]{1,12}):([0-9]{1,9})(?::([0-9A-Za-z_\-]{1,24}))?"

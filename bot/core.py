@@ -22,6 +22,7 @@ from telegram.ext import ContextTypes
 
 from bot.i18n import Tr, lang_of, tr
 from bot.locks import MatchLocks
+from bot.pace import Pace
 from bot.settings import Settings
 from storage.results import MatchView, PlayerView
 from storage.usecases import UseCases
@@ -81,6 +82,11 @@ class Portes:
     matches could be meant. ``None`` once a board of another match came to them for their
     move after that interaction (then nothing is assumed, the bot asks). In memory, per
     instance: unknown after a restart, which only means the bot asks."""
+    new_pace: Pace = field(default_factory=lambda: Pace(0))
+    """How often each player sent ``/new`` lately (``PORTES_NEW_PER_MINUTE``)."""
+
+    def __post_init__(self) -> None:
+        self.new_pace = Pace(self.settings.limits.new_per_minute)
 
     def touch(self, user_id: int, match_id: int) -> None:
         """The player interacted with this match's board."""

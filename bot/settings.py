@@ -27,6 +27,18 @@ class RateLimits:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """Per-player caps, so one player cannot flood a group; 0 lifts a cap."""
+
+    new_per_minute: int = 5
+    """``/new`` commands one player may send in any minute (in memory, per bot instance)."""
+    open_per_chat: int = 3
+    """Open challenges of one player in one group (enforced by the database)."""
+    open_overall: int = 10
+    """Open challenges of one player anywhere (enforced by the database)."""
+
+
+@dataclass(frozen=True)
 class Timeouts:
     """Reminders and the abandoned-match timeout, in seconds."""
 
@@ -49,6 +61,7 @@ class Settings:
     webhook_secret: str | None = None
     rate: RateLimits = field(default_factory=RateLimits)
     timeouts: Timeouts = field(default_factory=Timeouts)
+    limits: Limits = field(default_factory=Limits)
     log_level: str = "INFO"
     plays_direct: int = 6
     """Offer whole plays as buttons when there are at most this many legal plays."""
@@ -77,6 +90,12 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
     ("PORTES_RATE_OVERALL", "messages per second over all chats (default 30; 0 lifts the limit)"),
     ("PORTES_RATE_GROUP", "messages per minute in one group (default 20; 0 lifts the limit)"),
     ("PORTES_RATE_RETRIES", "retries after a 429 'retry after' answer (default 5)"),
+    ("PORTES_NEW_PER_MINUTE", "/new commands one player may send per minute; more are refused "
+     "with one notice a minute (default 5; 0 lifts the cap; counted per bot instance)"),
+    ("PORTES_OPEN_CHALLENGES_CHAT", "open challenges one player may have in one group "
+     "(default 3; 0 lifts the cap)"),
+    ("PORTES_OPEN_CHALLENGES", "open challenges one player may have in all (default 10; "
+     "0 lifts the cap)"),
     ("PORTES_REMINDERS", "hours after which the player to move is reminded (default 12,24)"),
     ("PORTES_MOVE_TIMEOUT", "hours without a move after which the player to move loses the "
      "match (default 168 = 7 days)"),
@@ -160,6 +179,11 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         group_per_minute=_float(env, "PORTES_RATE_GROUP", RateLimits.group_per_minute),
         max_retries=int(_float(env, "PORTES_RATE_RETRIES", RateLimits.max_retries)),
     )
+    limits = Limits(
+        new_per_minute=int(_float(env, "PORTES_NEW_PER_MINUTE", Limits.new_per_minute)),
+        open_per_chat=int(_float(env, "PORTES_OPEN_CHALLENGES_CHAT", Limits.open_per_chat)),
+        open_overall=int(_float(env, "PORTES_OPEN_CHALLENGES", Limits.open_overall)),
+    )
     return Settings(
         token=token,
         database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
@@ -172,6 +196,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         webhook_secret=_webhook_secret(env),
         rate=rate,
         timeouts=timeouts,
+        limits=limits,
         log_level=env.get("PORTES_LOG_LEVEL", "").strip().upper() or "INFO",
         computer_delay=_float(env, "PORTES_COMPUTER_DELAY", Settings.computer_delay),
     )

@@ -47,6 +47,11 @@ ERRORS = {
     "not_finished": N_("Rematch is for finished matches."),
     "rematch_exists": N_("A rematch of this match has already been offered."),
     "error": N_("Something went wrong; please try again."),
+    "not_this_board": N_("That button is not from this match's board; use the board itself."),
+    "too_many_challenges_here": N_("You already have too many open challenges in this chat: "
+                                   "withdraw one, or wait until one is accepted."),
+    "too_many_challenges": N_("You already have too many open challenges: withdraw one, or "
+                              "wait until one is accepted."),
 }
 
 KIND_TEXT = {
@@ -58,6 +63,14 @@ KIND_TEXT = {
 
 def error_text(t: Tr, code: str) -> str:
     return t._(ERRORS.get(code, ERRORS["error"]))
+
+
+def too_many_new_text(t: Tr, per_minute: int) -> str:
+    """The one notice a minute for a player sending /new faster than allowed."""
+    return t.ngettext(
+        "You can start at most {n} challenge a minute. Wait a minute, then try /new again.",
+        "You can start at most {n} challenges a minute. Wait a minute, then try /new again.",
+        per_minute)
 
 
 def portes_error_text(t: Tr, exc: PortesError) -> str:

@@ -79,6 +79,17 @@ class TimerKind(StrEnum):
 
 
 @dataclass(frozen=True)
+class ChallengeLimits:
+    """How many open challenges one player may have at once; 0 lifts that cap. Counted inside
+    the transaction that opens a challenge, so concurrent requests cannot race past them."""
+
+    per_chat: int = 3
+    """Open challenges of one author in one group (or supergroup)."""
+    overall: int = 10
+    """Open challenges of one author anywhere (groups, private links, inline cards, computer)."""
+
+
+@dataclass(frozen=True)
 class TimerPolicy:
     """How long players have. All configurable; the defaults are the project's."""
 

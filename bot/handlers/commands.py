@@ -14,6 +14,7 @@ from bot.handlers.challenges import show_challenge_privately
 from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import games_keyboard, lang_keyboard, new_card_keyboard
+from bot.pace import Admission
 from storage.results import ActionResult
 
 
@@ -117,6 +118,12 @@ async def cmd_new(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, user, t = sender
+    admitted = p.new_pace.admit(user.id)
+    if admitted != Admission.ALLOWED:
+        if admitted == Admission.REFUSED_TELL:
+            await msg.reply_text(texts.too_many_new_text(t, p.new_pace.per_minute),
+                                 do_quote=True)
+        return
     target = None
     if is_group_chat(msg.chat) and msg.reply_to_message and msg.reply_to_message.from_user:
         other = msg.reply_to_message.from_user

@@ -3,12 +3,13 @@ action that changed the turn."""
 
 from __future__ import annotations
 
-from telegram import Chat
+from telegram import CallbackQuery, Chat, Message
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
 from bot import texts
-from bot.core import portes
+from bot.callbacks import ON_BOARD, decode
+from bot.core import Portes, portes
 from bot.i18n import Tr
 from bot.publish import Publisher
 from storage.results import ActionResult, MatchView
@@ -37,3 +38,32 @@ def refusal(t: Tr, res: ActionResult) -> str:
 async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
     """After an action that changed the turn: new boards, notices, the end of the match."""
     await publisher(context).show(mv, res.events)
+
+
+async def from_its_board(p: Portes, q: CallbackQuery, mv: MatchView) -> bool:
+    """Whether a tap on a board button came from a board of this match: a button of match A
+    sent from any other message (say the board of match B, with forged data) is refused, or the
+    edit that follows would rewrite that message. A message Telegram shows us carries its
+    keyboard, and only a board of A carries A's board buttons (:data:`ON_BOARD`): that answers
+    at once, with no race against a board just posted and not yet recorded. A message without
+    them (an inline message, one too old to be shown, a board whose keyboard is gone) is looked
+    up among the match's boards: the view's, else the database's, live or superseded."""
+    if isinstance(q.message, Message) and q.message.reply_markup is not None:
+        for row in q.message.reply_markup.inline_keyboard:
+            for button in row:
+                cb = decode(button.callback_data if isinstance(button.callback_data, str)
+                            else None)
+                if cb is not None and cb.action in ON_BOARD:
+                    return cb.match_id == mv.id
+    inline_id = q.inline_message_id
+    where = (q.message.chat.id, q.message.message_id) if q.message is not None else None
+    for board in mv.board_messages:
+        if inline_id is not None and board.inline_message_id == inline_id:
+            return True
+        if inline_id is None and where == (board.chat_id, board.message_id):
+            return True
+    if inline_id is not None:
+        return await p.uc.is_board_of(mv.id, inline_message_id=inline_id)
+    if where is None:
+        return False
+    return await p.uc.is_board_of(mv.id, chat_id=where[0], message_id=where[1])

@@ -9,7 +9,7 @@ from telegram.error import Forbidden
 from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import command_sender, is_group_match, quietly, tapped
-from bot.handlers.common import HTML, Ctx, finish, refusal
+from bot.handlers.common import HTML, Ctx, finish, from_its_board, refusal
 from bot.handlers.which_match import matches_here, meant
 from bot.i18n import Tr
 from bot.keyboards import (
@@ -69,6 +69,10 @@ async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
         elif cb.action == Action.CANCEL:
             res = await p.uc.cancel_match(cb.match_id, user.id, None)
         else:
+            mv, _ = await p.view(cb.match_id, cb.version)
+            if mv is not None and not await from_its_board(p, q, mv):
+                await q.answer(texts.error_text(t, "not_this_board"), show_alert=True)
+                return
             res = await p.uc.answer_resignation(cb.match_id, user.id, cb.version,
                                                 accept=cb.action == Action.RESIGN_ACCEPT)
         if not res.ok or res.match is None:

@@ -12,7 +12,7 @@ from telegram import CallbackQuery, Message, Update
 from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import portes, quietly, tapped
-from bot.handlers.common import Ctx, finish, publisher, refusal
+from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import is_private_match, meant, replied_board
 from bot.i18n import Tr
@@ -67,6 +67,8 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
         if refused == "stale" and is_repeat(applied_taps(context).get(cb.match_id), mv, cb):
             await q.answer()
             return
+        if refused is None and mv is not None and not await from_its_board(p, q, mv):
+            refused = "not_this_board"
         if refused is not None or mv is None:
             await q.answer(texts.error_text(t, refused or "not_found"), show_alert=True)
             return

@@ -58,6 +58,7 @@ from storage.results import (
     ActionResult,
     Actor,
     BoardMessageView,
+    ChallengeLimits,
     ChallengeResult,
     ChallengeView,
     Fairness,
@@ -88,6 +89,7 @@ __all__ = [
     "ActionResult",
     "Actor",
     "BoardMessageView",
+    "ChallengeLimits",
     "ChallengeResult",
     "ChallengeView",
     "Fairness",
@@ -119,7 +121,8 @@ class UseCases(
     """The application's use cases over one :class:`~storage.db.Database`.
 
     ``clock`` returns aware UTC datetimes (tests pass a fake one); ``timers`` sets reminder,
-    timeout and expiry durations; ``checkpoint`` is a test seam (a coroutine function, run on
+    timeout and expiry durations; ``limits`` caps each player's open challenges; ``checkpoint``
+    is a test seam (a coroutine function, run on
     the event loop while the worker thread waits for it) awaited with ``"read"`` after a use case
     has read and decided, before it writes, ``"written"`` after its writes but before its commit,
     and ``"committed"`` after its commit. ``seeds`` draws each new match's secret dice seed
@@ -133,9 +136,11 @@ class UseCases(
         db: Database,
         *,
         timers: TimerPolicy | None = None,
+        limits: ChallengeLimits | None = None,
         clock: Clock | None = None,
         checkpoint: Checkpoint | None = None,
         seeds: Seeds | None = None,
     ) -> None:
         self.db = db
-        self.kernel = Kernel(db, timers=timers, clock=clock, checkpoint=checkpoint, seeds=seeds)
+        self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
+                             checkpoint=checkpoint, seeds=seeds)

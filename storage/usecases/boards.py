@@ -75,6 +75,24 @@ class BoardCases(Feature):
             return self.kernel.boards(session, match_id)
 
     @off_loop
+    def is_board_of(self, match_id: int, *, chat_id: int | None = None,
+                    message_id: int | None = None,
+                    inline_message_id: str | None = None) -> bool:
+        """Whether this message is, or was, a board of this match (live or superseded: an
+        older board's buttons are refused as stale anyway). A button of match A on any other
+        message (say the board of match B) is not a tap on A's board."""
+        if inline_message_id is not None:
+            same = BoardMessageRow.inline_message_id == inline_message_id
+        elif chat_id is not None and message_id is not None:
+            same = (BoardMessageRow.chat_id == chat_id) & (BoardMessageRow.message_id == message_id)
+        else:
+            return False
+        with self.kernel.sessions() as session:
+            found = session.scalar(select(BoardMessageRow.id).where(
+                BoardMessageRow.match_id == match_id, same).limit(1))
+        return found is not None
+
+    @off_loop
     def forget_board_message(self, board_message_id: int) -> None:
         """Drop a board the bot deleted or can no longer edit."""
         with self.kernel.sessions.begin() as session:

@@ -26,6 +26,7 @@ from storage.results import (
     PlayerView,
     TimerKind,
 )
+from storage.usecases.caps import over_cap
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rematches import rematch_refusal
 from storage.usecases.rows import (
@@ -212,9 +213,12 @@ class ChallengeCases(Feature):
         match against the computer, which only the author may start with
         :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
         ``rematch_of``: the finished match this is the rematch of (at most one each, however
-        taps race). An expiry timer is set. Refusals: ``invalid_action`` (length not 1, 3, 5, 7),
-        ``own_challenge``; for a rematch ``not_a_player``, ``not_finished``, ``rematch_exists``
-        (with the existing challenge).
+        taps race). An expiry timer is set (``TimerPolicy.challenge_ttl``). Refusals:
+        ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
+        ``too_many_challenges_here`` / ``too_many_challenges`` (the author already has
+        ``ChallengeLimits.per_chat`` open challenges in this group / ``overall`` anywhere); for a
+        rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing
+        challenge).
         """
         state = _new_match(length, no_triple, author_id, target_id)
         if isinstance(state, ChallengeResult):
@@ -228,9 +232,11 @@ class ChallengeCases(Feature):
         place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
         try:
             with k.db.write_lock(), k.sessions.begin() as session:
-                refusal = self._open(session, author_id, fields)
-                if isinstance(refusal, ChallengeResult):
+                refusal = self._open(session, author_id, fields) or over_cap(
+                    session, k.limits, author_id, chat_id, now)
+                if refusal is not None:
                     return refusal
+                k.checkpoint("read")
                 row = _match_row(author_id, state, seed, now, computer_level=computer_level,
                                  **place)
                 session.add(row)
@@ -241,14 +247,19 @@ class ChallengeCases(Feature):
                 self._add_expiry(session, ch, now)
                 session.flush()
                 view = challenge_view(ch, row, k.players(session, ch.author_id, ch.target_id))
-        except IntegrityError:
-            # PostgreSQL: another tap's rematch won the race to the unique rematch_of
-            with k.sessions() as session:
-                refusal = self._open(session, author_id, fields)
-            if refusal is None:
-                raise
-            return refusal
+        except IntegrityError as exc:
+            return self._lost_race(author_id, fields, exc)
         return ChallengeResult(Outcome.OK, challenge=view)
+
+    def _lost_race(
+        self, author_id: int, fields: dict[str, Any], exc: IntegrityError
+    ) -> ChallengeResult:
+        """PostgreSQL: another tap's rematch won the race to the unique ``rematch_of``."""
+        with self.kernel.sessions() as session:
+            refusal = self._open(session, author_id, fields)
+        if refusal is None:
+            raise exc
+        return refusal
 
     def _open(
         self, session: Session, author_id: int, fields: dict[str, Any]

@@ -30,6 +30,7 @@ from storage.results import (
     ActionResult,
     Actor,
     BoardMessageView,
+    ChallengeLimits,
     MatchStatus,
     MatchView,
     Outcome,
@@ -113,6 +114,7 @@ class Kernel:
         db: Database,
         *,
         timers: TimerPolicy | None = None,
+        limits: ChallengeLimits | None = None,
         clock: Clock | None = None,
         checkpoint: Checkpoint | None = None,
         seeds: Seeds | None = None,
@@ -120,6 +122,7 @@ class Kernel:
         self.db = db
         self.sessions = db.sessions
         self.timers = timers or TimerPolicy()
+        self.limits = limits or ChallengeLimits()
         self.clock = clock or utcnow
         self.seeds = seeds or new_seed
         self._checkpoint = checkpoint

@@ -2,9 +2,10 @@
 
 from .clock import Clock, ManualClock, RealClock
 from .errors import ApiError
+from .flood import FloodLimits
 from .model import Call
 from .server import StandIn
 from .sim import Answer, Button, Chat, InlineQuery, Message, StandInError, Tap, User
 
-__all__ = ["Answer", "ApiError", "Button", "Call", "Chat", "Clock", "InlineQuery", "ManualClock",
-           "Message", "RealClock", "StandIn", "StandInError", "Tap", "User"]
+__all__ = ["Answer", "ApiError", "Button", "Call", "Chat", "Clock", "FloodLimits", "InlineQuery",
+           "ManualClock", "Message", "RealClock", "StandIn", "StandInError", "Tap", "User"]

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .clock import Clock, RealClock
+from .flood import TELEGRAM_LIMITS, Flood, FloodLimits
 from .model import Call, ChatRec, Delay, Injection, Upload, UserRec
 from .sim import Chat, Message, StandInError, Until, User, snapshot
 from .world import World
@@ -270,6 +271,13 @@ class StandIn:
         with self.world.cond:
             self.world.injections.append(Injection(method, code, times, retry_after,
                                                    description, chat_id))
+
+    def set_flood_limits(self, limits: FloodLimits | None = TELEGRAM_LIMITS) -> None:
+        """Enforce Telegram's flood limits from now on (``None``: stop; the default: Telegram's
+        published ones, see :class:`FloodLimits`): sends, edits and deletions over a limit are
+        answered 429 with ``retry_after``. Counted on the stand-in clock; off by default."""
+        with self.world.cond:
+            self.world.flood = None if limits is None else Flood(limits)
 
     def inject_delay(self, method: str | None = None, seconds: float = 1.0, *, times: int = 1,
                      chat_id: int | None = None) -> None:

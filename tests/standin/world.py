@@ -21,6 +21,7 @@ from typing import Any
 from . import errors as E
 from .clock import Clock
 from .errors import ApiError
+from .flood import Flood, retry_after
 from .model import (
     JSON,
     Call,
@@ -136,6 +137,7 @@ class World:
         self.calls: list[Call] = []
         self.injections: list[Injection] = []
         self.delays: list[Delay] = []
+        self.flood: Flood | None = None
         self.in_flight = 0
         self.polls_waiting = 0
         # Real time, not the stand-in clock: idle() watches a bot that runs in real time.
@@ -206,7 +208,7 @@ class World:
                 self.pause(delay)
         try:
             with self.cond:
-                injected = self._take_injection(name, params)
+                injected = self._take_injection(name, params) or self._flooded(name, params)
                 if injected is not None:
                     raise injected
                 result = handler(params)
@@ -236,6 +238,15 @@ class World:
                 self.delays.remove(delay)
             return delay.seconds
         return 0.0
+
+    def _flooded(self, method: str, params: Params) -> ApiError | None:
+        """A 429 when flood limits are on and this call is over one of them."""
+        if self.flood is None:
+            return None
+        raw = params.text("chat_id")
+        chat_id = int(raw) if raw and re.fullmatch(r"-?\d+", raw) else None
+        wait = self.flood.admit(method, chat_id, self.clock.monotonic())
+        return None if wait is None else E.too_many_requests(retry_after(wait))
 
     def _take_injection(self, method: str, params: Params) -> ApiError | None:
         for inj in self.injections:

@@ -1,0 +1,175 @@
+"""What players see when Telegram pushes back: the real bot against the stand-in, with
+Telegram's rate limits, one measurement per function.
+
+    python bench/delivery.py [--tables 8] [--seconds 30] [--flood 100]
+
+Each measurement starts its own stand-in (with Telegram's flood limits on: 20 calls a minute per
+group counting sends, edits and deletions, about 1 a second per chat, 30 a second overall) and
+its own bot process (``python -m bot``, long polling, the default settings: the rate limiter's
+ceilings and the caps per player as shipped), and returns named figures. The last line joins
+them all:
+
+    delivery: flood_other_p95_ms=<y> ...
+
+- ``flood_other_p95_ms`` (case 5 of issue 10): one user sends ``--flood`` ``/new`` at once in a
+  group and goes on sending one a second; meanwhile players in ``--tables`` other groups play
+  their matches at a human pace (each group a tap every 5 s, within its own budget). The figure
+  is the 95th percentile of a tap's latency in those other groups: from the callback query sent
+  to its board showing the result. Target: <= 1,000 ms. Also reported: how many cards and
+  refusal notices the flooded group got, and how many calls the stand-in answered 429.
+
+To add a measurement: write ``async def measure_<name>(args) -> dict[str, float]`` and list it
+in ``MEASUREMENTS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.turns import live_board, open_match, pct, pick, wait_until  # noqa: E402
+from storage.migrate import upgrade  # noqa: E402
+from tests.standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
+
+
+@contextlib.asynccontextmanager
+async def running_bot(standin: StandIn, **env_changes: str) -> AsyncIterator[Path]:
+    """The bot as a process against ``standin`` on a fresh SQLite file, default settings unless
+    changed; yields the path of its log."""
+    work = Path(tempfile.mkdtemp(prefix="portes-delivery-"))
+    url = f"sqlite:///{work / 'bench.sqlite3'}"
+    upgrade(url)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PORTES_"))}
+    env.update(TELEGRAM_BOT_TOKEN=standin.token, TELEGRAM_API_URL=standin.base_url,
+               TELEGRAM_FILE_URL=standin.base_file_url, DATABASE_URL=url,
+               PORTES_LOG_LEVEL="WARNING", **env_changes)
+    log_path = work / "bot.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
+                                stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield log_path
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+async def timed_tap(group: Chat, mover: User, board: Message, text: str) -> float | None:
+    """Tap and wait until the board shows the result; the latency in seconds (None: refused,
+    gone, or not shown within 30 s)."""
+    t0 = time.perf_counter()
+    try:
+        answer = await mover.tap(board, text).wait(30)
+    except StandInError:
+        return None
+    if answer is None or answer.show_alert:
+        return None
+
+    def changed() -> bool:
+        try:
+            now = board.refresh()
+        except StandInError:
+            return True
+        if now.edit_count != board.edit_count:
+            return True
+        newest = live_board(group)
+        return newest is not None and newest.message_id != board.message_id
+
+    if await wait_until(changed, timeout=30) is None:
+        return None
+    return time.perf_counter() - t0
+
+
+async def human_player(group: Chat, a: User, b: User, every: float, stop: float,
+                       latencies: list[float], failures: list[str]) -> None:
+    """Tap the live board every ``every`` seconds until ``stop`` (or the match ends)."""
+    while time.perf_counter() < stop:
+        board = live_board(group)
+        text = pick(board) if board is not None else None
+        if board is None or text is None:
+            return
+        mover = a if board.mentions(a) else b
+        latency = await timed_tap(group, mover, board, text)
+        if latency is None:
+            failures.append(group.title or "?")
+        else:
+            latencies.append(latency)
+        await asyncio.sleep(max(0.0, every - (latency or 0.0)))
+
+
+async def flooder(who: User, group: Chat, first: int, stop: float) -> None:
+    for _ in range(first):
+        who.send(group, "/new")
+    while time.perf_counter() < stop:
+        await asyncio.sleep(1.0)
+        who.send(group, "/new")
+
+
+async def measure_flood(args: argparse.Namespace) -> dict[str, float]:
+    """Case 5: other chats' taps while one user floods /new in one group."""
+    with StandIn(recompress_photos=False) as standin:
+        standin.set_flood_limits()
+        async with running_bot(standin):
+            tables = [await open_match(standin, i) for i in range(args.tables)]
+            who = standin.user("Flooder", username="flooder")
+            busy = standin.group("Busy", who)
+            stop = time.perf_counter() + args.seconds
+            latencies: list[float] = []
+            failures: list[str] = []
+            await asyncio.gather(
+                flooder(who, busy, args.flood, stop),
+                *(human_player(g, a, b, 5.0, stop, latencies, failures) for g, a, b in tables))
+            texts = [m.text or "" for m in busy.bot_messages()]
+            refused = len(standin.calls(ok=False))
+            throttled_calls = [c for c in standin.calls(ok=False) if c.error_code == 429]
+            throttled = len(throttled_calls)
+            where = sorted({(c.method, "busy" if c.params.get("chat_id") == busy.id else
+                             "group" if int(c.params.get("chat_id", 0) or 0) < 0 else "private")
+                            for c in throttled_calls})
+    p95 = pct(latencies, .95)
+    print(f"flood: {len(latencies)} taps in {args.tables} other groups, p50 "
+          f"{pct(latencies, .5):.0f} ms, p95 {p95:.0f} ms, {len(failures)} not shown; the "
+          f"flooded group got {sum('choose its length' in t for t in texts)} cards and "
+          f"{sum('a minute' in t for t in texts)} notices; {throttled} calls answered 429 "
+          f"({refused} refused in all){': ' if where else ''}"
+          f"{', '.join(f'{m} in {w}' for m, w in where)}")
+    return {"flood_other_p95_ms": p95, "flood_other_lost": float(len(failures)),
+            "flood_429": float(throttled)}
+
+
+MEASUREMENTS: list[Callable[[argparse.Namespace], Awaitable[dict[str, float]]]] = [
+    measure_flood,
+]
+
+
+async def main(args: argparse.Namespace) -> int:
+    figures: dict[str, float] = {}
+    for measure in MEASUREMENTS:
+        figures.update(await measure(args))
+    line = " ".join(f"{k}={v:.0f}" if k.endswith("_ms") or v == int(v) else f"{k}={v:.2f}"
+                    for k, v in figures.items())
+    print(f"delivery: {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--flood", type=int, default=100)
+    sys.exit(asyncio.run(main(parser.parse_args())))
