@@ -16,8 +16,12 @@ def over_cap(session: Session, limits: ChallengeLimits, author_id: int, chat_id:
              now: datetime) -> ChallengeResult | None:
     """The refusal when the author already has as many open challenges as allowed.
     The author's row is locked first (PostgreSQL; SQLite's writes are serialised already),
-    so two concurrent requests of one author count one after the other."""
-    session.execute(select(Player.id).where(Player.id == author_id).with_for_update())
+    so two concurrent requests of one author count one after the other. ``FOR NO KEY UPDATE``,
+    not ``FOR UPDATE``: another transaction's challenge naming this player as its target takes
+    a key-share lock on the row for its foreign key, and must not wait for this one (two
+    players tapping Rematch at once would deadlock)."""
+    session.execute(
+        select(Player.id).where(Player.id == author_id).with_for_update(key_share=True))
     open_ = select(func.count()).select_from(ChallengeRow).where(
         ChallengeRow.author_id == author_id,
         ChallengeRow.status == ChallengeStatus.OPEN.value,
