@@ -39,22 +39,16 @@ HTML = ParseMode.HTML
 
 
 def event_notes(t: Tr, mv: MatchView, events: Sequence[Event]) -> list[str]:
-    """Lines for what happened that the caption's "last play" line does not already say.
-    A new game's opening roll is not among them: the caption says it (see ``texts.caption``)."""
+    """What happened, in the order it happened: each turn played (a forced one with its note
+    under it), each game's result after the play that ended it. A new game's opening roll is
+    not among them: the caption says it (see ``texts.caption``)."""
     n = names(t, mv)
     notes: list[str] = []
-    turns = [e for e in events if isinstance(e, TurnPlayed)]
-    last_turn = turns[-1] if turns else None
     for e in events:
-        if isinstance(e, TurnPlayed) and e is not last_turn:
-            if e.passed:
-                notes.append(t._("{player} rolled {dice} and could not move.",
-                                 player=n[e.player], dice=str(e.dice)))
-            else:
-                notes.append(t._("{player} played {dice}: {moves}", player=n[e.player],
-                                 dice=str(e.dice), moves=e.text))
-        elif isinstance(e, TurnPlayed) and e.forced and e.moves:
-            notes.append(t._("(forced: the only legal play)"))
+        if isinstance(e, TurnPlayed):
+            notes.append(texts.play_line(t, n, e.player, e.dice, bool(e.moves), e.text))
+            if e.forced and e.moves:
+                notes.append(t._("(forced: the only legal play)"))
         elif isinstance(e, GameEnded):
             notes.append("🏁 " + texts.game_result_text(t, n, e.winner, e.kind, e.points,
                                                        e.resigned))
@@ -81,7 +75,10 @@ class Publisher:
         seat = mv.to_act
         if seat is not None and not mv.seats[seat].is_computer:
             player = mv.seats[seat].player
-            if player is not None:
+            if player is not None and mv.state.phase == Phase.RESIGN_OFFERED:
+                text += "\n" + t._("👉 {player}, accept or decline the offer.",
+                                   player=mention(player))
+            elif player is not None:
                 text += "\n" + t._("👉 {player}, your move.", player=mention(player))
         return text, t
 
@@ -103,7 +100,10 @@ class Publisher:
         return None
 
     def viewer_of_shared(self, mv: MatchView) -> int:
-        """A group board is drawn from the side of the player to move."""
+        """A group board is drawn from the side of the player who must act (the one who must
+        answer a resignation offer, too)."""
+        if mv.state.phase == Phase.RESIGN_OFFERED:
+            return 1 - mv.state.turn
         return mv.state.turn if mv.state.phase != Phase.NOT_STARTED else 0
 
     # -- whole updates ---------------------------------------------------------------------

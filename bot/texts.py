@@ -107,10 +107,27 @@ def opponent_name(t: Tr, s: MatchSummary) -> str:
 
 
 def score_line(t: Tr, match: Match, names: Names) -> str:
-    return t._(
-        "{p0} {s0} – {s1} {p1} · match to {length}",
-        p0=names[0], s0=match.score[0], s1=match.score[1], p1=names[1], length=match.length,
+    return t.ngettext(
+        "{p0} {s0} – {s1} {p1} · match to {n} point",
+        "{p0} {s0} – {s1} {p1} · match to {n} points",
+        match.length, p0=names[0], s0=match.score[0], s1=match.score[1], p1=names[1],
     )
+
+
+def play_line(t: Tr, names: Names, player: int, dice: object, moves: bool, text: str) -> str:
+    """One turn as told in a caption: the play, or the roll that could not be played."""
+    if moves:
+        return t._("{player} played {dice}: {moves}", player=names[player], dice=str(dice),
+                   moves=text)
+    return t._("{player} rolled {dice} and could not move.", player=names[player],
+               dice=str(dice))
+
+
+def match_won_text(t: Tr, names: Names, match: Match) -> str:
+    """The match's result, the winner's score first."""
+    assert match.winner is not None
+    return t._("🏆 {player} wins the match {won}–{lost}.", player=names[match.winner],
+               won=match.score[match.winner], lost=match.score[1 - match.winner])
 
 
 def caption(
@@ -121,22 +138,19 @@ def caption(
     viewer: int | None,
     notes: Sequence[str] = (),
 ) -> str:
-    """The board message's caption: whose turn, the roll, the last play, the partial play, the
-    score and ``PositionID:MatchID``. ``viewer`` is the player reading it (``None`` in a group)."""
+    """The board message's caption: the score, what happened (in the order it happened), whose
+    turn, the roll, the partial play, the pips. ``viewer`` is the player reading it (``None``
+    in a group). ``notes`` tell the action's events; the last play is told once, where the notes
+    tell it, else first (what came after it, such as an accepted resignation, follows it)."""
     lines: list[str] = ["🎲 " + t._("Portes") + " · " + score_line(t, match, names)]
     if match.no_triple:
         lines[0] += " · " + t._("no triple")
-    lines.extend(notes)
     if match.last_play is not None and match.phase != Phase.CANCELLED:
         lp = match.last_play
-        if lp.moves:
-            lines.append(
-                t._("{player} played {dice}: {moves}", player=names[lp.player], dice=str(lp.dice),
-                    moves=lp.text)
-            )
-        else:
-            lines.append(t._("{player} rolled {dice} and could not move.",
-                             player=names[lp.player], dice=str(lp.dice)))
+        last = play_line(t, names, lp.player, lp.dice, bool(lp.moves), lp.text)
+        if last not in notes:
+            lines.append(last)
+    lines.extend(notes)
     if match.phase == Phase.PLAYING and match.dice is not None:
         if match.turn_number == 0 and match.opening is not None:
             # the one line about the opening roll (every game, on every view of its first turn)
@@ -158,17 +172,16 @@ def caption(
         lines.append(t.ngettext("{player} offers to resign this game for {n} point.",
                                 "{player} offers to resign this game for {n} points.",
                                 match.resign_offer, player=names[match.turn]))
+        if viewer == 1 - match.turn:
+            lines.append(t._("Your answer: accept or decline the offer."))
     elif match.phase == Phase.MATCH_OVER and match.winner is not None:
-        lines.append(t._("🏆 {player} wins the match {s0}–{s1}.", player=names[match.winner],
-                         s0=match.score[0], s1=match.score[1]))
+        lines.append(match_won_text(t, names, match))
         if match.end_reason == "resigned":
             lines.append(t._("{player} resigned the match.", player=names[1 - match.winner]))
         elif match.end_reason == "timeout":
             lines.append(t._("{player} did not move in time.", player=names[1 - match.winner]))
     elif match.phase == Phase.CANCELLED:
         lines.append(t._("This match was cancelled."))
-    if match.phase != Phase.CANCELLED and match.phase != Phase.NOT_STARTED:
-        lines.append(f"<code>{match.gnubg_id()}</code>")
     text = "\n".join(lines)
     if len(text) > CAPTION_LIMIT:
         text = text[: CAPTION_LIMIT - 1] + "…"

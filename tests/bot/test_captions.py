@@ -1,0 +1,101 @@
+"""What players read on the boards: the story of a turn in the order it happened, the result
+after the play that ended the game, the winner's score first, the resignation awaited."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from typing import Any
+
+from storage.results import LoggedTurn
+from tests.bot.conftest import Running
+from tests.bot.players import live_board, new_board, play_turn, start_group_match
+from tests.standin import Chat, StandIn
+
+FORCED = "(forced: the only legal play)"
+
+
+def told(names: dict[int, str], turn: LoggedTurn) -> str:
+    """A turn as a caption tells it."""
+    return f"{names[turn.player]} played {turn.dice}: {turn.text}"
+
+
+async def play_group_match_reading(standin: StandIn, group: Chat, users: list[Any]) -> list[str]:
+    """Play the group match to its end; every new board's caption, as first posted."""
+    board = live_board(group)
+    assert board is not None
+    captions = [board.caption]
+    while "wins the match" not in board.caption:
+        mover = next(u for u in users if board.mentions(u))
+        await play_turn(standin, mover, group, wait=False)
+        board = await new_board(standin, group, board)
+        captions.append(board.caption)
+        assert len(captions) < 400
+    return captions
+
+
+async def test_a_forced_play_is_noted_under_its_own_line_and_the_result_after_the_last_play(
+        standin: StandIn, make_bot: Any) -> None:
+    # a fixed seed: this 1-point match has forced plays (checked below), so the test always
+    # reads some
+    bot: Running = await make_bot(plays_direct=40, seed=hashlib.sha256(b"forced 3").digest())
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    await start_group_match(standin, alice, bob, group)
+    captions = await play_group_match_reading(standin, group, [alice, bob])
+    record = await bot.uc.match_record(1)
+    assert record is not None
+    names = {0: "Alice", 1: "Bob"}
+    forced = [told(names, t) for t in record.turns if t.forced and t.moves]
+    assert forced, "the seed no longer gives a forced play: pick another"
+    lines = [caption.split("\n") for caption in captions]
+    for caption in lines:
+        for i, line in enumerate(caption):
+            if line == FORCED:
+                # the note sits right under the forced play it is about
+                assert caption[i - 1] in forced, caption
+    for play in forced:
+        assert any(play in caption and caption[caption.index(play) + 1] == FORCED
+                   for caption in lines), (play, captions)
+    # the end: the play that ended the game, then the result, then the match's result
+    final = lines[-1]
+    winner = names[record.match.state.winner or 0]
+    last = told(names, record.turns[-1])
+    result = next(i for i, line in enumerate(final) if line.startswith("🏁"))
+    assert final.index(last) < result, final
+    assert f"🏆 {winner} wins the match 1–0." in final, final
+
+
+async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
+        standin: StandIn, bot: Running) -> None:
+    from PIL import Image, ImageChops, ImageStat
+
+    from bot.board import draw_board
+
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, length="3 points")
+    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    cmd = mover.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    await mover.tap(menu, "Game: 1 point")
+    offer = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "offers to resign" in b.caption and b,
+        what="the offer")
+    assert f"👉 {other.first_name}, accept or decline the offer." in offer.caption
+    assert "your move" not in offer.caption
+    # the picture is the answerer's side of the board
+    loaded = await bot.uc.load_match(1)
+    assert loaded.match is not None
+    answerer = loaded.match.to_act
+    assert answerer is not None
+    shown = offer.image().convert("RGB")
+
+    def distance(viewer: int) -> float:
+        drawn = Image.open(io.BytesIO(draw_board(loaded.match.state, viewer))).convert("RGB")
+        return sum(ImageStat.Stat(ImageChops.difference(shown, drawn)).mean)
+
+    # (the stand-in may re-encode photos, so the pictures are compared, not their bytes)
+    assert distance(answerer) * 10 < distance(1 - answerer)
