@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from telegram import CallbackQuery, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 from telegram.ext import ContextTypes
@@ -175,6 +175,13 @@ class Portes:
         chosen = await self.uc.get_chat_language(chat_id)
         return lang_of(chosen) if chosen else self.lang_for_user(fallback)
 
+    async def t_in(self, chat: Chat, user: User | PlayerView | None) -> Tr:
+        """The language of a message posted in ``chat``: in a group, the group's (once set
+        with /lang), so that everyone there reads the same; elsewhere the user's."""
+        if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
+            return tr(await self.lang_for_chat(chat.id, user))
+        return self.t_user(user)
+
     def t_match_chat(self, mv: MatchView) -> Tr:
         """The language of a group card: the group's (read with the match), else the match
         creator's."""
@@ -196,7 +203,8 @@ async def command_sender(
 ) -> tuple[Portes, Message, User, Tr] | None:
     """What a command handler starts with: the bot's state, the message and its sender (the
     sender recorded with :meth:`Portes.see_user`, as having started the bot when
-    ``starts_in_private`` and the chat is private), and the sender's translator. ``None`` when
+    ``starts_in_private`` and the chat is private), and the translator of the answer (the
+    group's language in a group, see :meth:`Portes.t_in`). ``None`` when
     the update has no message or no sender (nothing to answer)."""
     p = portes(context)
     msg = update.effective_message
@@ -204,7 +212,7 @@ async def command_sender(
     if msg is None or user is None:
         return None
     await p.see_user(user, started=starts_in_private and msg.chat.type == ChatType.PRIVATE)
-    return p, msg, user, p.t_user(user)
+    return p, msg, user, await p.t_in(msg.chat, user)
 
 
 async def tapped(

@@ -72,9 +72,10 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     if toggle:
         no_triple = first == "n"
         await q.answer()
-        await quietly(msg.edit_text(texts.new_card_text(t, no_triple),
+        ct = await p.t_in(msg.chat, user)
+        await quietly(msg.edit_text(texts.new_card_text(ct, no_triple),
                                     reply_markup=new_card_keyboard(
-                                        t, no_triple, target,
+                                        ct, no_triple, target,
                                         computer=msg.chat.type == ChatType.PRIVATE)))
         return
     length = int(first)

@@ -63,7 +63,7 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if msg is None:
         return
     await p.see_user(update.effective_user)
-    t = p.t_user(update.effective_user)
+    t = await p.t_in(msg.chat, update.effective_user)
     await msg.reply_text(texts.help_text(t, p.username), parse_mode=HTML,
                          disable_web_page_preview=True)
 
@@ -74,7 +74,7 @@ async def cmd_rules(update: Update, context: Ctx) -> None:
     msg = update.effective_message
     if msg is None:
         return
-    t = p.t_user(update.effective_user)
+    t = await p.t_in(msg.chat, update.effective_user)
     await msg.reply_text(texts.rules_text(t), parse_mode=HTML)
 
 

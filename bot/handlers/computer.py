@@ -101,9 +101,18 @@ async def cmd_review(update: Update, context: Ctx) -> None:
     thread = msg.message_thread_id if msg.is_topic_message else None
     if context.args:
         match_id = parse_id(context.args[0])
-        mv = (await p.uc.load_match(match_id)).match if match_id is not None else None
-        if mv is None or mv.seat_of(user.id) is None:
-            await msg.reply_text(texts.error_text(t, "not_found" if mv is None else "not_a_player"))
+        if match_id is None:
+            await msg.reply_text(t._("There is no such match."))
+            return
+        loaded = await p.uc.load_match(match_id)
+        mv = loaded.match
+        if mv is None:
+            await msg.reply_text(t._("There is no match #{id}.", id=match_id)
+                                 if loaded.code == "not_found"
+                                 else texts.error_text(t, loaded.code or "error"))
+            return
+        if mv.seat_of(user.id) is None:
+            await msg.reply_text(texts.error_text(t, "not_a_player"))
             return
         if mv.status not in REVIEWED_STATUSES:
             await msg.reply_text(t._("The review is ready when the match is over."))

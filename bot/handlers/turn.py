@@ -153,7 +153,7 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
         return
     if cb.action == Action.PICK_RESIGN:
         await q.answer()
-        text, markup = resign_card(t, mv, user.id)
+        text, markup = resign_card(await p.t_in(msg.chat, user), mv, user.id)
         await quietly(msg.edit_text(text, reply_markup=markup))
         return
     play = asked.text.strip() if asked is not None and asked.text else ""

@@ -44,7 +44,7 @@ async def test_a_groups_language_survives_a_fresh_application(
     # And a match's cards in the group are in Greek, although its players read English
     cmd = alice.send(group, "/new")
     card = await group.wait_for_bot_message(after=cmd)
-    await alice.tap(card, "1 point")
+    await alice.tap(card, "1 πόντος")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
     card = card.refresh()
     assert "καλεί" in card.text

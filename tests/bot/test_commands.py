@@ -250,11 +250,13 @@ async def test_ids_past_64_bits_are_not_found(standin: StandIn, bot: Running) ->
     alice = standin.user("Alice")
     hello = alice.start_bot()
     await alice.private.wait_for_bot_message(after=hello)
-    for text in ("/review 99999999999999999999999", "/start m" + "9" * 40, "/review #12",
-                 "/start m12"):
+    for text, expected in (("/review 99999999999999999999999", "There is no such match."),
+                           ("/start m" + "9" * 40, "This match no longer exists."),
+                           ("/review #12", "There is no match #12."),
+                           ("/start m12", "This match no longer exists.")):
         cmd = alice.send(alice.private, text)
         answer = await alice.private.wait_for_bot_message(after=cmd)
-        assert answer.text == "This match no longer exists.", text
+        assert answer.text == expected, text
     assert (await bot.uc.load_match(10**23)).code == "not_found"
     assert await bot.uc.get_challenge(-(10**30)) is None
     assert await bot.uc.fairness(2**63) is None
