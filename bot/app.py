@@ -36,6 +36,11 @@ from storage.usecases import UseCases
 
 log = logging.getLogger("bot")
 
+BACKGROUND_WAIT = 20.0
+"""At shutdown, how long the background work (a review takes a few seconds of the engine) may
+still run before it is cancelled: within systemd's default stop timeout (90 s); under Docker,
+whose default is 10 s, give ``docker stop`` a longer ``--time``."""
+
 
 def _fast_failing_sniffio_import() -> None:
     """httpcore tries ``import sniffio`` on every request; without sniffio installed (recent
@@ -156,6 +161,11 @@ async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
     processor = app.update_processor
     if isinstance(processor, ChatLanes):
         await processor.drain(timeout=10.0)
+    # the bot can still send: what the updates started in the background (reviews above all)
+    # finishes before the connection and the engine close
+    portes = app.bot_data.get("portes")
+    if isinstance(portes, Portes):
+        await portes.settle(timeout=BACKGROUND_WAIT)
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -130,6 +130,24 @@ class Portes:
         self.background.add(task)
         task.add_done_callback(self._done)
 
+    async def settle(self, timeout: float) -> None:
+        """At shutdown: wait, at most ``timeout`` seconds, for the background work (a finished
+        match's review, a computer's turn, old boards retired), including work it starts
+        meanwhile, so that a stop right after a match's end does not drop its review. What
+        still runs after that is cancelled, and said in the log."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        pending = {task for task in self.background if not task.done()}
+        while pending and loop.time() < deadline:
+            await asyncio.wait(pending, timeout=deadline - loop.time())
+            pending = {task for task in self.background if not task.done()}
+        if pending:
+            log.warning("stopping: %d background task(s) still running after %.0f s are "
+                        "cancelled", len(pending), timeout)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+
     def _done(self, task: asyncio.Task[Any]) -> None:
         self.background.discard(task)
         if not task.cancelled() and task.exception() is not None:

@@ -205,3 +205,35 @@ def test_the_token_never_reaches_the_log(tmp_path: Path) -> None:
     assert token not in text and "AAHsecret_Part-of7the8token" not in text, [
         line for line in text.splitlines() if "AAHsecret" in line]
     assert "<hidden>" in text
+
+
+async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+) -> None:
+    """The review is background work started when the match ends: a stop (SIGTERM) right
+    then waits for it instead of dropping it."""
+    proc = start(standin, tmp_path)
+    bot_process.append(proc)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    for user in (alice, bob):
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello, timeout=30)
+    group = standin.group("Kafeneio", alice, bob)
+    await start_group_match(standin, alice, bob, group, "3 points")
+    for _ in range(6):
+        board = await standin.wait_for(lambda: live_board(group), what="a board")
+        await play_turn(standin, alice if board.mentions(alice) else bob, group)
+    cmd = alice.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    await alice.tap(menu, "🏳 Resign the match")
+    await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "wins the match" in b.caption,
+        what="the end")
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=60) == 0
+    for user in (alice, bob):
+        assert any("Review of match #1" in m.content for m in user.private.bot_messages()), (
+            [m.content for m in user.private.bot_messages()])
+    log = (tmp_path / "bot.log").read_text()
+    assert "Task was destroyed" not in log and "Traceback" not in log, log[-3000:]
