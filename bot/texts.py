@@ -428,6 +428,9 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
     lines.append("")
     lines.append(t._("Equity in points per game against the engine's choice; positive luck "
                      "means better dice than average."))
+    # the position for analysis programs: here, one tap away, rather than on every board
+    lines.append(t._("Final position for GNU Backgammon (PositionID:MatchID): {id}",
+                     id=f"<code>{mv.state.gnubg_id()}</code>"))
     return "\n".join(lines)[:4096]
 
 

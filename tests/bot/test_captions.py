@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from typing import Any
 
 from storage.results import LoggedTurn
@@ -65,6 +66,24 @@ async def test_a_forced_play_is_noted_under_its_own_line_and_the_result_after_th
     result = next(i for i, line in enumerate(final) if line.startswith("🏁"))
     assert final.index(last) < result, final
     assert f"🏆 {winner} wins the match 1–0." in final, final
+    # no board carries the GNU Backgammon ID; the review (one command away) does
+    gnubg = re.compile(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}")
+    assert not any(gnubg.search(caption) for caption in captions)
+    cmd = alice.send(group, "/review 1")
+    review = await group.wait_for_bot_message(after=cmd, timeout=60)
+    assert "Review of match #1" in review.content
+    assert f"(PositionID:MatchID): {record.match.state.gnubg_id()}" in review.content
+
+
+def test_the_greek_score_line_says_sto_for_one_point_and_stous_for_more() -> None:
+    from bot.i18n import tr
+    from bot.texts import Names, score_line
+    from rules.match import Match
+
+    el = tr("el")
+    lines = {n: score_line(el, Match.new(n), Names("Α", "Β")) for n in (1, 3, 5, 7)}
+    assert lines[1].endswith("αγώνας στον 1")
+    assert all(lines[n].endswith(f"αγώνας στους {n}") for n in (3, 5, 7))
 
 
 async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
