@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from rendering.geometry import (
     BAR_PLAIN,
@@ -58,6 +58,7 @@ ImageFormat = Literal["jpeg", "png"]
 JPEG_QUALITY = 85
 COUNT_SIZE = 34  # the count on a stack of more than five
 PANEL_SIZE = 30  # pip counts, borne-off counts, score
+SCORE_DISC = 24  # the checker beside each score
 
 Stacks = dict[Place, tuple[Side, int]]
 Centres = dict[Place, list[Point]]
@@ -104,7 +105,7 @@ def render_board(
     - ``chosen_point`` (25 = bar) and ``targets`` (0 = bearing off), in the viewer's numbering:
       during move input, the checker picked and where it may go.
     - ``moves_made``: the viewer's moves so far this turn, in the viewer's numbering.
-    - ``score``: ``(viewer's score, opponent's score, match length)``, drawn as ``3–1 / 5``.
+    - ``score``: ``(viewer's score, opponent's, match length)``, drawn by colour (white on top).
     - ``show_pips``: the pip counts of both sides, on the bar (the viewer's below the middle).
     - ``image_format``: ``"jpeg"`` (default: small and fast; Telegram re-encodes photos as JPEG
       anyway) or ``"png"`` (lossless, for tests and documents).
@@ -161,7 +162,7 @@ def draw(scene: Scene) -> Image.Image:
     if scene.show_pips:
         _draw_pips(image, geo, scene)
     if scene.score is not None:
-        _draw_score(image, geo, scene.theme, scene.score)
+        _draw_score(image, geo, scene)
     return image
 
 
@@ -317,47 +318,47 @@ def _draw_dice(image: Image.Image, geo: Geometry, scene: Scene) -> None:
         _paste_centred(image, die_sprite(style, value, fade), centre)
 
 
-def _draw_score(
-    image: Image.Image, geo: Geometry, theme: Theme, score: tuple[int, int, int]
-) -> None:
-    """``3–1 / 5`` on a panel: the viewer's score, the opponent's, the match length."""
+def _draw_score(image: Image.Image, geo: Geometry, scene: Scene) -> None:
+    """The score on a panel, the same from either side: white's score beside a white checker
+    on top, black's beside a black one below, the match length to their right (``/5``). (The
+    viewer's score first would swap the numbers each turn in a group, where the board is drawn
+    for the player to move.)"""
+    assert scene.score is not None
+    theme = scene.theme
     left, top, right, bottom = geo.score_box()
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle(
-        (left, top, right - 1, bottom - 1),
-        radius=10,
-        fill=theme.panel,
-        outline=theme.numbers,
+        (left, top, right - 1, bottom - 1), radius=10, fill=theme.panel, outline=theme.numbers,
         width=2,
     )
-    mine, theirs, length = score
-    parts = [str(mine), "–", str(theirs), " / ", str(length)]
-    gap = 3
+    mine, theirs, length = scene.score
+    by_colour = {"white": mine, "black": theirs} if scene.viewer_color == "white" else {
+        "white": theirs, "black": mine}
+    total = f"/{length}"
     size = PANEL_SIZE
-    while True:  # shrink the text until it fits the box (long matches, two-digit scores)
+    while True:  # shrink the text until it fits the box (two-digit scores and lengths)
         face = font(size)
-        dash_w = size // 2
-        widths = [dash_w if p == "–" else round(face.getlength(p)) for p in parts]
-        if sum(widths) + gap * (len(parts) - 1) <= right - left - 14 or size <= 14:
+        digits = max(face.getlength(str(n)) for n in by_colour.values())
+        width = SCORE_DISC + 6 + digits + 8 + face.getlength(total)
+        if width <= right - left - 12 or size <= 14:
             break
         size -= 2
-    x = (left + right) // 2 - (sum(widths) + gap * (len(parts) - 1)) // 2
-    y = (top + bottom) // 2
-    for part, w in zip(parts, widths, strict=True):
-        if part == "–":
-            # The built-in font has no en dash: draw it.
-            draw.rectangle((x, y - 1, x + w - 1, y + size // 12), fill=theme.panel_ink)
-        else:
-            draw.text(
-                (x, y),
-                part,
-                font=face,
-                fill=theme.panel_ink,
-                anchor="lm",
-                stroke_width=1,
-                stroke_fill=theme.panel_ink,
-            )
-        x += w + gap
+    x = round((left + right) / 2 - width / 2)
+    middle = (top + bottom) // 2
+    rows = {"white": middle - (bottom - top) // 4, "black": middle + (bottom - top) // 4}
+    for colour, y in rows.items():
+        style = theme.white if colour == "white" else theme.black
+        draw.ellipse((x, y - SCORE_DISC // 2, x + SCORE_DISC, y + SCORE_DISC // 2),
+                     fill=style.fill, outline=theme.numbers, width=2)
+        _panel_text(draw, (x + SCORE_DISC + 6, y), str(by_colour[colour]), face, theme)
+    _panel_text(draw, (round(x + SCORE_DISC + 6 + digits + 8), middle), total, face, theme)
+
+
+def _panel_text(draw: ImageDraw.ImageDraw, at: Point, text: str,
+                face: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+                theme: Theme) -> None:
+    draw.text(at, text, font=face, fill=theme.panel_ink, anchor="lm", stroke_width=1,
+              stroke_fill=theme.panel_ink)
 
 
 def _text(image: Image.Image, centre: Point, text: str, size: int, colour: Colour) -> None:

@@ -191,9 +191,10 @@ class Geometry:
         return self.bar_x(), self.middle_y + (dy if side == "viewer" else -dy)
 
     def score_box(self) -> Box:
-        """The match score box, in the middle of the tray column."""
+        """The match score box (two rows: one score per colour), in the middle of the tray
+        column, between the two trays."""
         left, _, right, _ = self.tray
-        return left + 2, self.middle_y - 28, right - 2, self.middle_y + 28
+        return left + 2, self.middle_y - 44, right - 2, self.middle_y + 44
 
 
 def _step(count: int, length: int, plain: int) -> float:

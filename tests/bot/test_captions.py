@@ -118,3 +118,35 @@ async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
 
     # (the stand-in may re-encode photos, so the pictures are compared, not their bytes)
     assert distance(answerer) * 10 < distance(1 - answerer)
+
+
+async def test_the_score_badge_reads_the_same_whoever_the_group_board_is_drawn_for(
+        standin: StandIn, bot: Running) -> None:
+    from PIL import ImageChops, ImageStat
+
+    from rendering.geometry import board_geometry
+
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, length="3 points")
+    # one game resigned for a point: 1-0, then the boards of game 2 alternate between movers
+    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    cmd = mover.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    await mover.tap(menu, "Game: 1 point")
+    offer = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "offers to resign" in b.caption and b,
+        what="the offer")
+    await other.tap(offer, "Accept")
+    first = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "Game 2" in b.caption and b,
+        what="game 2")
+    second_mover = alice if first.mentions(alice) else bob
+    await play_turn(standin, second_mover, group, wait=False)
+    second = await new_board(standin, group, first)
+    assert first.mentions(alice) != second.mentions(alice)  # drawn for one, then the other
+    box = board_geometry("right").score_box()
+    badges = [b.image().convert("RGB").crop(box) for b in (first, second)]
+    # the same picture (up to JPEG noise): not "1–0" for one and "0–1" for the other
+    assert sum(ImageStat.Stat(ImageChops.difference(*badges)).mean) < 3

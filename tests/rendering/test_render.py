@@ -283,3 +283,16 @@ def test_default_output_is_a_compact_jpeg():
 def test_nonsense_is_refused(options):
     with pytest.raises(ValueError):
         render_board(Position.start(), **options)
+
+
+@pytest.mark.parametrize("theme", [CLASSIC, HIGH_CONTRAST])
+def test_the_score_reads_the_same_from_either_side(theme):
+    # White leads 3-1 in a match to 5: the badge is the same whether White or Black is shown
+    # the board (in a group it is drawn for whoever is to move, so it changes every turn)
+    box = board_geometry("right").score_box()
+    as_white = draw(Position.start(), score=(3, 1, 5), viewer_color="white", theme=theme)
+    as_black = draw(Position.start(), score=(1, 3, 5), viewer_color="black", theme=theme)
+    assert as_white.crop(box).tobytes() == as_black.crop(box).tobytes()
+    # and it does say who leads: White's lead and Black's do not look alike
+    black_leads = draw(Position.start(), score=(1, 3, 5), viewer_color="white", theme=theme)
+    assert as_white.crop(box).tobytes() != black_leads.crop(box).tobytes()
