@@ -235,6 +235,11 @@ def help_text(t: Tr, username: str) -> str:
         "<b>Review</b>: when a match ends, each player gets a review: the equity lost against "
         "the computer's choices, the worst plays with a better one, and the luck of the dice. "
         "/review lists your finished matches (/review 12 for match #12)."
+    ) + "\n\n" + t._(
+        "<b>The board</b>: the last play is marked in orange: a faint ring where a checker left, "
+        "a dot where it landed, and ✖ on a checker it hit, now on the bar. Your moves this turn "
+        "are marked the same way in blue. The score box shows each colour's score beside a "
+        "checker of that colour, and the match length (/5)."
     )
 
 

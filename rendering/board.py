@@ -156,7 +156,7 @@ def draw(scene: Scene) -> Image.Image:
     centres = _draw_checkers(image, geo, scene, stacks, marks.ghosts)
     _draw_borne_off(image, geo, scene, marks.dots)
     _draw_arrivals(image, marks.dots, centres)
-    _draw_hits(image, geo, scene.theme, marks.hits, centres)
+    _draw_hits(image, scene.theme, marks.hits, centres)
     _draw_input(image, geo, scene, stacks, centres)
     _draw_dice(image, geo, scene)
     if scene.show_pips:
@@ -248,14 +248,13 @@ def _draw_arrivals(
 
 
 def _draw_hits(
-    image: Image.Image, geo: Geometry, theme: Theme, hits: list[Place], centres: Centres
+    image: Image.Image, theme: Theme, hits: list[Place], centres: Centres
 ) -> None:
-    """A cross where a blot was hit, on the checker that hit it."""
-    for place in hits:
-        point = place[1]
-        assert isinstance(point, int)
-        spots = centres.get(place) or geo.checker_centers(point, 1)
-        _paste_centred(image, hit_sprite(theme.hit), spots[-1])
+    """A cross on each checker that was hit, on its bar (none once it has entered again)."""
+    for where, count in Counter(hits).items():
+        spots = centres.get(where, [])
+        for centre in spots[-count:]:
+            _paste_centred(image, hit_sprite(theme.hit), centre)
 
 
 def _draw_input(

@@ -94,7 +94,8 @@ def checker_stacks(position: Position) -> dict[Place, tuple[Side, int]]:
 @dataclass(frozen=True, slots=True)
 class Marks:
     """The marks of the last play and of this turn's moves: ghosts where checkers left (whose,
-    in which mark colour), dots where they arrived (how many, which colour), where one was hit."""
+    in which mark colour), dots where they arrived (how many, which colour), the bar of each
+    checker hit (once per hit)."""
 
     ghosts: dict[Place, list[tuple[Side, Colour]]]
     dots: dict[Place, tuple[int, Colour]]
@@ -116,7 +117,9 @@ def play_marks(scene: Scene) -> Marks:
             flow[place(move.from_point, side, source=True)] -= 1
             flow[place(move.to_point, side, source=False)] += 1
             if move.hit:
-                marks.hits.append(place(move.to_point, side, source=False))
+                # the mark goes on the checker that was hit, now on its owner's bar (on the
+                # hitter it read as "captured")
+                marks.hits.append(("bar", OPPONENT if side == VIEWER else VIEWER))
         for where, net in flow.items():
             if net < 0:
                 marks.ghosts.setdefault(where, []).extend([(side, colour)] * -net)

@@ -150,3 +150,15 @@ async def test_the_score_badge_reads_the_same_whoever_the_group_board_is_drawn_f
     badges = [b.image().convert("RGB").crop(box) for b in (first, second)]
     # the same picture (up to JPEG noise): not "1–0" for one and "0–1" for the other
     assert sum(ImageStat.Stat(ImageChops.difference(*badges)).mean) < 3
+
+
+async def test_help_says_what_the_marks_on_the_board_mean(standin: StandIn, bot: Running) -> None:
+    for user, words in ((standin.user("Alice"), ("✖ on a checker it hit, now on the bar",
+                                                 "each colour's score")),
+                        (standin.user("Eleni", language_code="el"),
+                         ("✖ πάνω στο πούλι που χτυπήθηκε", "κάθε χρώματος"))):
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello)
+        cmd = user.send(user.private, "/help")
+        answer = await user.private.wait_for_bot_message(after=cmd)
+        assert all(w in answer.text for w in words), answer.text

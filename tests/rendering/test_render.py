@@ -225,8 +225,19 @@ def test_last_play_is_marked_where_it_left_landed_and_hit():
     assert (x, y) == (660, 371)
     assert_colour(image, 660 + 22, 371, CLASSIC.last_play, 20)
     assert count_near(image, (646, 357, 674, 385), CLASSIC.black.ink, 40) > 20  # "6"
-    # Where it hit, a cross on the hit colour.
-    assert_colour(image, 484 + 12, 91 - 6, CLASSIC.hit, 40)
+    # The checker it hit gets a cross of the hit colour, on the bar where it went (not the
+    # hitter: a cross there read as "captured")
+    x, y = GEO.bar_centers("viewer", 1)[0]
+    assert_colour(image, x + 12, y - 6, CLASSIC.hit, 40)
+    assert count_near(image, (484 - 20, 91 - 20, 484 + 20, 91 + 20), CLASSIC.hit, 40) == 0
+
+
+def test_a_hit_checker_that_entered_again_has_no_cross():
+    # the viewer was hit in the last play and has entered since (this turn's moves)
+    position = parse_fixture("x 13:5 8:3 6:5 24:1 20:1; o 24:2 13:4 8:3 6:6")
+    image = draw(position, last_play=[Move(13, 7, 6, True), Move(7, 6, 1)],
+                 moves_made=[Move(25, 20, 5)], dice=(5, 2))
+    assert count_near(image, (0, 0, 1280, 908), CLASSIC.hit, 20) == 0
 
 
 def test_moves_made_this_turn_are_visible():
