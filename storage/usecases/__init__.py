@@ -42,8 +42,10 @@ with :mod:`~storage.usecases.rows` (what it reads, prebuilt statements) and
 per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenges`,
 :mod:`~storage.usecases.turns`, :mod:`~storage.usecases.resigning`,
 :mod:`~storage.usecases.reading`, :mod:`~storage.usecases.boards`,
-:mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`. :class:`UseCases` composes
-them over one kernel.
+:mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`, and
+:mod:`~storage.usecases.delivery` with :mod:`~storage.usecases.outbox` (what each chat should
+show: the outbox the kernel writes with every action, and the delivery worker's claims).
+:class:`UseCases` composes them over one kernel.
 """
 
 
@@ -71,6 +73,7 @@ from storage.results import (
 from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
+from storage.usecases.delivery import DeliveryCases, DeliveryWork
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
 from storage.usecases.reading import ReadingCases
@@ -85,6 +88,7 @@ __all__ = [
     "BoardMessageView",
     "ChallengeResult",
     "ChallengeView",
+    "DeliveryWork",
     "Fairness",
     "MatchRecord",
     "MatchStatus",
@@ -108,6 +112,7 @@ class UseCases(
     BoardCases,
     ChatCases,
     TimerCases,
+    DeliveryCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 
