@@ -38,7 +38,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
                 await msg.reply_text(t._("This match is played in its group."))
             else:
                 p.touch(user.id, mv.id)
-                await publisher(context).post_seat(mv, mv.seat_of(user.id) or 0, new_message=True)
+                await publisher(context).bring_back(mv, mv.seat_of(user.id) or 0)
             return
     await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
 
@@ -140,8 +140,4 @@ async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
         return
     await q.answer()
-    async with p.locks.hold(mv.id):
-        if is_group_match(mv):
-            await publisher(context).post_shared(mv)
-        else:
-            await publisher(context).post_seat(mv, seat, new_message=True)
+    await publisher(context).bring_back(mv, seat)

@@ -21,10 +21,12 @@ from sqlalchemy.orm import Session
 
 from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
 from storage.results import ENDED_STATUSES, BoardMessageView, MatchStatus
-from storage.usecases.kernel import Feature, Kernel, off_loop
+from storage.usecases.kernel import Feature, Kernel, off_loop, utcnow
 from storage.usecases.outbox import Where, outbox_row, places, upsert
 from storage.usecases.rows import board_view
 
+# Delivery runs on the wall clock, not the use cases' clock (which tests move to fire
+# reminders): a lease or a back-off is real time whatever the game's clock says.
 PROBE_TTL = timedelta(minutes=10)
 """How long an unknown send's orphan is looked for."""
 PROBE_AGAIN = timedelta(seconds=2)
@@ -103,7 +105,7 @@ class DeliveryCases(Feature):
     @off_loop
     def due_chats(self, *, limit: int = 100) -> list[str]:
         """The chats with delivery work due and unclaimed (for the periodic poll)."""
-        now = self.kernel.clock()
+        now = utcnow()
         with self.kernel.sessions() as session:
             return list(session.scalars(
                 select(DeliveryRow.chat_key).where(_due(now)).distinct().limit(limit)))
@@ -114,7 +116,7 @@ class DeliveryCases(Feature):
         """Claim the due places of one chat for ``lease`` seconds: a compare-and-swap on
         ``claimed_until``, so exactly one worker of any instance gets each."""
         k = self.kernel
-        now = k.clock()
+        now = utcnow()
         until = now + timedelta(seconds=lease)
         with k.db.write_lock(), k.sessions.begin() as session:
             ids = list(session.scalars(
@@ -141,7 +143,7 @@ class DeliveryCases(Feature):
         :meth:`record_sent` clears once the send's message id is known."""
         k = self.kernel
         token = uuid.uuid4().hex[:12]
-        now = k.clock()
+        now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(DeliveryRow, work_id)
             if row is None:
@@ -169,15 +171,20 @@ class DeliveryCases(Feature):
             assert row is not None and row.chat_id is not None
             session.add(BoardMessageRow(
                 match_id=row.match_id, chat_id=row.chat_id, message_id=message_id,
-                for_seat=row.for_seat, version=version, live=True, created_at=k.clock()))
+                for_seat=row.for_seat, version=version, live=True, created_at=utcnow()))
             row.probes = [p for p in (row.probes or []) if p.get("token") != token]
+            # asked for and done: a crash from here on must not post yet another board
+            for name in ("repost_version", "media_version"):
+                asked = getattr(row, name)
+                if asked is not None and asked <= version:
+                    setattr(row, name, None)
             mark = session.get(DeliveryChatRow, row.chat_id)
             if mark is None:
                 session.add(DeliveryChatRow(chat_id=row.chat_id, last_message_id=message_id,
-                                            updated_at=k.clock()))
+                                            updated_at=utcnow()))
             elif mark.last_message_id < message_id:
                 mark.last_message_id = message_id
-                mark.updated_at = k.clock()
+                mark.updated_at = utcnow()
             session.flush()
             older = [board_view(b) for b in self._live(session, row)
                      if b.message_id != message_id]
@@ -230,7 +237,7 @@ class DeliveryCases(Feature):
         """The place shows ``version``: requests up to it are done (newer ones stay). Returns
         whether work is left (a newer action meanwhile, or an orphan still looked for)."""
         k = self.kernel
-        now = k.clock()
+        now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(DeliveryRow, work_id)
             if row is None:
@@ -255,7 +262,7 @@ class DeliveryCases(Feature):
         """Try this place again after ``delay`` seconds (a back-off, or Telegram's
         ``retry_after``)."""
         k = self.kernel
-        now = k.clock()
+        now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(DeliveryRow, work_id)
             if row is not None:
@@ -276,7 +283,7 @@ class DeliveryCases(Feature):
                 row.pending = False
                 row.probes = []
                 row.last_error = error[:200]
-                row.updated_at = k.clock()
+                row.updated_at = utcnow()
                 _release(row)
 
     @off_loop
@@ -284,7 +291,7 @@ class DeliveryCases(Feature):
         """Post the match's board again (``/games``, a reminder): a new message at the places
         of the match (only ``seat``'s private board when given). Returns the chats to kick."""
         k = self.kernel
-        now = k.clock()
+        now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(MatchRow, match_id)
             if row is None:
@@ -302,7 +309,7 @@ class DeliveryCases(Feature):
         (its delivered version, its live boards), and queue the places that differ. Returns
         the chats that got work."""
         k = self.kernel
-        now = k.clock()
+        now = utcnow()
         chats: set[str] = set()
         with k.db.write_lock(), k.sessions.begin() as session:
             matches = session.scalars(select(MatchRow).where(
@@ -339,7 +346,7 @@ class DeliveryCases(Feature):
     def prune_deliveries(self, *, older_than: timedelta = timedelta(days=1)) -> int:
         """Drop delivered rows of ended matches (nothing will change there any more)."""
         k = self.kernel
-        cutoff = k.clock() - older_than
+        cutoff = utcnow() - older_than
         ended = [s.value for s in ENDED_STATUSES]
         with k.db.write_lock(), k.sessions.begin() as session:
             done = select(MatchRow.id).where(MatchRow.status.in_(ended))
@@ -358,7 +365,7 @@ def move_chat_deliveries(k: Kernel, session: Session, old_chat_id: int,
                     .execution_options(synchronize_session=False))
     session.execute(update(BoardMessageRow).where(BoardMessageRow.chat_id == old_chat_id)
                     .values(live=False).execution_options(synchronize_session=False))
-    now = k.clock()
+    now = utcnow()
     matches = session.scalars(select(MatchRow).where(
         MatchRow.chat_id == new_chat_id, MatchRow.status == MatchStatus.ACTIVE.value))
     for match in matches:

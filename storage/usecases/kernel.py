@@ -268,7 +268,7 @@ class Kernel:
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(self.timers, row.id, waiting, now))
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
-                               self._after(row, values), events, now)
+                               self._after(row, values), events, utcnow())
         if delivery is not None:
             steps.append(delivery)
         return Plan(row, values, expect_status, steps)

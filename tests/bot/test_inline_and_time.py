@@ -53,7 +53,8 @@ async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running)
     card = alice.choose_inline_result(query, "1n", chat)
     await bob.tap(card, "🎲 Accept")
     await standin.wait_for(lambda: "to move" in (card.refresh().text or ""))
-    assert live_board(bob.private) is not None
+    # the card and the boards are delivered by each chat's own worker, in either order
+    await standin.wait_for(lambda: live_board(bob.private), what="Bob's board")
 
 
 async def test_reminders_then_timeout(standin: StandIn, bot: Running) -> None:
