@@ -45,7 +45,7 @@ PROBE_AHEAD = 3
 
 
 def backoff(attempts: int) -> float:
-    return float(min(30.0, 0.5 * 2 ** attempts))
+    return float(min(5.0, 0.5 * 2 ** attempts))
 
 
 class Unreachable(Exception):
