@@ -78,6 +78,7 @@ def build_application(
         .concurrent_updates(64)
         .connection_pool_size(16)
         .post_init(_post_init)
+        .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
     )
     if settings.api_url:
@@ -174,6 +175,12 @@ def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[ty
     portes.computer = side
     portes.spawn(aio.start())
     portes.spawn(side.resume())
+
+
+async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
+    portes = app.bot_data.get("portes")
+    if isinstance(portes, Portes) and isinstance(portes.delivery, Delivery):
+        await portes.delivery.stop()
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

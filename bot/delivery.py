@@ -63,10 +63,14 @@ class Delivery:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{id(self) % 10_000}"[:64]
         self.running: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()
+        self.wakeups: set[asyncio.TimerHandle] = set()
+        self.stopping = False
 
     # -- scheduling ------------------------------------------------------------------------
 
     def kick(self, *chat_keys: str) -> None:
+        if self.stopping:
+            return
         for key in chat_keys:
             if key in self.running:
                 self.again.add(key)
@@ -75,7 +79,25 @@ class Delivery:
                 self.running[key] = task
 
     def later(self, delay: float, key: str) -> None:
-        asyncio.get_running_loop().call_later(delay, self.kick, key)
+        def wake() -> None:
+            self.wakeups.discard(handle)
+            self.kick(key)
+        handle = asyncio.get_running_loop().call_later(delay, wake)
+        self.wakeups.add(handle)
+
+    async def stop(self, grace: float = 5.0) -> None:
+        """At shutdown: let the chats' work in progress finish (what is left stays in the
+        database for the next start), then stop."""
+        self.stopping = True
+        for handle in self.wakeups:
+            handle.cancel()
+        self.wakeups.clear()
+        tasks = list(self.running.values())
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=grace)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
 
     async def poll(self) -> None:
         """Kick every chat with due work (another instance's, a retry, a restart's)."""
@@ -105,7 +127,7 @@ class Delivery:
         uc = self.p.uc
         try:
             crash_point("claimed")
-            mv = (await uc.load_match(work.match_id)).match
+            mv = await self._latest(work)
             if mv is None:
                 await uc.give_up_delivery(work.id, error="no such match")
                 return
@@ -129,6 +151,16 @@ class Delivery:
         except Exception as exc:
             log.exception("delivery of match %s to %s failed", work.match_id, key)
             await self._retry(key, work, backoff(work.attempts), f"error: {exc!r}")
+
+    async def _latest(self, work: DeliveryWork) -> MatchView | None:
+        """The match as the row asks for it: the view this instance just committed when it
+        is that version (no read), else from the database."""
+        known = self.p.views.get(work.match_id)
+        if known is not None and known.version == work.version:
+            return known
+        loaded = (await self.p.uc.load_match(work.match_id)).match
+        self.p.remember(loaded)
+        return loaded
 
     async def _retry(self, key: str, work: DeliveryWork, delay: float, error: str) -> None:
         log.info("delivery of match %s to %s: %s; again in %.1f s", work.match_id, key, error,
@@ -161,14 +193,13 @@ class Delivery:
 
     async def _board(self, work: DeliveryWork, mv: MatchView) -> None:
         caption, markup, viewer = self._look(work, mv)
-        boards = await self.p.uc.place_boards(work.id)
+        boards = list(work.boards)
         live = boards[-1] if boards else None
         edited = live is not None and not work.repost and await self._edit(
             live, mv, caption, markup, viewer, media=work.media)
         if edited and live is not None:
-            top = await self.p.uc.last_message_id(live.chat_id or 0)
             await self._retire(boards[:-1])
-            await self._probe(work, list(work.probes), top)
+            await self._probe(work, list(work.probes), work.top)
             return
         await self._post(work, mv, caption, markup, viewer)
 

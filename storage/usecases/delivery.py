@@ -49,15 +49,20 @@ class DeliveryWork:
     """The caption's lines about what happened (only for the version they belong to)."""
     probes: tuple[dict[str, Any], ...]
     attempts: int
+    boards: tuple[BoardMessageView, ...] = ()
+    """The place's live boards when claimed, oldest first (more than one: extras to retire)."""
+    top: int = 0
+    """The highest message id the bot got back from a send in this chat."""
 
     @property
     def chat_key(self) -> str:
         return str(self.chat_id) if self.chat_id is not None else f"inline:{self.inline_message_id}"
 
 
-def _work(row: DeliveryRow) -> DeliveryWork:
+def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> DeliveryWork:
     notes = row.notes if row.notes and row.notes_version == row.version else []
     return DeliveryWork(
+        boards=tuple(board_view(b) for b in boards), top=top,
         id=row.id, match_id=row.match_id, chat_id=row.chat_id,
         inline_message_id=row.inline_message_id, for_seat=row.for_seat, version=row.version,
         repost=row.repost_version is not None, media=row.media_version is not None,
@@ -132,8 +137,14 @@ class DeliveryCases(Feature):
                     .execution_options(synchronize_session=False))
                 if won.rowcount == 1:  # type: ignore[attr-defined]
                     claimed.append(row_id)
-            rows = session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed)))
-            return [_work(r) for r in rows]
+            rows = list(session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed))))
+            return [self._claimed(session, r) for r in rows]
+
+    def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
+        if row.chat_id is None:
+            return _work(row, [], 0)
+        mark = session.get(DeliveryChatRow, row.chat_id)
+        return _work(row, self._live(session, row), mark.last_message_id if mark else 0)
 
     @off_loop
     def mark_sending(self, work_id: int, *, caption: str, markup: Any,
@@ -201,28 +212,12 @@ class DeliveryCases(Feature):
             .order_by(BoardMessageRow.id)))
 
     @off_loop
-    def place_boards(self, work_id: int) -> list[BoardMessageView]:
-        """The live boards of a place, oldest first (more than one: the extras to retire)."""
-        with self.kernel.sessions() as session:
-            row = session.get(DeliveryRow, work_id)
-            if row is None or row.chat_id is None:
-                return []
-            return [board_view(b) for b in self._live(session, row)]
-
-    @off_loop
     def known_message_ids(self, chat_id: int) -> set[int]:
-        """Every board message id recorded in a chat (never probed as an orphan), and the
-        chat's highest message id seen."""
+        """Every board message id recorded in a chat (never probed as an orphan)."""
         with self.kernel.sessions() as session:
             ids = set(session.scalars(select(BoardMessageRow.message_id).where(
                 BoardMessageRow.chat_id == chat_id, BoardMessageRow.message_id.is_not(None))))
             return {i for i in ids if i is not None}
-
-    @off_loop
-    def last_message_id(self, chat_id: int) -> int:
-        with self.kernel.sessions() as session:
-            mark = session.get(DeliveryChatRow, chat_id)
-            return mark.last_message_id if mark else 0
 
     @off_loop
     def drop_probes(self, work_id: int, tokens: list[str]) -> None:
@@ -325,10 +320,7 @@ class DeliveryCases(Feature):
         row = session.scalar(select(DeliveryRow).where(
             DeliveryRow.match_id == match.id, DeliveryRow.place == where.place))
         if row is None:
-            missing = Where(where.place, where.chat_key, where.chat_id, where.inline_message_id,
-                            where.for_seat, repost=where.inline_message_id is None, media=True)
-            queue_places(self.kernel, session, match.id, match.version, [missing], now)
-            return True
+            return self._first_look(session, match, where, now)
         if row.pending:
             return False
         live = [] if row.chat_id is None else self._live(session, row)
@@ -341,6 +333,28 @@ class DeliveryCases(Feature):
         row.pending = True
         row.due_at = now
         return True
+
+    def _first_look(self, session: Session, match: MatchRow, where: Where,
+                    now: datetime) -> bool:
+        """A place without an outbox row (a match from before revision 0003): a board
+        already live at the match's version is taken as delivered; else it is queued."""
+        live = list(session.scalars(select(BoardMessageRow).where(
+            BoardMessageRow.match_id == match.id, BoardMessageRow.live.is_(True),
+            BoardMessageRow.chat_id == where.chat_id,
+            BoardMessageRow.for_seat.is_(None) if where.for_seat is None
+            else BoardMessageRow.for_seat == where.for_seat)))
+        shown = len(live) == 1 and live[0].version == match.version
+        if where.inline_message_id is not None:
+            shown = True  # an inline card is only a courtesy: edited with the next action
+        place = Where(where.place, where.chat_key, where.chat_id, where.inline_message_id,
+                      where.for_seat, repost=not live, media=True)
+        queue_places(self.kernel, session, match.id, match.version, [place], now)
+        if shown:
+            session.execute(update(DeliveryRow).where(
+                DeliveryRow.match_id == match.id, DeliveryRow.place == where.place)
+                .values(shown=match.version, repost_version=None, media_version=None,
+                        pending=False).execution_options(synchronize_session=False))
+        return not shown
 
     @off_loop
     def prune_deliveries(self, *, older_than: timedelta = timedelta(days=1)) -> int:

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+from sqlalchemy import delete
+
 from storage.db import Database
+from storage.models import DeliveryRow
 from storage.usecases import UseCases
 from tests.storage.helpers import new_match
 
@@ -97,3 +100,19 @@ async def test_a_migrated_group_gets_its_board_in_the_new_chat(uc: UseCases) -> 
     assert await uc.claim_deliveries("w", chat_key=GROUP) == []
     [work] = await uc.claim_deliveries("w", chat_key="-1009")
     assert work.chat_id == -1009 and work.repost
+
+
+async def test_a_board_from_before_the_outbox_is_taken_as_delivered(uc: UseCases) -> None:
+    # Given an active match whose board was recorded before the outbox existed
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None
+    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    await uc.give_up_delivery(work.id, error="test")
+    await uc.prune_deliveries()
+    await uc.record_board_message(mv.id, version=mv.version, chat_id=-100, message_id=5)
+    with uc.db.sessions.begin() as session:
+        session.execute(delete(DeliveryRow))
+    # When reconciling, then nothing is posted again
+    assert await uc.reconcile_deliveries() == []
+    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
