@@ -105,8 +105,27 @@ class Delivery:
 
     async def reconcile(self) -> None:
         """Queue every place whose board differs from the database, and prune."""
+        await self.release_the_dead()
         self.kick(*await self.p.uc.reconcile_deliveries())
         await self.p.uc.prune_deliveries()
+
+    async def release_the_dead(self) -> None:
+        """Claims held by a process of this host that is gone (killed, then restarted) are
+        released at once instead of waiting for their lease to run out. Other hosts' claims
+        are left to their lease."""
+        host = socket.gethostname()
+        for worker in await self.p.uc.claimants():
+            parts = worker.split(":")
+            if len(parts) < 3 or parts[0] != host or worker == self.worker:
+                continue
+            try:
+                os.kill(int(parts[1]), 0)
+            except ProcessLookupError:
+                released = await self.p.uc.release_claims(worker)
+                log.info("released %s places claimed by %s (no such process)", released,
+                         worker)
+            except (ValueError, PermissionError):
+                continue
 
     async def _run_chat(self, key: str) -> None:
         try:
@@ -133,8 +152,8 @@ class Delivery:
                 return
             await self._place(work, mv)
             more = await uc.complete_delivery(work.id, version=mv.version)
-            if more:
-                self.later(2.0, key)
+            if more:  # a newer action meanwhile, or an orphan still looked for
+                self.later(0.0 if work.version < mv.version else 2.0, key)
         except RetryAfter as exc:
             delay = float(exc.retry_after if isinstance(exc.retry_after, (int, float))
                           else exc.retry_after.total_seconds())

@@ -27,9 +27,11 @@ from storage.usecases.rows import board_view
 
 # Delivery runs on the wall clock, not the use cases' clock (which tests move to fire
 # reminders): a lease or a back-off is real time whatever the game's clock says.
-PROBE_TTL = timedelta(minutes=10)
+PROBE_TTL = timedelta(minutes=2)
 """How long an unknown send's orphan is looked for."""
 PROBE_AGAIN = timedelta(seconds=2)
+PROBE_TRIES = 4
+"""Looks for one orphan (after 2, 4, 8 and 16 s): a send answered later than that is rare."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,25 @@ class DeliveryCases(Feature):
         return _work(row, self._live(session, row), mark.last_message_id if mark else 0)
 
     @off_loop
+    def claimants(self) -> list[str]:
+        """The workers holding claims now (to find those of a process that died)."""
+        now = utcnow()
+        with self.kernel.sessions() as session:
+            return list(session.scalars(select(DeliveryRow.claimed_by).where(
+                DeliveryRow.claimed_until >= now, DeliveryRow.claimed_by.is_not(None))
+                .distinct()))
+
+    @off_loop
+    def release_claims(self, worker: str) -> int:
+        """Release the claims of a worker known to be dead (its places are due again)."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            result = session.execute(
+                update(DeliveryRow).where(DeliveryRow.claimed_by == worker)
+                .values(claimed_by=None, claimed_until=None)
+                .execution_options(synchronize_session=False))
+            return int(result.rowcount)  # type: ignore[attr-defined]
+
+    @off_loop
     def mark_sending(self, work_id: int, *, caption: str, markup: Any,
                      lease: float = 10.0) -> str:
         """Before a send: remember it as of unknown outcome (the gap after the chat's last
@@ -242,12 +263,17 @@ class DeliveryCases(Feature):
                 asked = getattr(row, name)
                 if asked is not None and asked <= version:
                     setattr(row, name, None)
-            row.probes = [p for p in (row.probes or [])
-                          if datetime.fromisoformat(p["at"]) > now - PROBE_TTL]
+            # an orphan not found yet is looked for again a few times, further apart each
+            # time (every look costs calls in the chat), then given up
+            probes = [{**p, "tries": p.get("tries", 0) + 1} for p in (row.probes or [])
+                      if datetime.fromisoformat(p["at"]) > now - PROBE_TTL]
+            row.probes = [p for p in probes if p["tries"] <= PROBE_TRIES]
             row.pending = _has_work(row)
             row.attempts = 0
             row.last_error = None
-            row.due_at = now + PROBE_AGAIN if row.shown >= row.version else now
+            tries = min((p["tries"] for p in row.probes), default=1)
+            again = PROBE_AGAIN * 2 ** (tries - 1)
+            row.due_at = now + again if row.shown >= row.version else now
             row.updated_at = now
             _release(row)
             return row.pending

@@ -128,7 +128,8 @@ CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired"
 
 def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
     log = (tmp_path / "bot.log").open("a")
-    extra = {"PORTES_DELIVERY_LEASE": "1"}
+    # the default lease: the restarted process releases the dead one's claims at start
+    extra = {}
     if crash_at:
         extra["PORTES_TEST_CRASH_AT"] = crash_at
     return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, text=True,

@@ -116,3 +116,12 @@ async def test_a_board_from_before_the_outbox_is_taken_as_delivered(uc: UseCases
     # When reconciling, then nothing is posted again
     assert await uc.reconcile_deliveries() == []
     assert await uc.claim_deliveries("w", chat_key=GROUP) == []
+
+
+async def test_the_claims_of_a_dead_worker_are_released(uc: UseCases) -> None:
+    await new_match(uc)
+    [work] = await uc.claim_deliveries("host:1:1", chat_key=GROUP)
+    assert await uc.claimants() == ["host:1:1"]
+    assert await uc.release_claims("host:1:1") == 1
+    [again] = await uc.claim_deliveries("host:2:1", chat_key=GROUP)
+    assert again.id == work.id
