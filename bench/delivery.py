@@ -1,7 +1,7 @@
 """What players see when Telegram pushes back: the real bot against the stand-in, with
 Telegram's rate limits, one measurement per function.
 
-    python bench/delivery.py [--tables 8] [--seconds 30] [--flood 100]
+    python bench/delivery.py [--tables 8] [--seconds 30] [--flood 100] [--trials 12]
 
 Each measurement starts its own stand-in (with Telegram's flood limits on: 20 calls a minute per
 group counting sends, edits and deletions, about 1 a second per chat, 30 a second overall) and
@@ -9,7 +9,7 @@ its own bot process (``python -m bot``, long polling, the default settings: the 
 ceilings and the caps per player as shipped), and returns named figures. The last line joins
 them all:
 
-    delivery: flood_other_p95_ms=<y> ...
+    delivery: heal_p95_s=<x> flood_other_p95_ms=<y> ...
 
 - ``flood_other_p95_ms`` (case 5 of issue 10): one user sends ``--flood`` ``/new`` at once in a
   group and goes on sending one a second; meanwhile players in ``--tables`` other groups play
@@ -17,6 +17,14 @@ them all:
   is the 95th percentile of a tap's latency in those other groups: from the callback query sent
   to its board showing the result. Target: <= 1,000 ms. Also reported: how many cards and
   refusal notices the flooded group got, and how many calls the stand-in answered 429.
+
+- ``heal_p95_s`` (case 1 of issue 10; rate limits lifted, no flood limits): each of ``--trials``
+  trials plays a group turn up to its last tap, then makes Telegram fail: ``answerCallbackQuery``
+  answers 502 and the next three ``sendPhoto`` calls answer 502 (past what the client retries by
+  itself: the delivery worker must come back to it). The fault has cleared when the last failing
+  call was answered; the board has converged when the group shows exactly one live board, newer
+  than the tapped one. ``heal_s`` is the time between the two; target: heal_p95_s <= 10.
+  ``heal_lost``: trials whose board never converged within 30 s.
 
 To add a measurement: write ``async def measure_<name>(args) -> dict[str, float]`` and list it
 in ``MEASUREMENTS``.
@@ -40,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.turns import live_board, open_match, pct, pick, wait_until  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
+from tests.bot.players import start_group_match, tap_and_wait  # noqa: E402
 from tests.standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 
 
@@ -119,6 +128,74 @@ async def flooder(who: User, group: Chat, first: int, stop: float) -> None:
         who.send(group, "/new")
 
 
+def boards(chat: Chat) -> list[Message]:
+    return [m for m in chat.bot_messages() if m.photo_bytes is not None and m.has_keyboard]
+
+
+def buttons(board: Message, kinds: str) -> list[str]:
+    return [b.text for row in board.buttons for b in row
+            if b.callback_data and b.callback_data.split(":")[0] in kinds]
+
+
+async def last_tap(standin: StandIn, user: User, chat: Chat) -> tuple[Message, str]:
+    """Tap through the turn until only the tap that ends it is left."""
+    for _ in range(12):
+        board = boards(chat)[-1]
+        final = buttons(board, "cp")
+        if final:
+            return board, final[0]
+        assert await tap_and_wait(standin, user, board, buttons(board, "mf")[0]) is None
+    raise AssertionError("a turn took more than 12 taps")
+
+
+async def trial(standin: StandIn, chat: Chat, alice: User, bob: User) -> float | None:
+    board = boards(chat)[-1]
+    mover = alice if board.mentions(alice) else bob
+    board, final = await last_tap(standin, mover, chat)
+    await standin.idle()
+    standin.inject_error("answerCallbackQuery", 502, description="Bad Gateway")
+    standin.inject_error("sendPhoto", 502, times=3, description="Bad Gateway")
+    started = standin.now()
+    mover.tap(board, final)
+
+    def healed() -> float | None:
+        live = boards(chat)
+        if len(live) == 1 and live[0].message_id != board.message_id:
+            return standin.now()
+        return None
+    try:
+        converged = await standin.wait_for(healed, timeout=30, what="the board healed")
+    except StandInError:
+        return None
+    failed = [c.time for c in standin.calls("sendPhoto", ok=False) if c.time >= started]
+    cleared = max(failed) if failed else started
+    return float(converged) - cleared
+
+
+async def measure_heal(args: argparse.Namespace) -> dict[str, float]:
+    """Case 1: how long after Telegram recovers a group's board is whole again."""
+    heals: list[float] = []
+    lost = 0
+    with StandIn(recompress_photos=False) as standin:
+        async with running_bot(standin, PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0"):
+            alice, bob = standin.user("Alice", username="alice"), standin.user("Bob")
+            alice.start_bot()
+            bob.start_bot()
+            group = standin.group("Kafeneio", alice, bob)
+            await start_group_match(standin, alice, bob, group, length="7 points")
+            for _ in range(args.trials):
+                heal = await trial(standin, group, alice, bob)
+                if heal is None:
+                    lost += 1
+                else:
+                    heals.append(heal)
+                    print(f"healed in {heal:5.2f} s after the fault cleared")
+    heals.sort()
+    p95 = heals[min(len(heals) - 1, int(0.95 * len(heals)))] if heals else float("nan")
+    p50 = heals[len(heals) // 2] if heals else float("nan")
+    return {"heal_p95_s": p95, "heal_p50_s": p50, "heal_lost": float(lost)}
+
+
 async def measure_flood(args: argparse.Namespace) -> dict[str, float]:
     """Case 5: other chats' taps while one user floods /new in one group."""
     with StandIn(recompress_photos=False) as standin:
@@ -152,6 +229,7 @@ async def measure_flood(args: argparse.Namespace) -> dict[str, float]:
 
 
 MEASUREMENTS: list[Callable[[argparse.Namespace], Awaitable[dict[str, float]]]] = [
+    measure_heal,
     measure_flood,
 ]
 
@@ -160,7 +238,7 @@ async def main(args: argparse.Namespace) -> int:
     figures: dict[str, float] = {}
     for measure in MEASUREMENTS:
         figures.update(await measure(args))
-    line = " ".join(f"{k}={v:.0f}" if k.endswith("_ms") or v == int(v) else f"{k}={v:.2f}"
+    line = " ".join(f"{k}={v:.0f}" if k.endswith("_ms") or v.is_integer() else f"{k}={v:.2f}"
                     for k, v in figures.items())
     print(f"delivery: {line}")
     return 0
@@ -172,4 +250,5 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--flood", type=int, default=100)
+    parser.add_argument("--trials", type=int, default=12)
     sys.exit(asyncio.run(main(parser.parse_args())))

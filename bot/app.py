@@ -26,6 +26,7 @@ from telegram.ext import (
 from bot import handlers as h
 from bot.callbacks import CALLBACK_RE
 from bot.core import Portes
+from bot.delivery import Delivery
 from bot.i18n import N_, tr
 from bot.lanes import ChatLanes
 from bot.settings import Settings
@@ -140,9 +141,36 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     await resume_after_downtime(portes)  # before any timer can fire
     start_computer(app, portes)
     await set_commands(app)
+    start_delivery(app, portes)
     if app.job_queue is not None:
         app.job_queue.run_repeating(timer_tick, interval=settings.timeouts.timer_poll, first=1.0,
                                     name="timers")
+
+
+def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
+    """The delivery worker: kicked by every commit in this process, polling every second for
+    work other instances or failed attempts left, reconciling every active match at start and
+    every ``PORTES_RECONCILE`` seconds."""
+    tm = portes.settings.timeouts
+    delivery = Delivery(portes, app.bot, lease=tm.delivery_lease)
+    portes.delivery = delivery
+
+    async def poll(_context: Any) -> None:
+        try:
+            await delivery.poll()
+        except Exception:
+            log.exception("delivery poll failed")
+
+    async def reconcile(_context: Any) -> None:
+        try:
+            await delivery.reconcile()
+        except Exception:
+            log.exception("reconciling the boards failed")
+
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(poll, interval=1.0, first=1.0, name="delivery")
+        app.job_queue.run_repeating(reconcile, interval=tm.reconcile_every, first=0.5,
+                                    name="reconcile")
 
 
 def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
@@ -166,6 +194,8 @@ async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
     portes = app.bot_data.get("portes")
     if isinstance(portes, Portes):
         await portes.settle(timeout=BACKGROUND_WAIT)
+    if isinstance(portes, Portes) and isinstance(portes.delivery, Delivery):
+        await portes.delivery.stop()
 
 
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]

@@ -26,6 +26,7 @@ from bot.pace import Pace
 from bot.settings import Settings
 from storage.results import MatchView, PlayerView
 from storage.usecases import UseCases
+from storage.usecases.outbox import places
 
 if TYPE_CHECKING:  # the engine's value types only: core does not load the engine
     from computer import Hint, MatchReview
@@ -57,6 +58,14 @@ class ComputerService(Protocol):
         ...
 
 
+class Deliverer(Protocol):
+    """The delivery worker as handlers see it (:class:`bot.delivery.Delivery`)."""
+
+    def kick(self, *chat_keys: str) -> None:
+        """Work on these chats' due places now (in the background; returns at once)."""
+        ...
+
+
 @dataclass
 class Portes:
     settings: Settings
@@ -71,6 +80,9 @@ class Portes:
     computer: ComputerService | None = None
     """The computer player serving this bot (:class:`bot.computer_player.ComputerSide`,
     installed at start-up; ``None`` until then)."""
+    delivery: Deliverer | None = None
+    """The delivery worker making each chat show what the database says (installed at
+    start-up; ``None`` until then: the periodic poll picks the work up)."""
     views: OrderedDict[int, MatchView] = field(default_factory=OrderedDict)
     """The last match views this instance saw, to decide a tap without reading the database
     first. Only a shortcut: every action still goes through the use case's version check, so a
@@ -121,6 +133,16 @@ class Portes:
         loaded = await self.uc.load_match(match_id)
         self.remember(loaded.match)
         return loaded.match, loaded.code
+
+    def deliver(self, mv: MatchView) -> None:
+        """Kick the delivery worker for every chat showing this match (just committed)."""
+        if self.delivery is None:
+            return
+        found = places(status=mv.status.value, chat_id=mv.place.chat_id,
+                       inline_message_id=mv.place.inline_message_id,
+                       players=(seat_id(mv, 0), seat_id(mv, 1)), to_act=mv.to_act,
+                       turn_changed=True)
+        self.delivery.kick(*(w.chat_key for w in found))
 
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.username}?start={payload}"
@@ -244,6 +266,20 @@ async def tapped(
     if see:
         await p.see_user(q.from_user)
     return p, q, p.t_user(q.from_user)
+
+
+def seat_id(mv: MatchView, seat: int) -> int | None:
+    """The Telegram user id playing ``seat`` (``None`` for the computer or an empty seat)."""
+    player = mv.seats[seat].player
+    return player.id if player is not None else None
+
+
+def answer_soon(p: Portes, q: CallbackQuery, text: str | None = None, *,
+                show_alert: bool = False) -> None:
+    """Answer a callback query in the background. The answer is a courtesy, not a step of
+    the turn: it never stands between a commit and the board, and its failure (a 502, a slow
+    answer, "query is too old") is logged and forgotten."""
+    p.spawn(quietly(q.answer(text, show_alert=show_alert)))
 
 
 def is_group_match(mv: MatchView) -> bool:

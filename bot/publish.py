@@ -1,24 +1,25 @@
-"""Showing a match: board messages in groups and private chats, inline cards, notices.
+"""Showing a match: captions and keyboards of boards, inline cards, notices.
 
-Only ever called after the use case has committed. Turn changes post a new board for the player
-who must act (a new message notifies; an edit does not) and delete the old one, or edit it to a
-short stub when Telegram refuses (boards older than 48 h). Taps inside a turn edit the caption and
-the keyboard of the board that was tapped. Failures are repaired by re-posting, never by losing
-the move: the database already has it.
+What each chat shows is a projection of the database: every accepted action writes, in its own
+transaction, what each place of the match should show (the outbox, see
+:mod:`storage.usecases.outbox`), and the delivery worker (:mod:`bot.delivery`) makes Telegram
+match it. :meth:`Publisher.show` only kicks that worker (no Telegram call between the commit and
+the board), then sends what is not a board: the seed at the end of a match, the computer's turn.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Sequence
+from typing import Any
 
-from telegram import Bot, InputMediaPhoto, Message
+from telegram import Bot, Message
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden
 
 from bot import texts
-from bot.board import draw_board_async
 from bot.core import (
     Portes,
     gone,
@@ -31,30 +32,43 @@ from bot.core import (
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.texts import names
-from rules.match import Event, GameEnded, GameStarted, Phase, TurnPlayed
+from rules.match import Event, Phase
+from rules.scoring import GameKind
 from storage.results import BoardMessageView, MatchStatus, MatchView
 
 log = logging.getLogger("bot.publish")
 HTML = ParseMode.HTML
+STUB = "⤵"
+"""What an old board becomes when Telegram refuses to delete it (older than 48 h)."""
 
 
-def event_notes(t: Tr, mv: MatchView, events: Sequence[Event]) -> list[str]:
-    """What happened, in the order it happened: each turn played (a forced one with its note
-    under it), each game's result after the play that ended it. A new game's opening roll is
-    not among them: the caption says it (see ``texts.caption``)."""
+def crash_point(name: str) -> None:
+    """Tests only: end the process at once at this step of a delivery, the way a killed
+    host would (``PORTES_TEST_CRASH_AT``; never set in production, not listed in --help)."""
+    if os.environ.get("PORTES_TEST_CRASH_AT") == name:
+        os._exit(70)
+
+
+def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[str]:
+    """What happened, in the order it happened (``notes``: :func:`storage.usecases.outbox.notes_of`
+    of the action's events): each turn played (a forced one with its note under it), each game's
+    result after the play that ended it, and on the first board the dice commitment with the
+    value mixed in. A new game's opening roll is not among them: the caption says it (see
+    ``texts.caption``)."""
     n = names(t, mv)
-    notes: list[str] = []
-    for e in events:
-        if isinstance(e, TurnPlayed):
-            notes.append(texts.play_line(t, n, e.player, e.dice, bool(e.moves), e.text))
-            if e.forced and e.moves:
-                notes.append(t._("(forced: the only legal play)"))
-        elif isinstance(e, GameEnded):
-            notes.append("🏁 " + texts.game_result_text(t, n, e.winner, e.kind, e.points,
-                                                       e.resigned))
-        elif isinstance(e, GameStarted) and e.game == 1 and mv.mix is not None:
-            notes.append(texts.dice_start_text(t, mv.commitment, mv.mix))
-    return notes
+    lines: list[str] = []
+    for note in notes:
+        if note["k"] == "turn":
+            lines.append(texts.play_line(t, n, note["player"], note["dice"], not note["passed"],
+                                         note["text"]))
+            if note["forced"] and not note["passed"]:
+                lines.append(t._("(forced: the only legal play)"))
+        elif note["k"] == "end":
+            lines.append("🏁 " + texts.game_result_text(
+                t, n, note["winner"], GameKind(note["kind"]), note["points"], note["resigned"]))
+        elif note["k"] == "start" and note["game"] == 1 and mv.mix is not None:
+            lines.append(texts.dice_start_text(t, mv.commitment, mv.mix))
+    return lines
 
 
 def turn_changed(events: Sequence[Event]) -> bool:
@@ -68,10 +82,10 @@ class Publisher:
 
     # -- captions and keyboards ------------------------------------------------------------
 
-    def shared_caption(self, mv: MatchView, events: Sequence[Event] = ()) -> tuple[str, Tr]:
+    def shared_caption(self, mv: MatchView, notes: Sequence[dict[str, Any]] = ()) -> tuple[str, Tr]:
         t = self.p.t_match_chat(mv)
         text = texts.caption(t, mv.state, names(t, mv), viewer=None,
-                             notes=event_notes(t, mv, events))
+                             notes=event_notes(t, mv, notes))
         seat = mv.to_act
         if seat is not None and not mv.seats[seat].is_computer:
             player = mv.seats[seat].player
@@ -83,11 +97,11 @@ class Publisher:
         return text, t
 
     def seat_caption(
-        self, mv: MatchView, seat: int, events: Sequence[Event] = ()
+        self, mv: MatchView, seat: int, notes: Sequence[dict[str, Any]] = ()
     ) -> tuple[str, Tr]:
         t = self.p.t_user(mv.seats[seat].player)
         text = texts.caption(t, mv.state, names(t, mv), viewer=seat,
-                             notes=event_notes(t, mv, events))
+                             notes=event_notes(t, mv, notes))
         return text, t
 
     def keyboard(self, t: Tr, mv: MatchView, *, selected: int | None = None) -> Markup | None:
@@ -108,22 +122,13 @@ class Publisher:
 
     # -- whole updates ---------------------------------------------------------------------
 
-    async def show(self, mv: MatchView, events: Sequence[Event] = (), *,
-                   repost: bool = True) -> None:
-        """After a turn changed (or a match started or ended): new boards where someone must act."""
+    async def show(self, mv: MatchView, events: Sequence[Event] = ()) -> None:
+        """After an action committed: the delivery worker brings every place of the match up
+        to date (at once, in the background); then the end of the match or the computer's
+        turn."""
         self.p.remember(mv)
-        if is_group_match(mv):
-            await self.post_shared(mv, events)
-            seat = mv.to_act
-            if seat is not None:
-                await self.notify_private(mv, seat)
-        else:
-            for seat in (0, 1):
-                if mv.seats[seat].player is None:
-                    continue
-                must_act = mv.to_act == seat or mv.status.is_over
-                await self.post_seat(mv, seat, events, new_message=must_act and repost)
-            await self.update_inline_card(mv)
+        crash_point("committed")
+        self.p.deliver(mv)
         if mv.status.is_over:
             await self.match_over(mv)
             if self.p.computer is not None:
@@ -131,84 +136,22 @@ class Publisher:
         elif mv.computer_to_act and self.p.computer is not None:
             self.p.spawn(self.p.computer.turn(mv))
 
-    async def post_shared(self, mv: MatchView, events: Sequence[Event] = ()) -> Message | None:
-        chat_id = mv.place.chat_id
-        assert chat_id is not None
-        caption, t = self.shared_caption(mv, events)
-        photo = await draw_board_async(mv.state, self.viewer_of_shared(mv))
-        try:
-            sent = await retrying(lambda: self.bot.send_photo(
-                chat_id, photo, caption=caption, parse_mode=HTML,
-                reply_markup=self.keyboard(t, mv), message_thread_id=mv.place.thread_id,
-            ))
-        except Forbidden:
-            log.info("cannot post in chat %s any more", chat_id)
-            await self.left_group(chat_id)
-            return None
-        await self._record(mv, sent, for_seat=None)
-        return sent
-
-    async def post_seat(self, mv: MatchView, seat: int, events: Sequence[Event] = (), *,
-                        new_message: bool) -> None:
-        player = mv.seats[seat].player
-        if player is None:
-            return
-        caption, t = self.seat_caption(mv, seat, events)
-        markup = self.keyboard(t, mv) if (mv.to_act == seat or mv.status.is_over) else None
-        photo = await draw_board_async(mv.state, seat)
-        live = [b for b in mv.board_messages if b.for_seat == seat and b.message_id]
-        if not new_message and live:
-            board = live[-1]
-            try:
-                await retrying(lambda: self.bot.edit_message_media(
-                    InputMediaPhoto(photo, caption=caption, parse_mode=HTML),
-                    chat_id=board.chat_id, message_id=board.message_id, reply_markup=markup,
-                ))
-                await self.p.uc.record_board_message(
-                    mv.id, version=mv.version, chat_id=board.chat_id,
-                    message_id=board.message_id, for_seat=seat)
-                return
-            except BadRequest as exc:
-                if not_modified(exc):
-                    return
-                if not gone(exc):
-                    raise
-            except Forbidden:
-                await self.p.uc.set_can_message(player.id, False)
-                return
-        try:
-            sent = await retrying(lambda: self.bot.send_photo(
-                player.id, photo, caption=caption, parse_mode=HTML, reply_markup=markup))
-        except Forbidden:
-            await self.p.uc.set_can_message(player.id, False)
-            return
-        if mv.to_act == seat:
-            self.p.board_posted(player.id, mv.id)
-        await self._record(mv, sent, for_seat=seat)
-
-    async def _record(self, mv: MatchView, sent: Message, *, for_seat: int | None) -> None:
-        superseded = await self.p.uc.record_board_message(
-            mv.id, version=mv.version, chat_id=sent.chat_id, message_id=sent.message_id,
-            for_seat=for_seat)
-        stale = [old for old in superseded
-                 if not (old.message_id == sent.message_id and old.chat_id == sent.chat_id)]
-        if stale:
-            # off the tap's critical path: the new board is already there
-            self.p.spawn(self._retire_all(stale))
-
-    async def _retire_all(self, boards: list[BoardMessageView]) -> None:
-        for old in boards:
-            await self.retire(old)
+    async def bring_back(self, mv: MatchView, seat: int | None = None) -> None:
+        """Post the match's board again (``/games``, a deep link, a reminder): in its group,
+        or in ``seat``'s private chat."""
+        keys = await self.p.uc.redeliver(mv.id, seat=None if is_group_match(mv) else seat)
+        if self.p.delivery is not None:
+            self.p.delivery.kick(*keys)
 
     async def retire(self, old: BoardMessageView) -> None:
         """Delete an old board; when Telegram refuses (older than 48 h), edit it to a stub."""
         if old.chat_id is not None and old.message_id is not None:
             try:
                 await self.bot.delete_message(old.chat_id, old.message_id)
-            except TelegramError:
+            except BadRequest:  # a network failure is raised: the worker tries again
                 await quietly(self.bot.edit_message_caption(
                     chat_id=old.chat_id, message_id=old.message_id,
-                    caption="⤵", reply_markup=None))
+                    caption=STUB, reply_markup=None))
         await self.p.uc.forget_board_message(old.id)
 
     async def edit_tapped(self, mv: MatchView, message: Message | None, *,
@@ -255,7 +198,7 @@ class Publisher:
                 disable_notification=False)
         except Forbidden:
             await self.p.uc.set_can_message(player.id, False)
-        except TelegramError as exc:
+        except BadRequest as exc:  # transient failures are raised: the worker tries again
             log.info("could not notify %s: %s", player.id, exc)
 
     async def update_inline_card(self, mv: MatchView) -> None:
@@ -269,9 +212,7 @@ class Publisher:
         if seat is not None:
             lines.append(t._("{player} to move.", player=n[seat]))
         elif mv.state.phase == Phase.MATCH_OVER and mv.state.winner is not None:
-            lines.append(t._("🏆 {player} wins the match {s0}–{s1}.",
-                             player=n[mv.state.winner], s0=mv.state.score[0],
-                             s1=mv.state.score[1]))
+            lines.append(texts.match_won_text(t, n, mv.state))
         elif mv.status.is_over:
             lines.append(t._("This match is over."))
         markup = None
@@ -315,4 +256,6 @@ class Publisher:
                     "The bot was removed from the group of match #{id}. The match goes on here, "
                     "in private: your board follows (/games brings it back, /resign ends the "
                     "match).", id=mv.id)))
-            await self.show(mv)
+            for i in (0, 1):
+                if mv.seats[i].player is not None:
+                    await self.bring_back(mv, i)

@@ -46,6 +46,11 @@ class Timeouts:
     move_timeout: float = 7 * 24 * 3600.0
     challenge_ttl: float = 24 * 3600.0
     timer_poll: float = 30.0
+    delivery_lease: float = 15.0
+    """Seconds a worker holds a place it claimed (renewed before each send); after a crash
+    another worker (or the restarted one) takes the place over once it has run out."""
+    reconcile_every: float = 300.0
+    """Seconds between passes comparing every active match's boards with the database."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,10 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "match (default 168 = 7 days)"),
     ("PORTES_CHALLENGE_TTL", "hours a challenge stays open (default 24)"),
     ("PORTES_TIMER_POLL", "seconds between checks for due reminders and timeouts (default 30)"),
+    ("PORTES_DELIVERY_LEASE", "seconds a delivery worker holds a board it is posting before "
+     "another instance may take it over (default 15)"),
+    ("PORTES_RECONCILE", "seconds between checks that every active match's boards show what "
+     "the database says (default 300)"),
     ("PORTES_COMPUTER_DELAY", "seconds the computer pauses before its move shows "
      "(default 1.0; 0 for none)"),
     ("PORTES_LOG_LEVEL", "DEBUG, INFO, WARNING... (default INFO)"),
@@ -173,6 +182,10 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         move_timeout=_hours(env, "PORTES_MOVE_TIMEOUT", Timeouts.move_timeout),
         challenge_ttl=_hours(env, "PORTES_CHALLENGE_TTL", Timeouts.challenge_ttl),
         timer_poll=_float(env, "PORTES_TIMER_POLL", Timeouts.timer_poll) or Timeouts.timer_poll,
+        delivery_lease=_float(env, "PORTES_DELIVERY_LEASE", Timeouts.delivery_lease)
+        or Timeouts.delivery_lease,
+        reconcile_every=_float(env, "PORTES_RECONCILE", Timeouts.reconcile_every)
+        or Timeouts.reconcile_every,
     )
     rate = RateLimits(
         overall_per_second=_float(env, "PORTES_RATE_OVERALL", RateLimits.overall_per_second),

@@ -116,6 +116,6 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
                 await pub.bot.send_message(
                     player.id, t._("⏰ Your move in match #{id} (waiting for {waited}).",
                                    id=mv.id, waited=waited(t, waiting)))
-                await pub.post_seat(mv, seat, new_message=True)
+                await pub.bring_back(mv, seat)
             except Forbidden:
                 await p.uc.set_can_message(player.id, False)

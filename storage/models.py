@@ -281,3 +281,61 @@ class HeartbeatRow(Base):
 
 ANY_INSTANCE = "*"
 """The heartbeat row of "some instance was running" (no instance takes this name)."""
+
+
+class DeliveryRow(Base):
+    """What one place should show of one match (revision 0005): the outbox the delivery worker
+    drains. A place is a chat and an audience (the group's shared board, or one player's
+    private board) or an inline message. Written in the same transaction as every accepted
+    action; a newer action on the same place raises ``version`` and keeps the older requests
+    (``*_version``), so taps made while a chat waits collapse into one call."""
+
+    __tablename__ = "deliveries"
+    __table_args__ = (
+        UniqueConstraint("match_id", "place"),
+        Index("ix_deliveries_pending", "pending", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    place: Mapped[str] = mapped_column(String(160))
+    """``chat:<chat id>:<seat or g>`` or ``inline:<inline message id>``."""
+    chat_key: Mapped[str] = mapped_column(String(160), index=True)
+    """The unit the worker serialises on: the chat id, or the inline place itself."""
+    chat_id: Mapped[int | None] = mapped_column(BigInteger)
+    inline_message_id: Mapped[str | None] = mapped_column(String(128))
+    for_seat: Mapped[int | None] = mapped_column(SmallInteger)
+    version: Mapped[int] = mapped_column(Integer)
+    """The match version this place should show."""
+    shown: Mapped[int] = mapped_column(Integer, default=0)
+    """The match version delivered last."""
+    repost_version: Mapped[int | None] = mapped_column(Integer)
+    """Set: a new message is wanted (someone must act: a new message notifies)."""
+    media_version: Mapped[int | None] = mapped_column(Integer)
+    """Set: the image changed (a turn ended), not only the caption and keyboard."""
+    notify_version: Mapped[int | None] = mapped_column(Integer)
+    """Set: the player to act in a group match gets a private notice."""
+    notes: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    """What happened in the last turn-changing action (lines for the caption)."""
+    notes_version: Mapped[int | None] = mapped_column(Integer)
+    probes: Mapped[list[dict[str, Any]] | None] = mapped_column(JSON)
+    """Sends whose outcome is unknown (a lost response, a crash): where to look for the
+    orphan board and the exact caption and keyboard it carries."""
+    pending: Mapped[bool] = mapped_column(Boolean, default=True)
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    claimed_by: Mapped[str | None] = mapped_column(String(64))
+    claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str | None] = mapped_column(String(200))
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class DeliveryChatRow(Base):
+    """Per chat (revision 0005): the highest message id the bot got back from a send there,
+    the lower end of the gap where an orphan board can lie."""
+
+    __tablename__ = "delivery_chats"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    last_message_id: Mapped[int] = mapped_column(BigInteger, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -20,6 +20,8 @@ async def on_migrate(update: Update, context: Ctx) -> None:
     if msg is None or not msg.migrate_to_chat_id:
         return
     await p.uc.migrate_chat(msg.chat.id, msg.migrate_to_chat_id)  # the group's language too
+    if p.delivery is not None:  # the boards of its active matches, posted in the new chat
+        p.delivery.kick(str(msg.migrate_to_chat_id))
 
 
 async def on_my_member(update: Update, context: Ctx) -> None:

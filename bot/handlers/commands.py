@@ -53,7 +53,7 @@ async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str
         await msg.reply_text(t._("This match is played in its group."))
     else:
         p.touch(user_id, mv.id)
-        await publisher(context).post_seat(mv, seat, new_message=True)
+        await publisher(context).bring_back(mv, seat)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:
@@ -180,8 +180,4 @@ async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
         return
     await q.answer()
-    async with p.locks.hold(mv.id):
-        if is_group_match(mv):
-            await publisher(context).post_shared(mv)
-        else:
-            await publisher(context).post_seat(mv, seat, new_message=True)
+    await publisher(context).bring_back(mv, seat)

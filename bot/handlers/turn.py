@@ -1,8 +1,9 @@
 """The turn: taps on the turn's keyboard (a checker, a destination, a whole play, Undo,
 Confirm), a play typed in notation in the private chat, and the answer to "which match?".
 
-Order of work for a tap: decide and commit through the use case, answer the callback query (an
-alert when refused), then update the messages (render, upload).
+Order of work for a tap: decide and commit through the use case (which also records what each
+chat should show), kick the delivery worker, and answer the callback query in the background
+(an alert when refused; a failed answer is logged and forgotten, never "Something went wrong").
 """
 
 from __future__ import annotations
@@ -11,13 +12,12 @@ from telegram import CallbackQuery, Message, Update
 
 from bot import texts
 from bot.callbacks import Action, Callback
-from bot.core import portes, quietly, tapped
+from bot.core import answer_soon, portes, quietly, tapped
 from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import is_private_match, meant, replied_board
 from bot.i18n import Tr
 from bot.keyboards import pick_keyboard
-from bot.publish import turn_changed
 from bot.turn import destinations, direct_plays
 from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
@@ -65,30 +65,27 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
         mv, code = await p.view(cb.match_id, cb.version)
         refused = tap_refusal(mv, code, q.from_user.id, cb.version)
         if refused == "stale" and is_repeat(applied_taps(context).get(cb.match_id), mv, cb):
-            await q.answer()
+            answer_soon(p, q)
             return
         if refused is None and mv is not None and not await from_its_board(p, q, mv):
             refused = "not_this_board"
         if refused is not None or mv is None:
-            await q.answer(texts.error_text(t, refused or "not_found"), show_alert=True)
+            answer_soon(p, q, texts.error_text(t, refused or "not_found"), show_alert=True)
             return
         try:
             res = await turn_step(context, q, t, mv, cb, msg)
         except ValueError:
-            await q.answer(texts.error_text(t, "stale"), show_alert=True)
+            answer_soon(p, q, texts.error_text(t, "stale"), show_alert=True)
             return
         if res is None:
             return
         p.remember(res.match)
         if not res.ok or res.match is None:
-            await q.answer(refusal(t, res), show_alert=True)
+            answer_soon(p, q, refusal(t, res), show_alert=True)
             return
         applied_taps(context)[cb.match_id] = (cb.action, cb.arg, cb.version, res.match.version)
-        await q.answer()
-        if turn_changed(res.events):
-            await finish(context, res.match, res)
-        else:
-            await publisher(context).edit_tapped(res.match, msg)
+        await finish(context, res.match, res)
+        answer_soon(p, q)
 
 
 async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Callback,
@@ -98,17 +95,18 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
     Raises ``ValueError`` for an argument that cannot be read."""
     p = portes(context)
     user_id, state = q.from_user.id, mv.state
+    # answers here come before any commit: quick, and in the background all the same
     if cb.action == Action.BACK:
-        await q.answer()
+        answer_soon(p, q)
         await publisher(context).edit_tapped(mv, msg, caption_too=False)
         return None
     if cb.action == Action.FROM:
         dests = destinations(state, cb.int_arg())
         if not dests:
-            await q.answer(texts.error_text(t, "illegal_play"), show_alert=True)
+            answer_soon(p, q, texts.error_text(t, "illegal_play"), show_alert=True)
             return None
         if len(dests) > 1:
-            await q.answer()
+            answer_soon(p, q)
             await publisher(context).edit_tapped(mv, msg, selected=cb.int_arg(),
                                                  caption_too=False)
             return None
@@ -118,21 +116,21 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
         found = [d for d in destinations(state, src)
                  if d.to_point == dest and d.variant == variant]
         if not found:
-            await q.answer(texts.error_text(t, "illegal_play"), show_alert=True)
+            answer_soon(p, q, texts.error_text(t, "illegal_play"), show_alert=True)
             return None
         return await p.uc.steps(mv.id, user_id, cb.version, found[0].moves)
     if cb.action == Action.PLAY:
         plays = direct_plays(state, p.settings.plays_direct)
         index = cb.int_arg()
         if index >= len(plays):
-            await q.answer(texts.error_text(t, "stale"), show_alert=True)
+            answer_soon(p, q, texts.error_text(t, "stale"), show_alert=True)
             return None
         return await p.uc.play(mv.id, user_id, cb.version, plays[index][0])
     if cb.action == Action.UNDO:
         return await p.uc.undo(mv.id, user_id, cb.version)
     if cb.action == Action.CONFIRM:
         return await p.uc.confirm(mv.id, user_id, cb.version)
-    await q.answer()
+    answer_soon(p, q)
     return None
 
 
@@ -164,11 +162,11 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
         res = await p.uc.play(mv.id, user.id, cb.version, play)
         p.remember(res.match)
         if not res.ok or res.match is None:
-            await q.answer(refusal(t, res), show_alert=True)
+            answer_soon(p, q, refusal(t, res), show_alert=True)
             return
-        await q.answer()
-        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
         await finish(context, res.match, res)
+        answer_soon(p, q)
+        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
 
 
 async def on_private_text(update: Update, context: Ctx) -> None:

@@ -44,9 +44,11 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.turns`, :mod:`~storage.usecases.resigning`,
 :mod:`~storage.usecases.reading`, :mod:`~storage.usecases.boards`,
 :mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`,
-:mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing` (and
-:mod:`~storage.usecases.rematches`, who may open a rematch). :class:`UseCases` composes
-them over one kernel.
+:mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing`,
+:mod:`~storage.usecases.rematches` (who may open a rematch), and
+:mod:`~storage.usecases.delivery` with :mod:`~storage.usecases.outbox` (what each chat should
+show: the outbox the kernel writes with every action, and the delivery worker's claims).
+:class:`UseCases` composes them over one kernel.
 """
 
 
@@ -76,6 +78,7 @@ from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
 from storage.usecases.closing import ClosingCases
+from storage.usecases.delivery import DeliveryCases, DeliveryWork
 from storage.usecases.heartbeat import HeartbeatCases
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
@@ -92,6 +95,7 @@ __all__ = [
     "ChallengeLimits",
     "ChallengeResult",
     "ChallengeView",
+    "DeliveryWork",
     "Fairness",
     "MatchRecord",
     "MatchStatus",
@@ -117,6 +121,7 @@ class UseCases(
     TimerCases,
     HeartbeatCases,
     ClosingCases,
+    DeliveryCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 

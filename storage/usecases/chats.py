@@ -7,8 +7,9 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
-from storage.models import BoardMessageRow, ChallengeRow, ChatSettingRow, MatchRow
+from storage.models import ChallengeRow, ChatSettingRow, MatchRow
 from storage.results import ActionResult, MatchStatus, MatchView
+from storage.usecases.delivery import move_chat_deliveries
 from storage.usecases.kernel import Feature, off_loop
 
 
@@ -25,7 +26,6 @@ class ChatCases(Feature):
                 (MatchRow, MatchRow.chat_id),
                 (ChallengeRow, ChallengeRow.chat_id),
                 (ChallengeRow, ChallengeRow.card_chat_id),
-                (BoardMessageRow, BoardMessageRow.chat_id),
             ):
                 result = session.execute(
                     update(model)
@@ -34,6 +34,7 @@ class ChatCases(Feature):
                     .execution_options(synchronize_session=False)
                 )
                 changed += result.rowcount  # type: ignore[attr-defined]
+            move_chat_deliveries(self.kernel, session, old_chat_id, new_chat_id)
             # The settings move too, unless the new chat already has its own (set there after
             # the upgrade): then the old ones are dropped.
             if session.get(ChatSettingRow, new_chat_id) is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from storage.models import BoardMessageRow, MatchRow
+from storage.models import BoardMessageRow, DeliveryRow, MatchRow
 from storage.results import ActionResult, MatchStatus, MatchSummary, MatchView, Outcome
 from storage.usecases.kernel import Feature, log, off_loop
 from storage.usecases.reading import readable, summaries
@@ -96,9 +96,12 @@ class ClosingCases(Feature):
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             return False
-        session.execute(
-            delete(BoardMessageRow)
-            .where(BoardMessageRow.match_id == match_id, BoardMessageRow.chat_id == chat_id)
-            .execution_options(synchronize_session=False)
-        )
+        for table, column in ((BoardMessageRow, BoardMessageRow.chat_id),
+                              (DeliveryRow, DeliveryRow.chat_id)):
+            # the group's boards are gone with it, and nothing is to be delivered there any more
+            session.execute(
+                delete(table)
+                .where(table.match_id == match_id, column == chat_id)
+                .execution_options(synchronize_session=False)
+            )
         return True

@@ -40,6 +40,7 @@ from storage.results import (
     TimerPolicy,
 )
 from storage.usecases.eventlog import event_steps, waiting_timers
+from storage.usecases.outbox import outbox_step
 from storage.usecases.rows import (
     DELETE_PENDING_TIMERS,
     SELECT_BOARDS,
@@ -272,7 +273,20 @@ class Kernel:
             steps.append((DELETE_PENDING_TIMERS, {"b_id": row.id}))
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(self.timers, row.id, waiting, now))
+        delivery = outbox_step(self.insert, self.db.engine.dialect.name,
+                               self._after(row, values), events, utcnow())
+        if delivery is not None:
+            steps.append(delivery)
         return Plan(row, values, expect_status, steps)
+
+    @staticmethod
+    def _after(row: MatchLike, values: dict[str, Any]) -> dict[str, Any]:
+        """What the outbox needs of the match row as the write leaves it."""
+        keys = ("chat_id", "inline_message_id", "player0_id", "player1_id")
+        after = {key: values.get(key, getattr(row, key)) for key in keys}
+        after.update(id=row.id, status=values["status"], version=values["version"],
+                     to_act=values["to_act"])
+        return after
 
     @staticmethod
     def apply(session: Session, plan: Plan) -> bool:

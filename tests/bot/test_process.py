@@ -237,3 +237,65 @@ async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
             [m.content for m in user.private.bot_messages()])
     log = (tmp_path / "bot.log").read_text()
     assert "Task was destroyed" not in log and "Traceback" not in log, log[-3000:]
+
+
+CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired", "shown",
+                "notified")
+"""Every step of a turn's delivery between the commit and its last Telegram call
+(``bot.publish.crash_point``)."""
+
+
+def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
+    log = (tmp_path / "bot.log").open("a")
+    # the default lease: the restarted process releases the dead one's claims at start
+    extra = {}
+    if crash_at:
+        extra["PORTES_TEST_CRASH_AT"] = crash_at
+    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, text=True,
+                            env=env_for(standin, tmp_path, **extra),
+                            stdout=log, stderr=subprocess.STDOUT)
+
+
+async def test_killed_at_each_step_of_a_turn_the_board_converges(
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+) -> None:
+    from tests.bot.players import board_version
+    from tests.bot.test_delivery import boards, up_to_the_last_tap
+
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    proc = start_at(standin, tmp_path, None)
+    bot_process.append(proc)
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_bot_message(after=cmd, timeout=30)
+    await alice.tap(card, "7 points")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    await bob.tap(card.refresh(), "🎲 Accept")
+    for point in CRASH_POINTS:
+        board = await standin.wait_for(lambda: live_board(group), what="a board")
+        mover = alice if board.mentions(alice) else bob
+        board, final = await up_to_the_last_tap(standin, mover, group)
+        await standin.idle()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        # the step: this process ends itself there, the way a killed host would
+        proc = start_at(standin, tmp_path, point)
+        bot_process.append(proc)
+        mover.tap(board, final)
+        assert proc.wait(timeout=60) == 70, point
+        # restarted: one live board for the next player, with buttons that work
+        proc = start_at(standin, tmp_path, None)
+        bot_process.append(proc)
+
+        def healed(old: int = board.message_id) -> bool:
+            live = boards(group)
+            return len(live) == 1 and live[0].message_id != old and board_version(live[0]) > 0
+
+        await standin.wait_for(healed, timeout=30, what=f"the board healed after {point}")
+        await standin.idle()
+        assert len(boards(group)) == 1, (point, [b.message_id for b in boards(group)])
+    board = await standin.wait_for(lambda: live_board(group), what="a board")
+    await play_turn(standin, alice if board.mentions(alice) else bob, group)
+    log = (tmp_path / "bot.log").read_text()
+    assert "Traceback" not in log, log[-3000:]

@@ -1,0 +1,414 @@
+"""Delivery: the use cases of the worker that makes every chat show what the database says.
+
+The kernel writes one outbox row per place an action changes (:mod:`storage.usecases.outbox`).
+A worker claims due rows with a compare-and-swap on ``claimed_until`` (like timers), so two
+instances never work on the same place at once; it reads the latest match, calls Telegram, and
+records what it posted (:meth:`DeliveryCases.record_sent`), then completes the row, or
+reschedules it with a back-off, or gives it up (the chat is unreachable). Reconciling compares,
+for every active match, what each place should show with what it shows, and queues only the
+places that differ.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy.orm import Session
+
+from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
+from storage.results import ENDED_STATUSES, BoardMessageView, MatchStatus
+from storage.usecases.kernel import Feature, Kernel, off_loop, utcnow
+from storage.usecases.outbox import Where, outbox_row, places, upsert
+from storage.usecases.rows import board_view
+
+# Delivery runs on the wall clock, not the use cases' clock (which tests move to fire
+# reminders): a lease or a back-off is real time whatever the game's clock says.
+PROBE_TTL = timedelta(minutes=2)
+"""How long an unknown send's orphan is looked for."""
+PROBE_AGAIN = timedelta(seconds=2)
+PROBE_TRIES = 4
+"""Looks for one orphan (after 2, 4, 8 and 16 s): a send answered later than that is rare."""
+
+
+@dataclass(frozen=True)
+class DeliveryWork:
+    """One claimed place: what it should show, and what was asked of it."""
+
+    id: int
+    match_id: int
+    chat_id: int | None
+    inline_message_id: str | None
+    for_seat: int | None
+    version: int
+    repost: bool
+    media: bool
+    notify: bool
+    notes: tuple[dict[str, Any], ...]
+    """The caption's lines about what happened (only for the version they belong to)."""
+    probes: tuple[dict[str, Any], ...]
+    attempts: int
+    boards: tuple[BoardMessageView, ...] = ()
+    """The place's live boards when claimed, oldest first (more than one: extras to retire)."""
+    top: int = 0
+    """The highest message id the bot got back from a send in this chat."""
+
+    @property
+    def chat_key(self) -> str:
+        return str(self.chat_id) if self.chat_id is not None else f"inline:{self.inline_message_id}"
+
+
+def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> DeliveryWork:
+    notes = row.notes if row.notes and row.notes_version == row.version else []
+    return DeliveryWork(
+        boards=tuple(board_view(b) for b in boards), top=top,
+        id=row.id, match_id=row.match_id, chat_id=row.chat_id,
+        inline_message_id=row.inline_message_id, for_seat=row.for_seat, version=row.version,
+        repost=row.repost_version is not None, media=row.media_version is not None,
+        notify=row.notify_version is not None, notes=tuple(notes),
+        probes=tuple(row.probes or ()), attempts=row.attempts,
+    )
+
+
+def _due(now: datetime) -> Any:
+    return and_(
+        DeliveryRow.pending.is_(True),
+        DeliveryRow.due_at <= now,
+        or_(DeliveryRow.claimed_until.is_(None), DeliveryRow.claimed_until < now),
+    )
+
+
+def _release(row: DeliveryRow) -> None:
+    row.claimed_by = None
+    row.claimed_until = None
+
+
+def _has_work(row: DeliveryRow) -> bool:
+    return (row.shown < row.version or row.repost_version is not None
+            or row.notify_version is not None or bool(row.probes))
+
+
+def queue_places(k: Kernel, session: Session, match_id: int, version: int,
+                 found: list[Where], now: datetime) -> None:
+    """Upsert outbox rows for ``found`` (outside an action: a board asked for again)."""
+    if found:
+        rows = [outbox_row(w, match_id, version, now, None) for w in found]
+        session.execute(upsert(k.insert, k.db.engine.dialect.name), rows)
+
+
+def match_places(row: MatchRow, *, turn_changed: bool = True) -> list[Where]:
+    return places(status=row.status, chat_id=row.chat_id,
+                  inline_message_id=row.inline_message_id,
+                  players=(row.player0_id, row.player1_id), to_act=row.to_act,
+                  turn_changed=turn_changed)
+
+
+class DeliveryCases(Feature):
+    """Claiming, completing, rescheduling and reconciling what chats show."""
+
+    @off_loop
+    def due_chats(self, *, limit: int = 100) -> list[str]:
+        """The chats with delivery work due and unclaimed (for the periodic poll)."""
+        now = utcnow()
+        with self.kernel.sessions() as session:
+            return list(session.scalars(
+                select(DeliveryRow.chat_key).where(_due(now)).distinct().limit(limit)))
+
+    @off_loop
+    def claim_deliveries(self, worker: str, *, chat_key: str, lease: float = 10.0,
+                         limit: int = 20) -> list[DeliveryWork]:
+        """Claim the due places of one chat for ``lease`` seconds: a compare-and-swap on
+        ``claimed_until``, so exactly one worker of any instance gets each."""
+        k = self.kernel
+        now = utcnow()
+        until = now + timedelta(seconds=lease)
+        with k.db.write_lock(), k.sessions.begin() as session:
+            ids = list(session.scalars(
+                select(DeliveryRow.id)
+                .where(_due(now), DeliveryRow.chat_key == chat_key)
+                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
+                .limit(limit)))
+            claimed = []
+            for row_id in ids:
+                won = session.execute(
+                    update(DeliveryRow).where(DeliveryRow.id == row_id, _due(now))
+                    .values(claimed_by=worker[:64], claimed_until=until)
+                    .execution_options(synchronize_session=False))
+                if won.rowcount == 1:  # type: ignore[attr-defined]
+                    claimed.append(row_id)
+            rows = list(session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed))))
+            return [self._claimed(session, r) for r in rows]
+
+    def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
+        if row.chat_id is None:
+            return _work(row, [], 0)
+        mark = session.get(DeliveryChatRow, row.chat_id)
+        return _work(row, self._live(session, row), mark.last_message_id if mark else 0)
+
+    @off_loop
+    def claimants(self) -> list[str]:
+        """The workers holding claims now (to find those of a process that died)."""
+        now = utcnow()
+        with self.kernel.sessions() as session:
+            return list(session.scalars(select(DeliveryRow.claimed_by).where(
+                DeliveryRow.claimed_until >= now, DeliveryRow.claimed_by.is_not(None))
+                .distinct()))
+
+    @off_loop
+    def release_claims(self, worker: str) -> int:
+        """Release the claims of a worker known to be dead (its places are due again)."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            result = session.execute(
+                update(DeliveryRow).where(DeliveryRow.claimed_by == worker)
+                .values(claimed_by=None, claimed_until=None)
+                .execution_options(synchronize_session=False))
+            return int(result.rowcount)  # type: ignore[attr-defined]
+
+    @off_loop
+    def mark_sending(self, work_id: int, *, caption: str, markup: Any,
+                     lease: float = 10.0) -> str:
+        """Before a send: remember it as of unknown outcome (the gap after the chat's last
+        message id, the exact caption and keyboard), and renew the claim. Returns the token
+        :meth:`record_sent` clears once the send's message id is known."""
+        k = self.kernel
+        token = uuid.uuid4().hex[:12]
+        now = utcnow()
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(DeliveryRow, work_id)
+            if row is None:
+                return token
+            after = 0
+            if row.chat_id is not None:
+                mark = session.get(DeliveryChatRow, row.chat_id)
+                after = mark.last_message_id if mark else 0
+            probe = {"token": token, "after": after, "caption": caption, "markup": markup,
+                     "at": now.isoformat()}
+            row.probes = [*(row.probes or []), probe]
+            row.claimed_until = now + timedelta(seconds=lease)
+        return token
+
+    @off_loop
+    def record_sent(self, work_id: int, token: str, *, message_id: int,
+                    version: int) -> tuple[list[BoardMessageView], list[dict[str, Any]], int]:
+        """A board was posted: it is the place's live board (the older ones are returned, to
+        retire), the send is no longer of unknown outcome, and the chat's highest message id
+        moves up. Also returns the earlier unknown sends, to look for their orphans below
+        ``message_id``, and that id."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(DeliveryRow, work_id)
+            assert row is not None and row.chat_id is not None
+            session.add(BoardMessageRow(
+                match_id=row.match_id, chat_id=row.chat_id, message_id=message_id,
+                for_seat=row.for_seat, version=version, live=True, created_at=utcnow()))
+            row.probes = [p for p in (row.probes or []) if p.get("token") != token]
+            # asked for and done: a crash from here on must not post yet another board
+            for name in ("repost_version", "media_version"):
+                asked = getattr(row, name)
+                if asked is not None and asked <= version:
+                    setattr(row, name, None)
+            mark = session.get(DeliveryChatRow, row.chat_id)
+            if mark is None:
+                session.add(DeliveryChatRow(chat_id=row.chat_id, last_message_id=message_id,
+                                            updated_at=utcnow()))
+            elif mark.last_message_id < message_id:
+                mark.last_message_id = message_id
+                mark.updated_at = utcnow()
+            session.flush()
+            older = [board_view(b) for b in self._live(session, row)
+                     if b.message_id != message_id]
+            return older, list(row.probes), message_id
+
+    @staticmethod
+    def _live(session: Session, row: DeliveryRow) -> list[BoardMessageRow]:
+        same_seat = (BoardMessageRow.for_seat.is_(None) if row.for_seat is None
+                     else BoardMessageRow.for_seat == row.for_seat)
+        return list(session.scalars(
+            select(BoardMessageRow).where(
+                BoardMessageRow.match_id == row.match_id, BoardMessageRow.live.is_(True),
+                BoardMessageRow.chat_id == row.chat_id, same_seat)
+            .order_by(BoardMessageRow.id)))
+
+    @off_loop
+    def known_message_ids(self, chat_id: int) -> set[int]:
+        """Every board message id recorded in a chat (never probed as an orphan)."""
+        with self.kernel.sessions() as session:
+            ids = set(session.scalars(select(BoardMessageRow.message_id).where(
+                BoardMessageRow.chat_id == chat_id, BoardMessageRow.message_id.is_not(None))))
+            return {i for i in ids if i is not None}
+
+    @off_loop
+    def drop_probes(self, work_id: int, tokens: list[str]) -> None:
+        """Unknown sends resolved (their orphan found and retired) or given up."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            row = session.get(DeliveryRow, work_id)
+            if row is not None:
+                row.probes = [p for p in (row.probes or []) if p.get("token") not in tokens]
+
+    @off_loop
+    def complete_delivery(self, work_id: int, *, version: int) -> bool:
+        """The place shows ``version``: requests up to it are done (newer ones stay). Returns
+        whether work is left (a newer action meanwhile, or an orphan still looked for)."""
+        k = self.kernel
+        now = utcnow()
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(DeliveryRow, work_id)
+            if row is None:
+                return False
+            row.shown = max(row.shown, version)
+            for name in ("repost_version", "media_version", "notify_version"):
+                asked = getattr(row, name)
+                if asked is not None and asked <= version:
+                    setattr(row, name, None)
+            # an orphan not found yet is looked for again a few times, further apart each
+            # time (every look costs calls in the chat), then given up
+            probes = [{**p, "tries": p.get("tries", 0) + 1} for p in (row.probes or [])
+                      if datetime.fromisoformat(p["at"]) > now - PROBE_TTL]
+            row.probes = [p for p in probes if p["tries"] <= PROBE_TRIES]
+            row.pending = _has_work(row)
+            row.attempts = 0
+            row.last_error = None
+            tries = min((p["tries"] for p in row.probes), default=1)
+            again = PROBE_AGAIN * 2 ** (tries - 1)
+            row.due_at = now + again if row.shown >= row.version else now
+            row.updated_at = now
+            _release(row)
+            return row.pending
+
+    @off_loop
+    def reschedule_delivery(self, work_id: int, *, delay: float, error: str) -> None:
+        """Try this place again after ``delay`` seconds (a back-off, or Telegram's
+        ``retry_after``)."""
+        k = self.kernel
+        now = utcnow()
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(DeliveryRow, work_id)
+            if row is not None:
+                row.due_at = now + timedelta(seconds=delay)
+                row.attempts += 1
+                row.last_error = error[:200]
+                row.updated_at = now
+                _release(row)
+
+    @off_loop
+    def give_up_delivery(self, work_id: int, *, error: str) -> None:
+        """The chat cannot be reached (the bot was removed or blocked): no more retries for
+        this place until a new action asks for it again."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(DeliveryRow, work_id)
+            if row is not None:
+                row.pending = False
+                row.probes = []
+                row.last_error = error[:200]
+                row.updated_at = utcnow()
+                _release(row)
+
+    @off_loop
+    def redeliver(self, match_id: int, *, seat: int | None = None) -> list[str]:
+        """Post the match's board again (``/games``, a reminder): a new message at the places
+        of the match (only ``seat``'s private board when given). Returns the chats to kick."""
+        k = self.kernel
+        now = utcnow()
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                return []
+            found = [w for w in match_places(row) if w.inline_message_id is None
+                     and (seat is None or w.for_seat in (None, seat))]
+            found = [Where(w.place, w.chat_key, w.chat_id, None, w.for_seat, repost=True,
+                           media=True) for w in found]
+            queue_places(k, session, match_id, row.version, found, now)
+            return [w.chat_key for w in found]
+
+    @off_loop
+    def reconcile_deliveries(self) -> list[str]:
+        """Compare, for every active match, what each place should show with what it shows
+        (its delivered version, its live boards), and queue the places that differ. Returns
+        the chats that got work."""
+        k = self.kernel
+        now = utcnow()
+        chats: set[str] = set()
+        with k.db.write_lock(), k.sessions.begin() as session:
+            matches = session.scalars(select(MatchRow).where(
+                MatchRow.status == MatchStatus.ACTIVE.value))
+            for match in matches:
+                for where in match_places(match):
+                    if self._reconcile_place(session, match, where, now):
+                        chats.add(where.chat_key)
+        return sorted(chats)
+
+    def _reconcile_place(self, session: Session, match: MatchRow, where: Where,
+                         now: datetime) -> bool:
+        row = session.scalar(select(DeliveryRow).where(
+            DeliveryRow.match_id == match.id, DeliveryRow.place == where.place))
+        if row is None:
+            return self._first_look(session, match, where, now)
+        if row.pending:
+            return False
+        live = [] if row.chat_id is None else self._live(session, row)
+        behind = row.shown < row.version or (row.chat_id is not None and len(live) != 1)
+        if not behind:
+            return False
+        if row.chat_id is not None and not live:
+            row.repost_version = row.version
+            row.media_version = row.version
+        row.pending = True
+        row.due_at = now
+        return True
+
+    def _first_look(self, session: Session, match: MatchRow, where: Where,
+                    now: datetime) -> bool:
+        """A place without an outbox row (a match from before revision 0005): a board
+        already live at the match's version is taken as delivered; else it is queued."""
+        live = list(session.scalars(select(BoardMessageRow).where(
+            BoardMessageRow.match_id == match.id, BoardMessageRow.live.is_(True),
+            BoardMessageRow.chat_id == where.chat_id,
+            BoardMessageRow.for_seat.is_(None) if where.for_seat is None
+            else BoardMessageRow.for_seat == where.for_seat)))
+        shown = len(live) == 1 and live[0].version == match.version
+        if where.inline_message_id is not None:
+            shown = True  # an inline card is only a courtesy: edited with the next action
+        place = Where(where.place, where.chat_key, where.chat_id, where.inline_message_id,
+                      where.for_seat, repost=not live, media=True)
+        queue_places(self.kernel, session, match.id, match.version, [place], now)
+        if shown:
+            session.execute(update(DeliveryRow).where(
+                DeliveryRow.match_id == match.id, DeliveryRow.place == where.place)
+                .values(shown=match.version, repost_version=None, media_version=None,
+                        pending=False).execution_options(synchronize_session=False))
+        return not shown
+
+    @off_loop
+    def prune_deliveries(self, *, older_than: timedelta = timedelta(days=1)) -> int:
+        """Drop delivered rows of ended matches (nothing will change there any more)."""
+        k = self.kernel
+        cutoff = utcnow() - older_than
+        ended = [s.value for s in ENDED_STATUSES]
+        with k.db.write_lock(), k.sessions.begin() as session:
+            done = select(MatchRow.id).where(MatchRow.status.in_(ended))
+            result = session.execute(delete(DeliveryRow).where(
+                DeliveryRow.pending.is_(False), DeliveryRow.updated_at < cutoff,
+                DeliveryRow.match_id.in_(done)))
+            return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def move_chat_deliveries(k: Kernel, session: Session, old_chat_id: int,
+                         new_chat_id: int) -> None:
+    """A group became a supergroup: its boards stay behind in the old chat (no longer live:
+    nothing can be edited or deleted there), and every active match there gets a new board
+    in the new chat."""
+    session.execute(delete(DeliveryRow).where(DeliveryRow.chat_id == old_chat_id)
+                    .execution_options(synchronize_session=False))
+    session.execute(update(BoardMessageRow).where(BoardMessageRow.chat_id == old_chat_id)
+                    .values(live=False).execution_options(synchronize_session=False))
+    now = utcnow()
+    matches = session.scalars(select(MatchRow).where(
+        MatchRow.chat_id == new_chat_id, MatchRow.status == MatchStatus.ACTIVE.value))
+    for match in matches:
+        found = [Where(w.place, w.chat_key, w.chat_id, w.inline_message_id, w.for_seat,
+                       repost=True, media=True) for w in match_places(match)]
+        queue_places(k, session, match.id, match.version, found, now)

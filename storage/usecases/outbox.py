@@ -1,0 +1,174 @@
+"""The outbox: which places show a match, and the rows an accepted action writes for them.
+
+A place is where a board of the match lives: a group's shared board (``chat:<group>:g``), one
+player's private board (``chat:<player>:<seat>``) or an inline card (``inline:<id>``). The rule
+that picks them from the match row lives here, Telegram-free, so the kernel writes what each
+place should show in the same transaction as the action (see :mod:`storage.usecases.delivery`
+for the use cases the delivery worker calls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import case, func
+from sqlalchemy.sql import Executable
+
+from rules.match import Event, GameEnded, GameStarted, TurnPlayed
+from storage.models import Base
+from storage.results import ENDED_STATUSES, MatchStatus
+
+DELIVERIES = Base.metadata.tables["deliveries"]
+
+
+@dataclass(frozen=True)
+class Where:
+    """One place showing a match, and what an action asks of it."""
+
+    place: str
+    chat_key: str
+    chat_id: int | None
+    inline_message_id: str | None
+    for_seat: int | None
+    repost: bool
+    """A new message is wanted (someone new must act: a new message notifies, an edit not)."""
+    media: bool
+    """The image changes (a turn ended), not only the caption and the keyboard."""
+    notify: bool = False
+    """The player to act in a group match gets a private notice."""
+
+
+def is_group(chat_id: int | None) -> bool:
+    return chat_id is not None and chat_id < 0
+
+
+def places(
+    *,
+    status: str,
+    chat_id: int | None,
+    inline_message_id: str | None,
+    players: tuple[int | None, int | None],
+    to_act: int | None,
+    turn_changed: bool,
+) -> list[Where]:
+    """The places an action on a match changes. A group match shows one shared board in its
+    group; other matches a board in each player's private chat, and an inline card when the
+    challenge was inline. When the turn changed (someone new must act, or the match ended) the
+    one who must act gets a new message; a step inside a turn edits the mover's board only."""
+    if status == MatchStatus.CHALLENGE:
+        return []
+    over = MatchStatus(status) in ENDED_STATUSES
+    if is_group(chat_id):
+        assert chat_id is not None
+        someone = not over and to_act is not None and players[to_act] is not None
+        return [Where(f"chat:{chat_id}:g", str(chat_id), chat_id, None, None,
+                      repost=turn_changed, media=turn_changed,
+                      notify=turn_changed and someone)]
+    found: list[Where] = []
+    for seat, player in enumerate(players):
+        if player is None or (not turn_changed and to_act != seat):
+            continue
+        must_act = to_act == seat or over
+        found.append(Where(f"chat:{player}:{seat}", str(player), player, None, seat,
+                           repost=turn_changed and must_act, media=turn_changed))
+    if inline_message_id and turn_changed:
+        key = f"inline:{inline_message_id}"
+        found.append(Where(key, key, None, inline_message_id, None, repost=False, media=True))
+    return found
+
+
+def notes_of(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """What the caption says about an action's events, as plain values (stored with the
+    outbox row, so a board posted later, or by another instance, says the same)."""
+    notes: list[dict[str, Any]] = []
+    for e in events:
+        if isinstance(e, TurnPlayed):
+            notes.append({"k": "turn", "player": e.player, "dice": str(e.dice), "text": e.text,
+                          "forced": e.forced, "passed": e.passed})
+        elif isinstance(e, GameEnded):
+            notes.append({"k": "end", "winner": e.winner, "kind": e.kind.value,
+                          "points": e.points, "resigned": e.resigned})
+        elif isinstance(e, GameStarted):
+            notes.append({"k": "start", "game": e.game})
+    return notes
+
+
+def outbox_row(where: Where, match_id: int, version: int, now: datetime,
+               notes: list[dict[str, Any]] | None) -> dict[str, Any]:
+    return {
+        "match_id": match_id,
+        "place": where.place,
+        "chat_key": where.chat_key,
+        "chat_id": where.chat_id,
+        "inline_message_id": where.inline_message_id,
+        "for_seat": where.for_seat,
+        "version": version,
+        "shown": 0,
+        "repost_version": version if where.repost else None,
+        "media_version": version if where.media else None,
+        "notify_version": version if where.notify else None,
+        "notes": notes,
+        "notes_version": version if notes is not None else None,
+        "probes": None,
+        "pending": True,
+        "due_at": now,
+        "attempts": 0,
+        "claimed_by": None,
+        "claimed_until": None,
+        "last_error": None,
+        "updated_at": now,
+    }
+
+
+_UPSERTS: dict[str, Executable] = {}
+
+
+def upsert(insert: Any, dialect: str) -> Executable:
+    """Insert a place's row, or coalesce into the pending one: the newest version wins, and a
+    request of an older action (a new message, a new image, a notice) is kept until the worker
+    has delivered a version at least as new."""
+    stmt = _UPSERTS.get(dialect)
+    if stmt is None:
+        ins = insert(DELIVERIES)
+        old, new = DELIVERIES.c, ins.excluded
+        stmt = ins.on_conflict_do_update(
+            index_elements=[old.match_id, old.place],
+            set_={
+                "version": new.version,
+                "repost_version": func.coalesce(new.repost_version, old.repost_version),
+                "media_version": func.coalesce(new.media_version, old.media_version),
+                "notify_version": func.coalesce(new.notify_version, old.notify_version),
+                "notes": case((new.notes_version.is_not(None), new.notes), else_=old.notes),
+                "notes_version": func.coalesce(new.notes_version, old.notes_version),
+                "pending": True,
+                "due_at": new.due_at,
+                "attempts": 0,
+                "last_error": None,
+                "updated_at": new.updated_at,
+            },
+        )
+        _UPSERTS[dialect] = stmt
+    return stmt
+
+
+def outbox_step(
+    insert: Any, dialect: str, values: dict[str, Any], events: Sequence[Event], now: datetime
+) -> tuple[Executable, list[dict[str, Any]]] | None:
+    """The outbox rows of one accepted action (``values``: the match row after the write)."""
+    turn_changed = bool(events)
+    found = places(
+        status=values["status"],
+        chat_id=values["chat_id"],
+        inline_message_id=values["inline_message_id"],
+        players=(values["player0_id"], values["player1_id"]),
+        to_act=values["to_act"],
+        turn_changed=turn_changed,
+    )
+    if not found:
+        return None
+    notes = notes_of(events) if turn_changed else None
+    rows = [outbox_row(w, values["id"], values["version"], now, notes) for w in found]
+    return upsert(insert, dialect), rows

@@ -1,0 +1,155 @@
+"""Boards that heal themselves (issue 10, cases 1-4): whatever Telegram does to a turn's calls,
+each chat ends with exactly one live board per match whose buttons work, the player to move is
+told once, and no move is lost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.bot.conftest import Running
+from tests.bot.players import live_board, play_turn, start_group_match, tap_and_wait
+from tests.standin import Chat, Message, StandIn, Tap, User
+
+NOTICE = "Your turn in the group match #1."
+
+
+async def players_in_a_group(standin: StandIn) -> tuple[User, User, Chat, Message]:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    alice.start_bot()
+    bob.start_bot()
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, length="3 points")
+    await standin.idle()
+    return alice, bob, group, board
+
+
+def final_button(board: Message) -> str | None:
+    """The button that ends the turn (Confirm, or a whole play), if offered."""
+    for prefix in ("c", "p"):
+        for row in board.buttons:
+            for b in row:
+                if b.callback_data and b.callback_data.split(":")[0] == prefix:
+                    return b.text
+    return None
+
+
+async def up_to_the_last_tap(standin: StandIn, user: User, chat: Chat) -> tuple[Message, str]:
+    """Tap through the turn on the live board until only the tap that ends it is left."""
+    board = live_board(chat)
+    assert board is not None
+    for _ in range(12):
+        board = board.refresh()
+        final = final_button(board)
+        if final is not None:
+            return board, final
+        choices = [b.text for row in board.buttons for b in row
+                   if b.callback_data and b.callback_data[0] in "mf"]
+        assert choices, board.button_texts
+        assert await tap_and_wait(standin, user, board, choices[0]) is None
+    raise AssertionError("a turn took more than 12 taps")
+
+
+def boards(chat: Chat) -> list[Message]:
+    """The bot's photos in the chat that still carry buttons (live-looking boards)."""
+    return [m for m in chat.bot_messages() if m.photo_bytes is not None and m.has_keyboard]
+
+
+def notices(user: User) -> int:
+    return sum(1 for m in user.private.bot_messages() if NOTICE in (m.text or ""))
+
+
+def mover(board: Message, alice: User, bob: User) -> tuple[User, User]:
+    return (alice, bob) if board.mentions(alice) else (bob, alice)
+
+
+async def converged(standin: StandIn, group: Chat, old: Message) -> Message:
+    """Exactly one live board, newer than ``old``, and nothing more in flight."""
+    def one_new() -> Message | None:
+        live = boards(group)
+        if len(live) == 1 and live[0].message_id != old.message_id:
+            return live[0]
+        return None
+    await standin.wait_for(one_new, timeout=30, what="one new live board")
+    await standin.idle()
+    # a late orphan (a send answered after the client gave up) is retired too
+    board = await standin.wait_for(one_new, timeout=30, what="the orphan retired")
+    return board  # type: ignore[no-any-return]
+
+
+async def the_turn_passes_with(
+    standin: StandIn, bot: Running, fault: Any
+) -> tuple[Message, User, User, Chat, Tap]:
+    """Play a turn up to its last tap, inject ``fault``, tap; the board must converge."""
+    alice, bob, group, board = await players_in_a_group(standin)
+    player, other = mover(board, alice, bob)
+    before = (await bot.uc.load_match(1)).match
+    assert before is not None
+    told = notices(other)
+    board, final = await up_to_the_last_tap(standin, player, group)
+    fault()
+    tap = player.tap(board, final)
+    new = await converged(standin, group, board)
+    after = (await bot.uc.load_match(1)).match
+    assert after is not None and after.to_act != before.to_act  # the move is kept
+    assert new.mentions(other)
+    assert notices(other) == told + 1  # told exactly once
+    # the new board's buttons work: the next player plays on it
+    await play_turn(standin, other, group)
+    return new, player, other, group, tap
+
+
+@pytest.mark.parametrize("fault", ["502", "slow"])
+async def test_a_failed_answer_does_not_stop_the_board(
+    standin: StandIn, bot: Running, fault: str
+) -> None:
+    """Case 1: the callback answer fails (502) or comes too late: the board follows anyway,
+    and nobody is told "Something went wrong"."""
+    def inject() -> None:
+        if fault == "502":
+            standin.inject_error("answerCallbackQuery", 502, description="Bad Gateway")
+        else:
+            standin.inject_delay("answerCallbackQuery", seconds=6.0)
+    await the_turn_passes_with(standin, bot, inject)
+    answers = standin.calls("answerCallbackQuery")
+    assert not any("went wrong" in str(c.params.get("text") or "") for c in answers)
+
+
+@pytest.mark.parametrize("code,times", [(502, 5), (429, 7)])
+async def test_a_board_that_cannot_be_posted_is_posted_once_telegram_answers(
+    standin: StandIn, bot: Running, code: int, times: int
+) -> None:
+    """Case 2: sendPhoto fails more times than the client retries (5 x 502, 7 x 429 over the
+    rate limiter's 3 retries): the worker tries again later until the board is there."""
+    await the_turn_passes_with(standin, bot, lambda: standin.inject_error(
+        "sendPhoto", code, times=times, retry_after=1 if code == 429 else None,
+        description="Bad Gateway" if code == 502 else None))
+    assert standin.calls("sendPhoto", ok=True)
+
+
+async def test_a_board_posted_twice_is_found_and_retired(standin: StandIn, bot: Running) -> None:
+    """Case 3: sendPhoto's answer comes after the client gave up (so its outcome is unknown
+    and it is sent again), and the first board lands after the second: the orphan is found by
+    its exact caption and keyboard, and retired."""
+    await the_turn_passes_with(standin, bot, lambda: standin.inject_delay("sendPhoto",
+                                                                          seconds=7.0))
+    photos = standin.calls("sendPhoto", ok=True)
+    assert len(photos) >= 2
+
+
+async def test_after_a_supergroup_migration_the_board_is_in_the_new_chat(
+    standin: StandIn, bot: Running
+) -> None:
+    """Case 4: the group becomes a supergroup mid-match: a board appears in the new chat, and
+    its buttons work."""
+    alice, bob, group, board = await players_in_a_group(standin)
+    player, _other = mover(board, alice, bob)
+    supergroup = alice.upgrade_group(group)
+    new = await standin.wait_for(lambda: live_board(supergroup), what="a board in the new chat")
+    assert new.mentions(player)
+    await standin.idle()
+    assert len(boards(supergroup)) == 1
+    await play_turn(standin, player, supergroup)
+    assert len(boards(supergroup)) == 1

@@ -1,0 +1,127 @@
+"""The outbox and the delivery worker's use cases: what each place should show is written with
+the action, claims are exclusive across instances, reconciling queues only what differs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import delete
+
+from storage.db import Database
+from storage.models import DeliveryRow
+from storage.usecases import UseCases
+from tests.storage.helpers import new_match
+
+GROUP = "-100"
+
+
+async def test_an_action_writes_what_its_group_should_show(uc: UseCases) -> None:
+    # Given a match just accepted in a group
+    accepted = await new_match(uc)
+    assert accepted.match is not None
+    # Then its group board is due: a new message, a new image, and a notice for the mover
+    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert work.version == accepted.match.version
+    assert work.repost and work.media and work.notify
+    assert work.chat_id == -100 and work.for_seat is None
+    # When it is delivered, nothing is left to do
+    token = await uc.mark_sending(work.id, caption="board", markup=None)
+    older, probes, _top = await uc.record_sent(work.id, token, message_id=7,
+                                               version=work.version)
+    assert older == [] and probes == []
+    assert await uc.complete_delivery(work.id, version=work.version) is False
+    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
+    assert await uc.reconcile_deliveries() == []
+
+
+async def test_requests_coalesce_until_delivered(uc: UseCases) -> None:
+    # Given a match whose first board is claimed but not yet delivered
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None
+    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    # When the worker delivers an older version than the row now asks for
+    await uc.mark_sending(work.id, caption="board", markup=None)
+    loaded = (await uc.load_match(mv.id)).match
+    assert loaded is not None
+    left = await uc.complete_delivery(work.id, version=work.version - 1)
+    # Then the new message is still asked for
+    assert left is True
+    [again] = await uc.claim_deliveries("w2", chat_key=GROUP)
+    assert again.repost and again.version == work.version
+
+
+async def test_a_place_is_claimed_by_one_instance_only(uc: UseCases, db_url: str) -> None:
+    # Given a board due in a group, and three instances on the same database
+    await new_match(uc)
+    dbs = [Database.from_url(db_url) for _ in range(3)]
+    try:
+        workers = [UseCases(d) for d in dbs]
+        # When they all claim at once
+        claims = await asyncio.gather(*(
+            w.claim_deliveries(f"w{i}", chat_key=GROUP) for i, w in enumerate(workers)))
+        # Then exactly one gets it; the others get it only after the lease ran out
+        assert sorted(len(c) for c in claims) == [0, 0, 1]
+        for w in workers:
+            assert await w.claim_deliveries("late", chat_key=GROUP) == []
+    finally:
+        for d in dbs:
+            await d.dispose()
+
+
+async def test_an_expired_claim_is_taken_over(uc: UseCases) -> None:
+    # Given a claim whose worker died (its lease is over at once)
+    await new_match(uc)
+    [work] = await uc.claim_deliveries("dead", chat_key=GROUP, lease=0.0)
+    # Then another worker takes the place over
+    [again] = await uc.claim_deliveries("alive", chat_key=GROUP)
+    assert again.id == work.id and again.repost
+
+
+async def test_reconcile_queues_a_place_whose_board_is_missing(uc: UseCases) -> None:
+    # Given a delivered board that was then lost (forgotten: a user deleted it)
+    accepted = await new_match(uc)
+    assert accepted.match is not None
+    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    token = await uc.mark_sending(work.id, caption="board", markup=None)
+    await uc.record_sent(work.id, token, message_id=7, version=work.version)
+    await uc.complete_delivery(work.id, version=work.version)
+    [board] = await uc.board_messages(accepted.match.id)
+    await uc.forget_board_message(board.id)
+    # When reconciling, then the group gets a new board
+    assert await uc.reconcile_deliveries() == [GROUP]
+    [again] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert again.repost and not again.notify
+
+
+async def test_a_migrated_group_gets_its_board_in_the_new_chat(uc: UseCases) -> None:
+    await new_match(uc)
+    await uc.migrate_chat(-100, -1009)
+    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
+    [work] = await uc.claim_deliveries("w", chat_key="-1009")
+    assert work.chat_id == -1009 and work.repost
+
+
+async def test_a_board_from_before_the_outbox_is_taken_as_delivered(uc: UseCases) -> None:
+    # Given an active match whose board was recorded before the outbox existed
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None
+    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    await uc.give_up_delivery(work.id, error="test")
+    await uc.prune_deliveries()
+    await uc.record_board_message(mv.id, version=mv.version, chat_id=-100, message_id=5)
+    with uc.db.sessions.begin() as session:
+        session.execute(delete(DeliveryRow))
+    # When reconciling, then nothing is posted again
+    assert await uc.reconcile_deliveries() == []
+    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
+
+
+async def test_the_claims_of_a_dead_worker_are_released(uc: UseCases) -> None:
+    await new_match(uc)
+    [work] = await uc.claim_deliveries("host:1:1", chat_key=GROUP)
+    assert await uc.claimants() == ["host:1:1"]
+    assert await uc.release_claims("host:1:1") == 1
+    [again] = await uc.claim_deliveries("host:2:1", chat_key=GROUP)
+    assert again.id == work.id
