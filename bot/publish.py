@@ -71,10 +71,6 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
     return lines
 
 
-def turn_changed(events: Sequence[Event]) -> bool:
-    return bool(events)
-
-
 class Publisher:
     def __init__(self, portes: Portes, bot: Bot) -> None:
         self.p = portes

@@ -58,23 +58,20 @@ async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str
 
 async def cmd_help(update: Update, context: Ctx) -> None:
     """/help: how to play."""
-    p = portes(context)
-    msg = update.effective_message
-    if msg is None:
+    sender = await command_sender(update, context)
+    if sender is None:
         return
-    await p.see_user(update.effective_user)
-    t = await p.t_in(msg.chat, update.effective_user)
+    p, msg, _, t = sender
     await msg.reply_text(texts.help_text(t, p.username), parse_mode=HTML,
                          disable_web_page_preview=True)
 
 
 async def cmd_rules(update: Update, context: Ctx) -> None:
     """/rules: the rule sheet in the reader's language."""
-    p = portes(context)
-    msg = update.effective_message
-    if msg is None:
+    sender = await command_sender(update, context)
+    if sender is None:
         return
-    t = await p.t_in(msg.chat, update.effective_user)
+    _, msg, _, t = sender
     await msg.reply_text(texts.rules_text(t), parse_mode=HTML)
 
 

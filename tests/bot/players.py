@@ -8,6 +8,13 @@ CONFIRM = "✅ Confirm"
 UNDO = "⟲ Undo"
 
 
+async def start_the_bot(*users: User) -> None:
+    """Each user presses START in the bot's private chat and gets the welcome."""
+    for user in users:
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello)
+
+
 def live_board(chat: Chat) -> Message | None:
     """The newest bot photo message in the chat (the live board)."""
     boards = [m for m in chat.bot_messages() if m.photo_bytes is not None]

@@ -11,7 +11,7 @@ from typing import Any
 from storage.results import LoggedTurn
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, new_board, play_turn, start_group_match
-from tests.standin import Chat, StandIn
+from tests.standin import Chat, Message, StandIn, User
 
 FORCED = "(forced: the only legal play)"
 
@@ -86,12 +86,10 @@ def test_the_greek_score_line_says_sto_for_one_point_and_stous_for_more() -> Non
     assert all(lines[n].endswith(f"αγώνας στους {n}") for n in (3, 5, 7))
 
 
-async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
-        standin: StandIn, bot: Running) -> None:
-    from PIL import Image, ImageChops, ImageStat
-
-    from bot.board import draw_board
-
+async def resignation_offered(standin: StandIn) -> tuple[Chat, Message, User, User]:
+    """A 3-point group match whose player to move offers to resign the game for 1 point:
+    the group, the board showing the offer, the player who offered and the one who must
+    answer."""
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     group = standin.group("Kafeneio", alice, bob)
@@ -103,6 +101,16 @@ async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
     offer = await standin.wait_for(
         lambda: (b := live_board(group)) is not None and "offers to resign" in b.caption and b,
         what="the offer")
+    return group, offer, mover, other
+
+
+async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
+        standin: StandIn, bot: Running) -> None:
+    from PIL import Image, ImageChops, ImageStat
+
+    from bot.board import draw_board
+
+    _, offer, _, other = await resignation_offered(standin)
     assert f"👉 {other.first_name}, accept or decline the offer." in offer.caption
     assert "your move" not in offer.caption
     # the picture is the answerer's side of the board
@@ -126,26 +134,16 @@ async def test_the_score_badge_reads_the_same_whoever_the_group_board_is_drawn_f
 
     from rendering.geometry import board_geometry
 
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    group = standin.group("Kafeneio", alice, bob)
-    board = await start_group_match(standin, alice, bob, group, length="3 points")
     # one game resigned for a point: 1-0, then the boards of game 2 alternate between movers
-    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
-    cmd = mover.send(group, "/resign")
-    menu = await group.wait_for_bot_message(after=cmd)
-    await mover.tap(menu, "Game: 1 point")
-    offer = await standin.wait_for(
-        lambda: (b := live_board(group)) is not None and "offers to resign" in b.caption and b,
-        what="the offer")
+    group, offer, mover, other = await resignation_offered(standin)
     await other.tap(offer, "Accept")
     first = await standin.wait_for(
         lambda: (b := live_board(group)) is not None and "Game 2" in b.caption and b,
         what="game 2")
-    second_mover = alice if first.mentions(alice) else bob
+    second_mover = mover if first.mentions(mover) else other
     await play_turn(standin, second_mover, group, wait=False)
     second = await new_board(standin, group, first)
-    assert first.mentions(alice) != second.mentions(alice)  # drawn for one, then the other
+    assert first.mentions(mover) != second.mentions(mover)  # drawn for one, then the other
     box = board_geometry("right").score_box()
     badges = [b.image().convert("RGB").crop(box) for b in (first, second)]
     # the same picture (up to JPEG noise): not "1–0" for one and "0–1" for the other

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match
+from tests.bot.players import live_board, start_group_match, start_the_bot
 from tests.standin import StandIn
 
 
@@ -82,9 +82,7 @@ async def test_removed_from_a_group_every_match_there_is_told(
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     carol = standin.user("Carol", username="carol")
-    for user in (alice, bob, carol):
-        hello = user.start_bot()
-        await user.private.wait_for_bot_message(after=hello)
+    await start_the_bot(alice, bob, carol)
     group = standin.group("Kafeneio", alice, bob, carol)
     for author, acceptor in ((alice, bob), (carol, alice)):
         cmd = author.send(group, "/new")

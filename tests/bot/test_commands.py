@@ -6,7 +6,7 @@ from sqlalchemy import update
 
 from storage.models import MatchRow
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, play_turn, start_group_match
+from tests.bot.players import board_version, live_board, play_turn, start_group_match, start_the_bot
 from tests.standin import StandIn
 
 
@@ -69,9 +69,7 @@ async def test_games_and_review_show_names_with_html_characters_as_typed(
     # Given a match against a player whose name holds "&" and "<", then a finished one
     alice = standin.user("Alice")
     tom = standin.user("Tom & <Jerry>")
-    for user in (alice, tom):
-        hello = user.start_bot()
-        await user.private.wait_for_bot_message(after=hello)
+    await start_the_bot(alice, tom)
     for _ in range(2):
         created = await bot.uc.create_challenge(tom.id, length=1)
         assert created.challenge is not None
@@ -183,9 +181,7 @@ async def test_removed_from_a_group_the_match_goes_on_in_private(
     # Given a group match between two players who started the bot
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
-    for user in (alice, bob):
-        hello = user.start_bot()
-        await user.private.wait_for_bot_message(after=hello)
+    await start_the_bot(alice, bob)
     group = standin.group("Kafeneio", alice, bob)
     board = await start_group_match(standin, alice, bob, group, "3 points")
     mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
@@ -218,9 +214,7 @@ async def test_a_match_that_cannot_be_read_is_shown_so_and_closed(
     # Given a group match whose stored state was damaged
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
-    for user in (alice, bob):
-        hello = user.start_bot()
-        await user.private.wait_for_bot_message(after=hello)
+    await start_the_bot(alice, bob)
     group = standin.group("Kafeneio", alice, bob)
     await start_group_match(standin, alice, bob, group)
     await standin.idle()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, next_private_turn, start_group_match
+from tests.bot.players import live_board, next_private_turn, start_group_match, start_the_bot
 from tests.standin import StandIn
 
 
@@ -84,9 +84,7 @@ async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running)
 async def test_reminders_then_timeout(standin: StandIn, bot: Running) -> None:
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
-    for user in (alice, bob):
-        hello = user.start_bot()
-        await user.private.wait_for_bot_message(after=hello)
+    await start_the_bot(alice, bob)
     group = standin.group("Kafeneio", alice, bob)
     board = await start_group_match(standin, alice, bob, group, "3 points")
     mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
