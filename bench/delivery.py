@@ -177,7 +177,8 @@ async def measure_heal(args: argparse.Namespace) -> dict[str, float]:
     heals: list[float] = []
     lost = 0
     with StandIn(recompress_photos=False) as standin:
-        async with running_bot(standin, PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0"):
+        async with running_bot(standin, PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0",
+                   PORTES_RATE_CHAT="0"):
             alice, bob = standin.user("Alice", username="alice"), standin.user("Bob")
             alice.start_bot()
             bob.start_bot()

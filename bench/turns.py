@@ -223,7 +223,8 @@ async def main(args: argparse.Namespace) -> int:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PORTES_"))}
         env.update(TELEGRAM_BOT_TOKEN=standin.token, TELEGRAM_API_URL=standin.base_url,
                    TELEGRAM_FILE_URL=standin.base_file_url, DATABASE_URL=url,
-                   PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0", PORTES_LOG_LEVEL="WARNING")
+                   PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0",
+                   PORTES_RATE_CHAT="0", PORTES_LOG_LEVEL="WARNING")
         log_path = work / "bot.log"
         with log_path.open("w") as log:
             command = [sys.executable, "-m", "bot"]

@@ -11,7 +11,6 @@ from typing import Any
 from telegram import BotCommand, Update
 from telegram.error import InvalidToken, NetworkError, TimedOut
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
@@ -29,6 +28,7 @@ from bot.core import Portes
 from bot.delivery import Delivery
 from bot.i18n import N_, tr
 from bot.lanes import ChatLanes
+from bot.limiter import ChatLimiter
 from bot.settings import Settings
 from bot.timers import resume_after_downtime, timer_tick
 from storage.db import Database
@@ -76,10 +76,9 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.token)
-        .rate_limiter(AIORateLimiter(
-            overall_max_rate=rate.overall_per_second, overall_time_period=1,
-            group_max_rate=rate.group_per_minute, group_time_period=60,
-            max_retries=rate.max_retries,
+        .rate_limiter(ChatLimiter(
+            overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
+            chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
         ))
         .concurrent_updates(ChatLanes(64))
         .connection_pool_size(16)

@@ -27,6 +27,7 @@ from bot.settings import Settings
 from storage.results import MatchView, PlayerView
 from storage.usecases import UseCases
 from storage.usecases.outbox import places
+from storage.usecases.outbox import plays_privately as outbox_plays_privately
 
 if TYPE_CHECKING:  # the engine's value types only: core does not load the engine
     from computer import Hint, MatchReview
@@ -141,7 +142,7 @@ class Portes:
         found = places(status=mv.status.value, chat_id=mv.place.chat_id,
                        inline_message_id=mv.place.inline_message_id,
                        players=(seat_id(mv, 0), seat_id(mv, 1)), to_act=mv.to_act,
-                       turn_changed=True)
+                       turn_changed=True, private=started(mv))
         self.delivery.kick(*(w.chat_key for w in found))
 
     def link(self, payload: str) -> str:
@@ -284,6 +285,21 @@ def answer_soon(p: Portes, q: CallbackQuery, text: str | None = None, *,
 
 def is_group_match(mv: MatchView) -> bool:
     return mv.place.chat_id is not None and mv.place.chat_id < 0
+
+
+def started(mv: MatchView) -> tuple[bool, bool]:
+    """Which seats' players started the bot (and can be sent their board privately)."""
+    def can(seat: int) -> bool:
+        player = mv.seats[seat].player
+        return player is not None and player.can_message
+    return can(0), can(1)
+
+
+def plays_privately(mv: MatchView, seat: int | None) -> bool:
+    """Whether ``seat`` plays its turns of this group match on a private board (see
+    :func:`storage.usecases.outbox.group_places`)."""
+    return is_group_match(mv) and outbox_plays_privately(
+        started(mv), (seat_id(mv, 0), seat_id(mv, 1)), seat, mv.status.is_over)
 
 
 def mention(player: PlayerView) -> str:

@@ -32,7 +32,8 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from bot.board import draw_board_async
-from bot.core import Portes, gone, is_group_match, not_modified
+from bot.core import Portes, gone, is_group_match, not_modified, plays_privately
+from bot.limiter import ChatLimiter, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
 from storage.results import BoardMessageView, MatchView
 from storage.usecases import DeliveryWork
@@ -131,8 +132,12 @@ class Delivery:
         try:
             while True:
                 self.again.discard(key)
-                works = await self.p.uc.claim_deliveries(self.worker, chat_key=key,
-                                                         lease=self.lease)
+                await self._room(key)
+                # a group claims one place at a time: its budget may make the next one wait
+                # longer than a claim's lease
+                works = await self.p.uc.claim_deliveries(
+                    self.worker, chat_key=key, lease=self.lease,
+                    limit=1 if key.startswith("-") else 20)
                 for work in works:
                     await self._one(key, work)
                 if not works and key not in self.again:
@@ -141,6 +146,14 @@ class Delivery:
             log.exception("delivery to %s failed", key)
         finally:
             self.running.pop(key, None)
+
+    async def _room(self, key: str) -> None:
+        """Wait until the chat's budget has room for a call, before the call is built: what
+        goes out after a wait is the match's latest state (taps made meanwhile collapse into
+        one edit)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter) and not key.startswith("inline:"):
+            await limiter.ready(int(key))
 
     async def _one(self, key: str, work: DeliveryWork) -> None:
         uc = self.p.uc
@@ -155,8 +168,7 @@ class Delivery:
             if more:  # a newer action meanwhile, or an orphan still looked for
                 self.later(0.0 if work.version < mv.version else 2.0, key)
         except RetryAfter as exc:
-            delay = float(exc.retry_after if isinstance(exc.retry_after, (int, float))
-                          else exc.retry_after.total_seconds())
+            delay = retry_seconds(exc)
             await self._retry(key, work, delay, f"flood: retry after {delay:g} s")
         except ChatMigrated as exc:
             await uc.migrate_chat(int(key), exc.new_chat_id)
@@ -195,20 +207,16 @@ class Delivery:
             return
         await self._board(work, mv)
         crash_point("shown")
-        if work.notify and mv.to_act is not None and is_group_match(mv):
-            await self.pub.notify_private(mv, mv.to_act)
-        crash_point("notified")
 
     def _look(self, work: DeliveryWork, mv: MatchView) -> tuple[str, Markup | None, int]:
         """Caption, keyboard and the side the image is drawn from, for the latest state."""
         notes = work.notes if mv.version == work.version else ()
         if work.for_seat is None:
             caption, t = self.pub.shared_caption(mv, notes)
-            return caption, self.pub.keyboard(t, mv), self.pub.viewer_of_shared(mv)
+            return caption, self.pub.shared_keyboard(t, mv), self.pub.viewer_of_shared(mv)
         seat = work.for_seat
         caption, t = self.pub.seat_caption(mv, seat, notes)
-        markup = self.pub.keyboard(t, mv) if (mv.to_act == seat or mv.status.is_over) else None
-        return caption, markup, seat
+        return caption, self.pub.seat_keyboard(t, mv, seat), seat
 
     async def _board(self, work: DeliveryWork, mv: MatchView) -> None:
         caption, markup, viewer = self._look(work, mv)
@@ -220,6 +228,9 @@ class Delivery:
             await self._retire(boards[:-1])
             await self._probe(work, list(work.probes), work.top)
             return
+        if work.for_seat is not None and is_group_match(mv) and (
+                mv.to_act != work.for_seat or not plays_privately(mv, work.for_seat)):
+            return  # a group match's private board is posted only for its player's turn
         await self._post(work, mv, caption, markup, viewer)
 
     async def _edit(self, live: BoardMessageView, mv: MatchView, caption: str,
@@ -287,6 +298,11 @@ class Delivery:
             player = mv.seats[work.for_seat].player
             if player is not None:
                 await self.p.uc.set_can_message(player.id, False)
+            if is_group_match(mv):
+                # they blocked the bot: they play on the group's board again, posted anew
+                # with its buttons and them mentioned
+                self.p.views.pop(mv.id, None)
+                self.kick(*await self.p.uc.redeliver(mv.id, seat=None, shared=True))
 
     async def _retire(self, boards: list[BoardMessageView]) -> None:
         for old in boards:

@@ -17,7 +17,7 @@ from typing import Any
 from telegram import Bot, Message
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden
+from telegram.error import BadRequest
 
 from bot import texts
 from bot.core import (
@@ -26,6 +26,7 @@ from bot.core import (
     is_group_match,
     mention,
     not_modified,
+    plays_privately,
     quietly,
     retrying,
 )
@@ -34,7 +35,7 @@ from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
-from storage.results import BoardMessageView, MatchStatus, MatchView
+from storage.results import BoardMessageView, MatchStatus, MatchView, PlayerView
 
 log = logging.getLogger("bot.publish")
 HTML = ParseMode.HTML
@@ -85,12 +86,23 @@ class Publisher:
         seat = mv.to_act
         if seat is not None and not mv.seats[seat].is_computer:
             player = mv.seats[seat].player
-            if player is not None and mv.state.phase == Phase.RESIGN_OFFERED:
-                text += "\n" + t._("👉 {player}, accept or decline the offer.",
-                                   player=mention(player))
-            elif player is not None:
-                text += "\n" + t._("👉 {player}, your move.", player=mention(player))
+            if player is not None:
+                text += "\n" + self._awaited(t, mv, player)
         return text, t
+
+    @staticmethod
+    def _awaited(t: Tr, mv: MatchView, player: PlayerView) -> str:
+        who = mention(player)
+        offer = mv.state.phase == Phase.RESIGN_OFFERED
+        if plays_privately(mv, mv.to_act):
+            if offer:
+                return t._("👉 {player}, accept or decline the offer in our private chat.",
+                           player=who)
+            return t._("👉 {player}, your move: your board is in our private chat.",
+                       player=who)
+        if offer:
+            return t._("👉 {player}, accept or decline the offer.", player=who)
+        return t._("👉 {player}, your move.", player=who)
 
     def seat_caption(
         self, mv: MatchView, seat: int, notes: Sequence[dict[str, Any]] = ()
@@ -107,6 +119,22 @@ class Publisher:
                                  hint=mv.computer_level is not None and not mv.computer_to_act)
         if mv.state.phase == Phase.MATCH_OVER:
             return rematch_keyboard(t, mv.id)
+        return None
+
+    def shared_keyboard(self, t: Tr, mv: MatchView, *,
+                        selected: int | None = None) -> Markup | None:
+        """A group's board: the turn's buttons, unless the one to act plays on a private
+        board; then a link to it."""
+        if mv.status == MatchStatus.ACTIVE and plays_privately(mv, mv.to_act):
+            return url_keyboard("▶ " + t._("Play in the private chat"), self.p.link(f"m{mv.id}"))
+        return self.keyboard(t, mv, selected=selected)
+
+    def seat_keyboard(self, t: Tr, mv: MatchView, seat: int, *,
+                      selected: int | None = None) -> Markup | None:
+        """A player's private board: the turn's buttons on their turn; Rematch at the end
+        of a match played in private (a group match's is on the group's board)."""
+        if mv.to_act == seat or (mv.status.is_over and not is_group_match(mv)):
+            return self.keyboard(t, mv, selected=selected)
         return None
 
     def viewer_of_shared(self, mv: MatchView) -> int:
@@ -132,12 +160,14 @@ class Publisher:
         elif mv.computer_to_act and self.p.computer is not None:
             self.p.spawn(self.p.computer.turn(mv))
 
-    async def bring_back(self, mv: MatchView, seat: int | None = None) -> None:
-        """Post the match's board again (``/games``, a deep link, a reminder): in its group,
-        or in ``seat``'s private chat."""
-        keys = await self.p.uc.redeliver(mv.id, seat=None if is_group_match(mv) else seat)
+    async def bring_back(self, mv: MatchView, seat: int | None, *, shared: bool) -> bool:
+        """Post the match's board again (``/games``, a deep link, a reminder): the group's
+        board when ``shared``, and ``seat``'s private board (of a group match: while it is
+        their turn). ``False`` when there was nothing to post."""
+        keys = await self.p.uc.redeliver(mv.id, seat=seat, shared=shared)
         if self.p.delivery is not None:
             self.p.delivery.kick(*keys)
+        return bool(keys)
 
     async def retire(self, old: BoardMessageView) -> None:
         """Delete an old board; when Telegram refuses (older than 48 h), edit it to a stub."""
@@ -156,16 +186,17 @@ class Publisher:
         """A tap inside a turn: new caption (the partial play) and keyboard on the same board."""
         if message is None:
             return
-        if is_group_match(mv):
+        if is_group_match(mv) and message.chat_id == mv.place.chat_id:
             caption, t = self.shared_caption(mv)
+            markup = self.shared_keyboard(t, mv, selected=selected)
         else:
             seat = mv.seat_of(message.chat_id)
             if seat is None:
                 return
             caption, t = self.seat_caption(mv, seat)
+            markup = self.seat_keyboard(t, mv, seat, selected=selected)
         if notes:
             caption = "\n".join((*notes, caption))
-        markup = self.keyboard(t, mv, selected=selected)
         try:
             if caption_too:
                 await retrying(lambda: message.edit_caption(caption, parse_mode=HTML,
@@ -181,21 +212,6 @@ class Publisher:
             raise
 
     # -- notices ---------------------------------------------------------------------------
-
-    async def notify_private(self, mv: MatchView, seat: int) -> None:
-        """Tell the player who must act in a group, privately, if they started the bot."""
-        player = mv.seats[seat].player
-        if player is None or not player.can_message:
-            return
-        t = self.p.t_user(player)
-        try:
-            await self.bot.send_message(
-                player.id, t._("🎲 Your turn in the group match #{id}.", id=mv.id),
-                disable_notification=False)
-        except Forbidden:
-            await self.p.uc.set_can_message(player.id, False)
-        except BadRequest as exc:  # transient failures are raised: the worker tries again
-            log.info("could not notify %s: %s", player.id, exc)
 
     async def update_inline_card(self, mv: MatchView) -> None:
         imid = mv.place.inline_message_id
@@ -254,4 +270,4 @@ class Publisher:
                     "match).", id=mv.id)))
             for i in (0, 1):
                 if mv.seats[i].player is not None:
-                    await self.bring_back(mv, i)
+                    await self.bring_back(mv, i, shared=False)

@@ -16,13 +16,14 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class RateLimits:
-    """python-telegram-bot's ``AIORateLimiter`` ceilings; Telegram's own limits by default.
-
-    A rate of 0 lifts that ceiling (the tests and the benchmark do so).
+    """The rate limiter's ceilings (:class:`bot.limiter.ChatLimiter`); Telegram's own limits
+    by default. A rate of 0 lifts that ceiling (the tests and the benchmark do so).
     """
 
     overall_per_second: float = 30.0
     group_per_minute: float = 20.0
+    chat_per_second: float = 1.0
+    """About one call a second in any one chat (a burst of 3 allowed), as Telegram asks."""
     max_retries: int = 5
 
 
@@ -94,6 +95,8 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "are refused. Give every instance the same one"),
     ("PORTES_RATE_OVERALL", "messages per second over all chats (default 30; 0 lifts the limit)"),
     ("PORTES_RATE_GROUP", "messages per minute in one group (default 20; 0 lifts the limit)"),
+    ("PORTES_RATE_CHAT", "messages per second in any one chat, a burst of 3 allowed (default 1; "
+                         "0 lifts the limit)"),
     ("PORTES_RATE_RETRIES", "retries after a 429 'retry after' answer (default 5)"),
     ("PORTES_NEW_PER_MINUTE", "/new commands one player may send per minute; more are refused "
      "with one notice a minute (default 5; 0 lifts the cap; counted per bot instance)"),
@@ -190,6 +193,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     rate = RateLimits(
         overall_per_second=_float(env, "PORTES_RATE_OVERALL", RateLimits.overall_per_second),
         group_per_minute=_float(env, "PORTES_RATE_GROUP", RateLimits.group_per_minute),
+        chat_per_second=_float(env, "PORTES_RATE_CHAT", RateLimits.chat_per_second),
         max_retries=int(_float(env, "PORTES_RATE_RETRIES", RateLimits.max_retries)),
     )
     limits = Limits(

@@ -103,7 +103,7 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
         return
     waiting = timer.after or timedelta(0)
     async with p.locks.hold(mv.id):
-        if is_group_match(mv) and mv.place.chat_id is not None:
+        if is_group_match(mv) and mv.place.chat_id is not None and not player.can_message:
             t = p.t_match_chat(mv)
             await quietly(pub.bot.send_message(
                 mv.place.chat_id,
@@ -116,6 +116,6 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
                 await pub.bot.send_message(
                     player.id, t._("⏰ Your move in match #{id} (waiting for {waited}).",
                                    id=mv.id, waited=waited(t, waiting)))
-                await pub.bring_back(mv, seat)
+                await pub.bring_back(mv, seat, shared=False)
             except Forbidden:
                 await p.uc.set_can_message(player.id, False)

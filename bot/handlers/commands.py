@@ -49,11 +49,11 @@ async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str
     seat = mv.seat_of(user_id) if mv is not None else None
     if mv is None or seat is None:
         await msg.reply_text(texts.error_text(t, "not_found" if mv is None else "not_a_player"))
-    elif is_group_match(mv):
-        await msg.reply_text(t._("This match is played in its group."))
-    else:
-        p.touch(user_id, mv.id)
-        await publisher(context).bring_back(mv, seat)
+        return
+    p.touch(user_id, mv.id)
+    if not await publisher(context).bring_back(mv, seat, shared=False):
+        await msg.reply_text(t._("Match #{id} is played in its group: your board comes here "
+                                 "when it is your turn.", id=mv.id))
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:
@@ -177,4 +177,10 @@ async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
         return
     await q.answer()
-    await publisher(context).bring_back(mv, seat)
+    in_group = is_group_match(mv) and q.message is not None and q.message.chat.id < 0
+    if in_group:
+        await publisher(context).bring_back(mv, None, shared=True)
+    elif not await publisher(context).bring_back(mv, seat, shared=False):
+        await quietly(context.bot.send_message(q.from_user.id, t._(
+            "Match #{id} is played in its group: your board comes here when it is your "
+            "turn.", id=mv.id)))

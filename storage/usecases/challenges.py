@@ -381,6 +381,8 @@ class ChallengeCases(Feature):
                 new_state,
                 events,
                 now,
+                players=k.players(session, extra.get("player0_id", row.player0_id),
+                                  extra.get("player1_id", row.player1_id)),
                 extra=extra,
                 expect_status=MatchStatus.CHALLENGE.value,
             )

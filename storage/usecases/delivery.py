@@ -46,7 +46,6 @@ class DeliveryWork:
     version: int
     repost: bool
     media: bool
-    notify: bool
     notes: tuple[dict[str, Any], ...]
     """The caption's lines about what happened (only for the version they belong to)."""
     probes: tuple[dict[str, Any], ...]
@@ -68,7 +67,7 @@ def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> Delivery
         id=row.id, match_id=row.match_id, chat_id=row.chat_id,
         inline_message_id=row.inline_message_id, for_seat=row.for_seat, version=row.version,
         repost=row.repost_version is not None, media=row.media_version is not None,
-        notify=row.notify_version is not None, notes=tuple(notes),
+        notes=tuple(notes),
         probes=tuple(row.probes or ()), attempts=row.attempts,
     )
 
@@ -99,11 +98,19 @@ def queue_places(k: Kernel, session: Session, match_id: int, version: int,
         session.execute(upsert(k.insert, k.db.engine.dialect.name), rows)
 
 
-def match_places(row: MatchRow, *, turn_changed: bool = True) -> list[Where]:
+def match_places(k: Kernel, session: Session, row: MatchRow) -> list[Where]:
+    """Every place showing the match as it is now (who started the bot read from the
+    database)."""
+    found = k.players(session, row.player0_id, row.player1_id)
+
+    def started(player_id: int | None) -> bool:
+        player = found.get(player_id) if player_id is not None else None
+        return player is not None and player.can_message
+
     return places(status=row.status, chat_id=row.chat_id,
                   inline_message_id=row.inline_message_id,
                   players=(row.player0_id, row.player1_id), to_act=row.to_act,
-                  turn_changed=turn_changed)
+                  turn_changed=True, private=(started(row.player0_id), started(row.player1_id)))
 
 
 class DeliveryCases(Feature):
@@ -308,19 +315,21 @@ class DeliveryCases(Feature):
                 _release(row)
 
     @off_loop
-    def redeliver(self, match_id: int, *, seat: int | None = None) -> list[str]:
-        """Post the match's board again (``/games``, a reminder): a new message at the places
-        of the match (only ``seat``'s private board when given). Returns the chats to kick."""
+    def redeliver(self, match_id: int, *, seat: int | None, shared: bool) -> list[str]:
+        """Post the match's board again (``/games``, a deep link, a reminder): a new message
+        at the group's shared board when ``shared``, and at ``seat``'s private board (a group
+        match's private board only while it is that seat's turn). Returns the chats to kick
+        (none: nothing to post)."""
         k = self.kernel
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(MatchRow, match_id)
             if row is None:
                 return []
-            found = [w for w in match_places(row) if w.inline_message_id is None
-                     and (seat is None or w.for_seat in (None, seat))]
             found = [Where(w.place, w.chat_key, w.chat_id, None, w.for_seat, repost=True,
-                           media=True) for w in found]
+                           media=True) for w in match_places(k, session, row)
+                     if w.inline_message_id is None and not w.only_live
+                     and (w.for_seat == seat if w.for_seat is not None else shared)]
             queue_places(k, session, match_id, row.version, found, now)
             return [w.chat_key for w in found]
 
@@ -336,7 +345,7 @@ class DeliveryCases(Feature):
             matches = session.scalars(select(MatchRow).where(
                 MatchRow.status == MatchStatus.ACTIVE.value))
             for match in matches:
-                for where in match_places(match):
+                for where in match_places(k, session, match):
                     if self._reconcile_place(session, match, where, now):
                         chats.add(where.chat_key)
         return sorted(chats)
@@ -410,5 +419,6 @@ def move_chat_deliveries(k: Kernel, session: Session, old_chat_id: int,
         MatchRow.chat_id == new_chat_id, MatchRow.status == MatchStatus.ACTIVE.value))
     for match in matches:
         found = [Where(w.place, w.chat_key, w.chat_id, w.inline_message_id, w.for_seat,
-                       repost=True, media=True) for w in match_places(match)]
+                       repost=True, media=True) for w in match_places(k, session, match)
+             if not w.only_live]
         queue_places(k, session, match.id, match.version, found, now)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -238,13 +238,15 @@ class Kernel:
         events: Sequence[Event],
         now: datetime,
         *,
+        players: Mapping[int, PlayerView],
         extra: dict[str, Any] | None = None,
         expect_status: str | None = None,
         status: MatchStatus | None = None,
     ) -> Plan:
         """The statements of a compare-and-swap write (match version read -> version + 1), of
-        the events' log and of the timers, with their parameters (no I/O); :meth:`apply` runs
-        them."""
+        the events' log, of the timers and of the outbox, with their parameters (no I/O);
+        :meth:`apply` runs them. ``players``: the match's players as read (who started the bot
+        decides where a group match's turns are played, see :mod:`storage.usecases.outbox`)."""
         new_status = status or status_after(after)
         waiting = to_act(new_status, after)
         values: dict[str, Any] = {
@@ -274,18 +276,25 @@ class Kernel:
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(self.timers, row.id, waiting, now))
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
-                               self._after(row, values), events, utcnow())
+                               self._after(row, values, players), events, utcnow())
         if delivery is not None:
             steps.append(delivery)
         return Plan(row, values, expect_status, steps)
 
     @staticmethod
-    def _after(row: MatchLike, values: dict[str, Any]) -> dict[str, Any]:
+    def _after(row: MatchLike, values: dict[str, Any],
+               players: Mapping[int, PlayerView]) -> dict[str, Any]:
         """What the outbox needs of the match row as the write leaves it."""
         keys = ("chat_id", "inline_message_id", "player0_id", "player1_id")
         after = {key: values.get(key, getattr(row, key)) for key in keys}
+
+        def started(player_id: int | None) -> bool:
+            found = players.get(player_id) if player_id is not None else None
+            return found is not None and found.can_message
+
         after.update(id=row.id, status=values["status"], version=values["version"],
-                     to_act=values["to_act"])
+                     to_act=values["to_act"],
+                     private=(started(after["player0_id"]), started(after["player1_id"])))
         return after
 
     @staticmethod
@@ -341,7 +350,9 @@ class Kernel:
             except PortesError as exc:
                 return refused(exc.code, exc.message, self.loaded_view(loaded))
             self.checkpoint("read")
-            if not self._write(session, self.plan(row, state, new_state, events, self.clock())):
+            plan = self.plan(row, state, new_state, events, self.clock(),
+                             players=loaded.players)
+            if not self._write(session, plan):
                 return self.stale(match_id)
         self.checkpoint("committed")
         boards = [] if row.status in ENDED_STATUSES else loaded.boards

@@ -37,8 +37,9 @@ class Where:
     """A new message is wanted (someone new must act: a new message notifies, an edit not)."""
     media: bool
     """The image changes (a turn ended), not only the caption and the keyboard."""
-    notify: bool = False
-    """The player to act in a group match gets a private notice."""
+    only_live: bool = False
+    """Edit the place's board if one is live; never post one (a group match's private board
+    of a player whose turn it is not)."""
 
 
 def is_group(chat_id: int | None) -> bool:
@@ -53,9 +54,10 @@ def places(
     players: tuple[int | None, int | None],
     to_act: int | None,
     turn_changed: bool,
+    private: tuple[bool, bool] = (False, False),
 ) -> list[Where]:
-    """The places an action on a match changes. A group match shows one shared board in its
-    group; other matches a board in each player's private chat, and an inline card when the
+    """The places an action on a match changes. A group match: see :func:`group_places`.
+    Other matches show a board in each player's private chat, and an inline card when the
     challenge was inline. When the turn changed (someone new must act, or the match ended) the
     one who must act gets a new message; a step inside a turn edits the mover's board only."""
     if status == MatchStatus.CHALLENGE:
@@ -63,10 +65,7 @@ def places(
     over = MatchStatus(status) in ENDED_STATUSES
     if is_group(chat_id):
         assert chat_id is not None
-        someone = not over and to_act is not None and players[to_act] is not None
-        return [Where(f"chat:{chat_id}:g", str(chat_id), chat_id, None, None,
-                      repost=turn_changed, media=turn_changed,
-                      notify=turn_changed and someone)]
+        return group_places(chat_id, players, to_act, over, turn_changed, private)
     found: list[Where] = []
     for seat, player in enumerate(players):
         if player is None or (not turn_changed and to_act != seat):
@@ -77,6 +76,49 @@ def places(
     if inline_message_id and turn_changed:
         key = f"inline:{inline_message_id}"
         found.append(Where(key, key, None, inline_message_id, None, repost=False, media=True))
+    return found
+
+
+def plays_privately(private: tuple[bool, bool], players: tuple[int | None, int | None],
+                    seat: int | None, over: bool) -> bool:
+    """Whether ``seat`` plays its turn of a group match on a private board: a player who
+    started the bot (``private``) does, while the match goes on."""
+    return not over and seat is not None and players[seat] is not None and private[seat]
+
+
+def group_places(
+    chat_id: int,
+    players: tuple[int | None, int | None],
+    to_act: int | None,
+    over: bool,
+    turn_changed: bool,
+    private: tuple[bool, bool],
+) -> list[Where]:
+    """A group match shows one shared board in its group, and the group has a budget of
+    about 20 calls a minute (sends, edits and deletions alike), so its board changes once per
+    turn, not once per tap.
+
+    A player who started the bot (``private``) plays their turns on a private board: posted
+    anew when their turn comes (a new message notifies them: it is their "your turn"), edited
+    by their taps, and left without buttons when the turn passes (edited if live, never
+    posted). The group's board is then edited in place once per turn. A player who never
+    started the bot plays on the group's board itself: it is posted anew with them mentioned
+    when their turn comes, and each of their taps edits it. The match's end is a new message
+    in the group."""
+    mover_private = plays_privately(private, players, to_act, over)
+    found: list[Where] = []
+    if turn_changed or not mover_private:
+        found.append(Where(f"chat:{chat_id}:g", str(chat_id), chat_id, None, None,
+                           repost=turn_changed and not mover_private, media=turn_changed))
+    for seat, player in enumerate(players):
+        if player is None or not private[seat]:
+            continue
+        acting = not over and to_act == seat
+        if not turn_changed and not acting:
+            continue
+        found.append(Where(f"chat:{player}:{seat}", str(player), player, None, seat,
+                           repost=turn_changed and acting, media=turn_changed,
+                           only_live=not acting))
     return found
 
 
@@ -109,7 +151,7 @@ def outbox_row(where: Where, match_id: int, version: int, now: datetime,
         "shown": 0,
         "repost_version": version if where.repost else None,
         "media_version": version if where.media else None,
-        "notify_version": version if where.notify else None,
+        "notify_version": None,
         "notes": notes,
         "notes_version": version if notes is not None else None,
         "probes": None,
@@ -157,7 +199,8 @@ def upsert(insert: Any, dialect: str) -> Executable:
 def outbox_step(
     insert: Any, dialect: str, values: dict[str, Any], events: Sequence[Event], now: datetime
 ) -> tuple[Executable, list[dict[str, Any]]] | None:
-    """The outbox rows of one accepted action (``values``: the match row after the write)."""
+    """The outbox rows of one accepted action (``values``: the match row after the write,
+    with ``private``: which seats' players started the bot)."""
     turn_changed = bool(events)
     found = places(
         status=values["status"],
@@ -166,6 +209,7 @@ def outbox_step(
         players=(values["player0_id"], values["player1_id"]),
         to_act=values["to_act"],
         turn_changed=turn_changed,
+        private=values["private"],
     )
     if not found:
         return None

@@ -105,7 +105,8 @@ class TimerCases(Feature):
             return TimerFired(timer.id, kind, timer.seat, after, k.loaded_view(loaded))
         assert timer.seat is not None
         new_state, events = state.resign_match(timer.seat, reason="timeout")
-        if not k.apply(session, k.plan(row, state, new_state, events, now)):
+        if not k.apply(session, k.plan(row, state, new_state, events, now,
+                                       players=loaded.players)):
             session.rollback()  # the player acted meanwhile
             return None
         session.commit()

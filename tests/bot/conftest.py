@@ -77,7 +77,8 @@ def settings_for(server: StandIn, db_url: str, **changes: Any) -> Settings:
         database_url=db_url,
         api_url=server.base_url,
         file_url=server.base_file_url,
-        rate=RateLimits(overall_per_second=0, group_per_minute=0, max_retries=3),
+        rate=RateLimits(overall_per_second=0, group_per_minute=0, chat_per_second=0,
+                        max_retries=3),
         timeouts=Timeouts(timer_poll=0.2),
         computer_delay=0.0,
     )

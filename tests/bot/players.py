@@ -65,28 +65,51 @@ async def new_board(standin: StandIn, chat: Chat, old: Message) -> Message:
     return await standin.wait_for(newer, what="a new board")  # type: ignore[no-any-return]
 
 
-async def play_turn(standin: StandIn, user: User, chat: Chat, *, wait: bool = True) -> Message:
-    """Play one whole turn on the live board in ``chat`` by tapping; returns the board tapped
-    (in a group, after waiting for the next board unless ``wait`` is false). Buttons are told
-    apart by what they do (their callback data), so this works in any language."""
+def turn_board(user: User, chat: Chat) -> Message | None:
+    """Where ``user`` plays now: the live board of ``chat``, or in a group their private
+    board when they play their turns there (the one whose turn buttons are the newest)."""
+    found = [b for b in (live_board(chat), live_board(user.private) if chat.id < 0 else None)
+             if b is not None and turn_actions(b)]
+    return max(found, key=board_version, default=None)
+
+
+def turn_actions(board: Message) -> dict[str, list[str]]:
+    """The board's buttons by what they do (their callback data's action)."""
+    by_action: dict[str, list[str]] = {}
+    for row in board.buttons:
+        for b in row:
+            if b.callback_data:
+                by_action.setdefault(b.callback_data.split(":")[0], []).append(b.text)
+    return by_action
+
+
+def group_look(chat: Chat) -> tuple[int, int] | None:
     board = live_board(chat)
-    assert board is not None, "no board"
+    return None if board is None else (board.message_id, board.edit_count)
+
+
+async def play_turn(standin: StandIn, user: User, chat: Chat, *, wait: bool = True) -> Message:
+    """Play one whole turn by tapping: on the live board in ``chat``, or in a group on the
+    player's private board when they play there; returns the first board tapped. In a group,
+    waits (unless ``wait`` is false) until the group's board shows the turn passed (a new
+    board, or the board edited). Buttons are told apart by what they do (their callback
+    data), so this works in any language."""
+    first: Message = await standin.wait_for(lambda: turn_board(user, chat),
+                                            what=f"a board for {user.first_name} to play on")
     for _ in range(12):
-        current = board.refresh()
-        by_action: dict[str, list[str]] = {}
-        for row in current.buttons:
-            for b in row:
-                if b.callback_data:
-                    by_action.setdefault(b.callback_data.split(":")[0], []).append(b.text)
-        if not by_action:
-            return board
+        current = turn_board(user, chat)
+        if current is None:
+            return first
+        by_action = turn_actions(current)
         final = (by_action.get("c") or by_action.get("p") or [None])[0]
         if final is not None:
+            look = group_look(chat)
             alert = await tap_and_wait(standin, user, current, final)
             assert alert is None, alert
             if wait:
-                await new_board(standin, chat, board)
-            return board
+                await standin.wait_for(lambda seen=look: group_look(chat) != seen,
+                                       what="the board to show the turn passed")
+            return first
         choice = (by_action.get("m") or by_action.get("f") or [None])[0]
         assert choice is not None, current.button_texts
         alert = await tap_and_wait(standin, user, current, choice)

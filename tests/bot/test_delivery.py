@@ -12,14 +12,16 @@ from tests.bot.conftest import Running
 from tests.bot.players import live_board, play_turn, start_group_match, tap_and_wait
 from tests.standin import Chat, Message, StandIn, Tap, User
 
-NOTICE = "Your turn in the group match #1."
 
-
-async def players_in_a_group(standin: StandIn) -> tuple[User, User, Chat, Message]:
+async def players_in_a_group(standin: StandIn, *, started: bool = True
+                             ) -> tuple[User, User, Chat, Message]:
+    """A 3-point match in a group; ``started``: both players started the bot (so each plays
+    their turns on a private board), else they play on the group's board."""
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
-    alice.start_bot()
-    bob.start_bot()
+    if started:
+        alice.start_bot()
+        bob.start_bot()
     group = standin.group("Kafeneio", alice, bob)
     board = await start_group_match(standin, alice, bob, group, length="3 points")
     await standin.idle()
@@ -57,19 +59,15 @@ def boards(chat: Chat) -> list[Message]:
     return [m for m in chat.bot_messages() if m.photo_bytes is not None and m.has_keyboard]
 
 
-def notices(user: User) -> int:
-    return sum(1 for m in user.private.bot_messages() if NOTICE in (m.text or ""))
-
-
 def mover(board: Message, alice: User, bob: User) -> tuple[User, User]:
     return (alice, bob) if board.mentions(alice) else (bob, alice)
 
 
-async def converged(standin: StandIn, group: Chat, old: Message) -> Message:
+async def converged(standin: StandIn, chat: Chat, old: Message | None) -> Message:
     """Exactly one live board, newer than ``old``, and nothing more in flight."""
     def one_new() -> Message | None:
-        live = boards(group)
-        if len(live) == 1 and live[0].message_id != old.message_id:
+        live = boards(chat)
+        if len(live) == 1 and (old is None or live[0].message_id != old.message_id):
             return live[0]
         return None
     await standin.wait_for(one_new, timeout=30, what="one new live board")
@@ -79,31 +77,59 @@ async def converged(standin: StandIn, group: Chat, old: Message) -> Message:
     return board  # type: ignore[no-any-return]
 
 
+def sent_to(standin: StandIn, chat: Chat, since: float) -> int:
+    """Boards that reached ``chat`` since ``since`` (each one notified its reader)."""
+    return sum(1 for c in standin.calls("sendPhoto", ok=True)
+               if c.time >= since and int(c.params.get("chat_id", 0)) == chat.id)
+
+
 async def the_turn_passes_with(
-    standin: StandIn, bot: Running, fault: Any
+    standin: StandIn, bot: Running, fault: Any, *, started: bool = False
 ) -> tuple[Message, User, User, Chat, Tap]:
-    """Play a turn up to its last tap, inject ``fault``, tap; the board must converge."""
-    alice, bob, group, board = await players_in_a_group(standin)
+    """Play a turn up to its last tap, inject ``fault``, tap; the board must converge where
+    the next player plays (the group's board, or their private board when ``started``)."""
+    alice, bob, group, board = await players_in_a_group(standin, started=started)
     player, other = mover(board, alice, bob)
     before = (await bot.uc.load_match(1)).match
     assert before is not None
-    told = notices(other)
-    board, final = await up_to_the_last_tap(standin, player, group)
+    here, there = (player.private, other.private) if started else (group, group)
+    board, final = await up_to_the_last_tap(standin, player, here)
+    group_before = live_board(group)
+    assert group_before is not None
+    look = (group_before.message_id, group_before.edit_count)
     fault()
+    since = standin.now()
     tap = player.tap(board, final)
-    new = await converged(standin, group, board)
+    new = await converged(standin, there, None if started else board)
     after = (await bot.uc.load_match(1)).match
     assert after is not None and after.to_act != before.to_act  # the move is kept
-    assert new.mentions(other)
-    assert notices(other) == told + 1  # told exactly once
+    if started:
+        assert final_button(new) is None and new.button_texts  # the turn's first buttons
+        # the group's board shows the turn passed, and still mentions who is to move
+        shown = await standin.wait_for(
+            lambda: (b := live_board(group)) is not None
+            and (b.message_id, b.edit_count) != look and b, what="the group's board")
+        assert shown.mentions(other)
+        assert len(boards(group)) == 1
+    else:
+        assert new.mentions(other)
+    photos = sent_to(standin, there, since)
+    assert photos >= 1
+    if not fault_posts_twice(fault):
+        assert photos == 1  # told exactly once: one new message
     # the new board's buttons work: the next player plays on it
     await play_turn(standin, other, group)
     return new, player, other, group, tap
 
 
+def fault_posts_twice(fault: Any) -> bool:
+    return bool(getattr(fault, "posts_twice", False))
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["group", "private"])
 @pytest.mark.parametrize("fault", ["502", "slow"])
 async def test_a_failed_answer_does_not_stop_the_board(
-    standin: StandIn, bot: Running, fault: str
+    standin: StandIn, bot: Running, fault: str, started: bool
 ) -> None:
     """Case 1: the callback answer fails (502) or comes too late: the board follows anyway,
     and nobody is told "Something went wrong"."""
@@ -112,29 +138,35 @@ async def test_a_failed_answer_does_not_stop_the_board(
             standin.inject_error("answerCallbackQuery", 502, description="Bad Gateway")
         else:
             standin.inject_delay("answerCallbackQuery", seconds=6.0)
-    await the_turn_passes_with(standin, bot, inject)
+    await the_turn_passes_with(standin, bot, inject, started=started)
     answers = standin.calls("answerCallbackQuery")
     assert not any("went wrong" in str(c.params.get("text") or "") for c in answers)
 
 
+@pytest.mark.parametrize("started", [False, True], ids=["group", "private"])
 @pytest.mark.parametrize("code,times", [(502, 5), (429, 7)])
 async def test_a_board_that_cannot_be_posted_is_posted_once_telegram_answers(
-    standin: StandIn, bot: Running, code: int, times: int
+    standin: StandIn, bot: Running, code: int, times: int, started: bool
 ) -> None:
     """Case 2: sendPhoto fails more times than the client retries (5 x 502, 7 x 429 over the
     rate limiter's 3 retries): the worker tries again later until the board is there."""
     await the_turn_passes_with(standin, bot, lambda: standin.inject_error(
         "sendPhoto", code, times=times, retry_after=1 if code == 429 else None,
-        description="Bad Gateway" if code == 502 else None))
+        description="Bad Gateway" if code == 502 else None), started=started)
     assert standin.calls("sendPhoto", ok=True)
 
 
-async def test_a_board_posted_twice_is_found_and_retired(standin: StandIn, bot: Running) -> None:
+@pytest.mark.parametrize("started", [False, True], ids=["group", "private"])
+async def test_a_board_posted_twice_is_found_and_retired(
+    standin: StandIn, bot: Running, started: bool
+) -> None:
     """Case 3: sendPhoto's answer comes after the client gave up (so its outcome is unknown
     and it is sent again), and the first board lands after the second: the orphan is found by
     its exact caption and keyboard, and retired."""
-    await the_turn_passes_with(standin, bot, lambda: standin.inject_delay("sendPhoto",
-                                                                          seconds=7.0))
+    def slow_send() -> None:
+        standin.inject_delay("sendPhoto", seconds=7.0)
+    slow_send.posts_twice = True  # type: ignore[attr-defined]
+    await the_turn_passes_with(standin, bot, slow_send, started=started)
     photos = standin.calls("sendPhoto", ok=True)
     assert len(photos) >= 2
 

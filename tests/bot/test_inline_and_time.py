@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, next_private_turn, start_group_match, start_the_bot
 from tests.standin import StandIn
@@ -81,23 +83,38 @@ async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running)
     assert match.commitment[:16] in board.caption
 
 
-async def test_reminders_then_timeout(standin: StandIn, bot: Running) -> None:
+@pytest.mark.parametrize("started", [True, False])
+async def test_reminders_then_timeout(standin: StandIn, bot: Running, started: bool) -> None:
+    """The player to move in a group is reminded where they play: privately, with their board
+    posted again, when they started the bot; else mentioned in the group."""
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
-    await start_the_bot(alice, bob)
+    if started:
+        await start_the_bot(alice, bob)
     group = standin.group("Kafeneio", alice, bob)
     board = await start_group_match(standin, alice, bob, group, "3 points")
     mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    if started:
+        first = await standin.wait_for(lambda: live_board(mover.private), what="a board")
     bot.clock.advance(hours=12, minutes=1)
+    where = mover.private if started else group
     reminder = await standin.wait_for(
-        lambda: next((m for m in group.bot_messages() if "⏰" in m.content), None),
+        lambda: next((m for m in where.bot_messages() if "⏰" in m.content), None),
         what="a reminder")
-    assert reminder.mentions(mover)
+    if started:
+        assert not any("⏰" in m.content for m in group.bot_messages())
+        again = await standin.wait_for(
+            lambda: (b := live_board(mover.private)) is not None
+            and b.message_id != first.message_id and b, what="the board again")
+        assert again.has_keyboard
+    else:
+        assert reminder.mentions(mover)
     bot.clock.advance(days=7)
-    ended = await standin.wait_for(
-        lambda: next((m for m in other.private.bot_messages()
-                      if "did not move in time" in m.content), None), what="the timeout")
-    assert mover.first_name in ended.content
+    if started:
+        ended = await standin.wait_for(
+            lambda: next((m for m in other.private.bot_messages()
+                          if "did not move in time" in m.content), None), what="the timeout")
+        assert mover.first_name in ended.content
     await standin.wait_for(lambda: "wins the match" in (live_board(group) or board).caption)
     final = live_board(group)
     assert final is not None and other.first_name in final.caption

@@ -72,7 +72,8 @@ async def test_a_flood_in_one_group_leaves_other_chats_answered(
     busy = standin.group("Busy", flooder)
     for _ in range(120):
         flooder.send(busy, "/new")
-    await standin.wait_for(lambda: len(busy.bot_messages()) >= 20, what="the bucket to fill")
+    # about one a second in a chat after a burst of 3: the busy group's replies now wait
+    await standin.wait_for(lambda: len(busy.bot_messages()) >= 3, what="the bucket to fill")
     mover = mover_of(board, alice, bob)
     text, _ = first_turn_button(board)
     assert await tap_and_wait(standin, mover, board, text) is None

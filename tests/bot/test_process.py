@@ -31,6 +31,7 @@ def env_for(standin: StandIn, tmp_path: Path, **extra: str) -> dict[str, str]:
         DATABASE_URL=f"sqlite:///{tmp_path / 'bot.sqlite3'}",
         PORTES_RATE_OVERALL="0",
         PORTES_RATE_GROUP="0",
+        PORTES_RATE_CHAT="0",
         PORTES_TIMER_POLL="1",
         PYTHONUNBUFFERED="1",
     )
@@ -50,7 +51,7 @@ def test_help_lists_every_setting() -> None:
     assert result.returncode == 0
     for name in ("TELEGRAM_BOT_TOKEN", "DATABASE_URL", "TELEGRAM_API_URL", "TELEGRAM_FILE_URL",
                  "PORTES_WEBHOOK_URL", "PORTES_WEBHOOK_SECRET", "PORTES_RATE_OVERALL",
-                 "PORTES_MOVE_TIMEOUT", "PORTES_REMINDERS"):
+                 "PORTES_RATE_CHAT", "PORTES_MOVE_TIMEOUT", "PORTES_REMINDERS"):
         assert name in result.stdout
     assert "Migrations" in result.stdout or "migrations" in result.stdout
 
@@ -239,8 +240,7 @@ async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
     assert "Task was destroyed" not in log and "Traceback" not in log, log[-3000:]
 
 
-CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired", "shown",
-                "notified")
+CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired", "shown")
 """Every step of a turn's delivery between the commit and its last Telegram call
 (``bot.publish.crash_point``)."""
 

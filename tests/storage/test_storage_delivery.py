@@ -10,7 +10,7 @@ from sqlalchemy import delete
 from storage.db import Database
 from storage.models import DeliveryRow
 from storage.usecases import UseCases
-from tests.storage.helpers import new_match
+from tests.storage.helpers import ALICE, BOB, new_match, players
 
 GROUP = "-100"
 
@@ -19,10 +19,11 @@ async def test_an_action_writes_what_its_group_should_show(uc: UseCases) -> None
     # Given a match just accepted in a group
     accepted = await new_match(uc)
     assert accepted.match is not None
-    # Then its group board is due: a new message, a new image, and a notice for the mover
+    # Then its group board is due: a new message (neither player started the bot: the mover
+    # plays on the group's board, mentioned in a new message) and a new image
     [work] = await uc.claim_deliveries("w", chat_key=GROUP)
     assert work.version == accepted.match.version
-    assert work.repost and work.media and work.notify
+    assert work.repost and work.media
     assert work.chat_id == -100 and work.for_seat is None
     # When it is delivered, nothing is left to do
     token = await uc.mark_sending(work.id, caption="board", markup=None)
@@ -32,6 +33,35 @@ async def test_an_action_writes_what_its_group_should_show(uc: UseCases) -> None
     assert await uc.complete_delivery(work.id, version=work.version) is False
     assert await uc.claim_deliveries("w", chat_key=GROUP) == []
     assert await uc.reconcile_deliveries() == []
+
+
+async def test_a_player_who_started_the_bot_plays_a_group_match_on_a_private_board(
+        uc: UseCases) -> None:
+    # Given both players started the bot, and a match accepted in a group
+    await players(uc)
+    for who in (ALICE, BOB):
+        await uc.set_can_message(who, True)
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None and mv.to_act is not None
+    mover = mv.seats[mv.to_act].player
+    assert mover is not None
+    # Then the group's board is due as an image, and the mover gets a new private board
+    [group] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert group.media and not group.repost
+    [private] = await uc.claim_deliveries("w", chat_key=str(mover.id))
+    assert private.repost and private.for_seat == mv.to_act
+    for work in (group, private):
+        await uc.complete_delivery(work.id, version=work.version)
+    # When the mover takes a step inside the turn
+    seat = mv.to_act
+    step = next(iter(mv.state.legal_plays()[0].moves))
+    res = await uc.steps(mv.id, mover.id, mv.version, (step,))
+    assert res.ok, res
+    # Then only the mover's private board changes: the group's budget is not spent on taps
+    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
+    [tap] = await uc.claim_deliveries("w", chat_key=str(mover.id))
+    assert not tap.repost and not tap.media and tap.for_seat == seat
 
 
 async def test_requests_coalesce_until_delivered(uc: UseCases) -> None:
@@ -91,7 +121,7 @@ async def test_reconcile_queues_a_place_whose_board_is_missing(uc: UseCases) -> 
     # When reconciling, then the group gets a new board
     assert await uc.reconcile_deliveries() == [GROUP]
     [again] = await uc.claim_deliveries("w", chat_key=GROUP)
-    assert again.repost and not again.notify
+    assert again.repost
 
 
 async def test_a_migrated_group_gets_its_board_in_the_new_chat(uc: UseCases) -> None:

@@ -1,0 +1,205 @@
+"""Telegram's flood limits, kept on the bot's side: a call waits until it fits, so Telegram
+never has to answer 429.
+
+Telegram lets a bot make about 20 calls a minute in one group, about one a second in any chat
+(a short burst is allowed) and 30 a second overall; sends, edits and deletions all count.
+python-telegram-bot's ``AIORateLimiter`` counts a group's calls with a leaky bucket, which
+after a quiet minute lets 20 calls go at once and then one every 3 s: up to 40 in the first
+minute, twice what Telegram accepts. This limiter counts what Telegram counts, the calls made
+in the last 60 s (and the last few seconds in a chat, and the last second overall), with a small
+margin for the time a request spends on the way. A call over a limit waits for room in *its*
+chat only; a 429 that comes anyway (another bot instance shares the budget) holds that chat
+for its ``retry_after``, never the others.
+
+The delivery worker asks :meth:`ChatLimiter.ready` before it builds a board's call, so what it
+sends after a wait is the latest state of the match, not the one from before the wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import warnings
+from collections import deque
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
+
+log = logging.getLogger("bot.limiter")
+JSONDict = dict[str, Any]
+
+COUNTED = ("send", "edit", "delete", "copy", "forward", "pin", "unpin", "stop")
+"""Methods that put something in a chat (or change it) and count against its budget;
+answering a callback query, reading a chat or polling do not."""
+MARGIN = 0.5
+"""Seconds added to each window: a request sent at the window's edge may arrive after it."""
+
+
+@dataclass(frozen=True)
+class Window:
+    """At most ``most`` calls in any ``seconds`` (0 lifts it)."""
+
+    most: int
+    seconds: float
+
+    @property
+    def on(self) -> bool:
+        return self.most > 0 and self.seconds > 0
+
+
+class Calls:
+    """When the calls of one chat (or of the whole bot) were made, newest last."""
+
+    __slots__ = ("times",)
+
+    def __init__(self) -> None:
+        self.times: deque[float] = deque()
+
+    def wait(self, window: Window, now: float) -> float:
+        """Seconds until one more call fits in ``window``."""
+        times = self.times
+        span = window.seconds + MARGIN
+        while times and times[0] <= now - span:
+            times.popleft()
+        if len(times) < window.most:
+            return 0.0
+        return times[len(times) - window.most] + span - now
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    """How long Telegram asked to wait (read without python-telegram-bot's warning that the
+    attribute's type will change)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        delay = exc.retry_after
+    return float(delay if isinstance(delay, (int, float)) else delay.total_seconds())
+
+
+def chat_of(data: dict[str, Any]) -> int | str | None:
+    chat_id = data.get("chat_id")
+    if isinstance(chat_id, str):
+        with contextlib.suppress(ValueError):
+            return int(chat_id)
+    return chat_id if isinstance(chat_id, (int, str)) else None
+
+
+def is_group(chat: int | str | None) -> bool:
+    """A group, supergroup or channel (negative ids, or an ``@username``)."""
+    return isinstance(chat, str) or (isinstance(chat, int) and chat < 0)
+
+
+class ChatLimiter(BaseRateLimiter[int]):
+    """See the module's docstring. Rates of 0 lift a limit (the tests and benchmarks do)."""
+
+    def __init__(
+        self,
+        *,
+        overall_per_second: float = 30,
+        group_per_minute: float = 20,
+        chat_per_second: float = 1.0,
+        chat_burst: int = 3,
+        max_retries: int = 5,
+        group_period: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.overall = Window(int(overall_per_second), 1.0)
+        self.group = Window(int(group_per_minute), group_period)
+        self.chat = Window(chat_burst if chat_per_second > 0 else 0,
+                           chat_burst / chat_per_second if chat_per_second > 0 else 0)
+        self.max_retries = max_retries
+        self.clock = clock
+        self.all_calls = Calls()
+        self.calls: dict[int | str, Calls] = {}
+        self.held: dict[int | str, float] = {}
+        """Chats Telegram asked to wait (429), until when."""
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    def room(self, chat: int | str | None) -> float:
+        """Seconds until a counted call in ``chat`` fits (0: now)."""
+        now = self.clock()
+        wait = 0.0
+        if self.overall.on:
+            wait = self.all_calls.wait(self.overall, now)
+        if chat is not None:
+            calls = self.calls.get(chat)
+            if calls is not None:
+                if self.chat.on:
+                    wait = max(wait, calls.wait(self.chat, now))
+                if self.group.on and is_group(chat):
+                    wait = max(wait, calls.wait(self.group, now))
+            wait = max(wait, self.held.get(chat, 0.0) - now)
+        return wait
+
+    async def ready(self, chat: int | str | None) -> float:
+        """Wait until a counted call in ``chat`` fits, without taking it; returns the seconds
+        waited."""
+        waited = 0.0
+        while (wait := self.room(chat)) > 0:
+            await asyncio.sleep(wait)
+            waited += wait
+        return waited
+
+    async def _take(self, chat: int | str | None) -> None:
+        while (wait := self.room(chat)) > 0:
+            await asyncio.sleep(wait)
+        now = self.clock()
+        if self.overall.on:
+            self.all_calls.times.append(now)
+        if chat is not None and (self.chat.on or (self.group.on and is_group(chat))):
+            calls = self.calls.get(chat)
+            if calls is None:
+                calls = self.calls[chat] = Calls()
+                self._forget_quiet(now)
+            calls.times.append(now)
+
+    def _forget_quiet(self, now: float) -> None:
+        """Drop the chats with no call in the longest window (keeps memory flat)."""
+        if len(self.calls) < 4096:
+            return
+        span = max(self.group.seconds, self.chat.seconds) + MARGIN
+        for chat in [c for c, calls in self.calls.items()
+                     if not calls.times or calls.times[-1] <= now - span]:
+            del self.calls[chat]
+        for chat in [c for c, until in self.held.items() if until <= now]:
+            del self.held[chat]
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | JSONDict | list[JSONDict]:
+        counted = endpoint.lower().startswith(COUNTED)
+        chat = chat_of(data)
+        retries = self.max_retries if rate_limit_args is None else rate_limit_args
+        for attempt in range(retries + 1):
+            if counted:
+                await self._take(chat)
+            elif chat is not None and (wait := self.held.get(chat, 0.0) - self.clock()) > 0:
+                await asyncio.sleep(wait)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if attempt == retries:
+                    raise
+                seconds = retry_seconds(exc)
+                log.info("Telegram asked to wait %s s in %s (%s)", seconds, chat, endpoint)
+                if chat is None:
+                    await asyncio.sleep(float(seconds) + 0.1)
+                else:
+                    self.held[chat] = self.clock() + float(seconds) + 0.1
+        raise AssertionError("unreachable")  # pragma: no cover
