@@ -2,6 +2,7 @@
 Telegram's rate limits, one measurement per function.
 
     python bench/delivery.py [--tables 8] [--seconds 30] [--flood 100] [--trials 12]
+                             [--turns 20] [--every 2] [--only heal|flood|group]
 
 Each measurement starts its own stand-in (with Telegram's flood limits on: 20 calls a minute per
 group counting sends, edits and deletions, about 1 a second per chat, 30 a second overall) and
@@ -9,7 +10,7 @@ its own bot process (``python -m bot``, long polling, the default settings: the 
 ceilings and the caps per player as shipped), and returns named figures. The last line joins
 them all:
 
-    delivery: heal_p95_s=<x> flood_other_p95_ms=<y> ...
+    delivery: heal_p95_s=<x> flood_other_p95_ms=<y> group_tap_p95_s=<z> group_calls_per_turn=<n> ...
 
 - ``flood_other_p95_ms`` (case 5 of issue 10): one user sends ``--flood`` ``/new`` at once in a
   group and goes on sending one a second; meanwhile players in ``--tables`` other groups play
@@ -25,6 +26,17 @@ them all:
   call was answered; the board has converged when the group shows exactly one live board, newer
   than the tapped one. ``heal_s`` is the time between the two; target: heal_p95_s <= 10.
   ``heal_lost``: trials whose board never converged within 30 s.
+
+- ``group_tap_p95_s`` and ``group_calls_per_turn`` (case 7; Telegram's flood limits on, the
+  bot's default rate settings): two players who both started the bot play ``--turns`` turns of
+  a group match at a human pace (a tap every ``--every`` s, 2 by default): each taps on their
+  private board, and the group's board changes once per turn. The tap's latency is from the
+  callback query sent to the board tapped showing its result (edited, or replaced by the next
+  board); ``group_calls_per_turn`` counts the calls made in the group (sends, edits,
+  deletions) per turn; ``group_429`` the calls answered 429 anywhere. Target: p95 <= 2 s,
+  0 x 429. ``fallback_tap_p95_s`` and ``fallback_calls_per_turn``: the same with one player
+  who never started the bot, who plays on the group's board (reported apart: every one of his
+  taps is an edit in the group, so at a tap every 2 s his taps wait for the group's budget).
 
 To add a measurement: write ``async def measure_<name>(args) -> dict[str, float]`` and list it
 in ``MEASUREMENTS``.
@@ -48,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.turns import live_board, open_match, pct, pick, wait_until  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
-from tests.bot.players import start_group_match, tap_and_wait  # noqa: E402
+from tests.bot.players import start_group_match, start_the_bot, tap_and_wait  # noqa: E402
 from tests.standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 
 
@@ -229,15 +241,124 @@ async def measure_flood(args: argparse.Namespace) -> dict[str, float]:
             "flood_429": float(throttled)}
 
 
+async def timed_group_tap(standin: StandIn, user: User, board: Message, text: str,
+                          group: Chat) -> float | None:
+    """Tap ``board`` and wait until it shows the result: edited, gone, or (in the group)
+    followed by a newer board. Seconds, or None when refused or never shown."""
+    t0 = time.perf_counter()
+    try:
+        answer = await user.tap(board, text).wait(30)
+    except StandInError:
+        return None
+    if answer is None or answer.show_alert:
+        return None
+
+    def shown() -> bool:
+        try:
+            now = board.refresh()
+        except StandInError:
+            return True
+        if now.edit_count != board.edit_count:
+            return True
+        newest = live_board(group)
+        return board.chat_id == group.id and newest is not None and (
+            newest.message_id != board.message_id)
+
+    if await wait_until(shown, timeout=60) is None:
+        return None
+    return time.perf_counter() - t0
+
+
+def where_to_tap(user: User, group: Chat) -> Message | None:
+    """The board ``user`` plays on now (private, or the group's), if it is their turn."""
+    found = [b for b in (live_board(user.private), live_board(group))
+             if b is not None and pick(b) is not None and pick(b) != "🔁 Rematch"]
+    found = [b for b in found if any(
+        btn.callback_data and btn.callback_data[0] in "fmpc" for row in b.buttons for btn in row)]
+    return found[0] if found else None
+
+
+async def play_group_turns(standin: StandIn, group: Chat, players: list[User], turns: int,
+                           every: float, taps: dict[str, list[float]]) -> int:
+    """Play ``turns`` turns at a tap every ``every`` s; the taps' latencies by player."""
+    played = 0
+    while played < turns:
+        found = await wait_until(lambda: next(
+            ((u, b) for u in players if (b := where_to_tap(u, group)) is not None), None),
+            timeout=60)
+        if not found:
+            break
+        user, board = found
+        text = pick(board)
+        assert text is not None
+        action = next(btn.callback_data.split(":")[0] for row in board.buttons for btn in row
+                      if btn.text == text and btn.callback_data)
+        latency = await timed_group_tap(standin, user, board, text, group)
+        if latency is not None:
+            taps[user.first_name].append(latency)
+        if action in ("c", "p"):  # Confirm, or a whole play: the turn ends
+            played += 1
+        await asyncio.sleep(max(0.0, every - (latency or 0.0)))
+    return played
+
+
+async def one_group(args: argparse.Namespace, *, both_started: bool
+                    ) -> tuple[dict[str, list[float]], float, int]:
+    with StandIn(recompress_photos=False) as standin:
+        standin.set_flood_limits()
+        async with running_bot(standin):
+            alice, bob = standin.user("Alice", username="alice"), standin.user("Bob")
+            await start_the_bot(alice)
+            if both_started:
+                await start_the_bot(bob)
+            group = standin.group("Kafeneio", alice, bob)
+            await start_group_match(standin, alice, bob, group, length="7 points")
+            await standin.idle(quiet=1.0)
+            before = len(counted_calls(standin, group))
+            taps: dict[str, list[float]] = {"Alice": [], "Bob": []}
+            played = await play_group_turns(standin, group, [alice, bob], args.turns,
+                                            args.every, taps)
+            await standin.idle(quiet=1.0)
+            calls = len(counted_calls(standin, group)) - before
+            throttled = sum(1 for c in standin.calls(ok=False) if c.error_code == 429)
+    return taps, calls / max(1, played), throttled
+
+
+def counted_calls(standin: StandIn, group: Chat) -> list[str]:
+    return [c.method for c in standin.calls(chat_id=group.id)
+            if c.ok and c.method.lower().startswith(("send", "edit", "delete"))]
+
+
+async def measure_group(args: argparse.Namespace) -> dict[str, float]:
+    """Case 7: a group match at Telegram's limits, at a human pace."""
+    taps, per_turn, throttled = await one_group(args, both_started=True)
+    every = taps["Alice"] + taps["Bob"]
+    print(f"group: {len(every)} taps on private boards, p50 {pct(every, .5):.0f} ms, p95 "
+          f"{pct(every, .95):.0f} ms; {per_turn:.2f} group calls per turn; {throttled} x 429")
+    fb_taps, fb_per_turn, fb_throttled = await one_group(args, both_started=False)
+    bob = fb_taps["Bob"]
+    print(f"fallback: Bob (never started the bot) {len(bob)} taps on the group's board, p50 "
+          f"{pct(bob, .5):.0f} ms, p95 {pct(bob, .95):.0f} ms; Alice (private) p95 "
+          f"{pct(fb_taps['Alice'], .95):.0f} ms; {fb_per_turn:.2f} group calls per turn; "
+          f"{fb_throttled} x 429")
+    return {"group_tap_p95_s": pct(every, .95) / 1000, "group_calls_per_turn": per_turn,
+            "group_429": float(throttled + fb_throttled),
+            "fallback_tap_p95_s": pct(bob, .95) / 1000,
+            "fallback_calls_per_turn": fb_per_turn}
+
+
 MEASUREMENTS: list[Callable[[argparse.Namespace], Awaitable[dict[str, float]]]] = [
     measure_heal,
     measure_flood,
+    measure_group,
 ]
 
 
 async def main(args: argparse.Namespace) -> int:
     figures: dict[str, float] = {}
     for measure in MEASUREMENTS:
+        if args.only and measure.__name__ != f"measure_{args.only}":
+            continue
         figures.update(await measure(args))
     line = " ".join(f"{k}={v:.0f}" if k.endswith("_ms") or v.is_integer() else f"{k}={v:.2f}"
                     for k, v in figures.items())
@@ -252,4 +373,7 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--flood", type=int, default=100)
     parser.add_argument("--trials", type=int, default=12)
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--every", type=float, default=2.0)
+    parser.add_argument("--only", help="run only this measurement (heal, flood, group)")
     sys.exit(asyncio.run(main(parser.parse_args())))
