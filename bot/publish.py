@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from telegram import Bot, Message
+from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
@@ -217,6 +218,14 @@ class Publisher:
         imid = mv.place.inline_message_id
         if not imid:
             return
+        text, markup = self.inline_card(mv)
+        await quietly(self.bot.edit_message_text(
+            text, inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
+
+    def inline_card(self, mv: MatchView) -> tuple[str, Markup | None]:
+        """An inline card's text and buttons: the score, whose turn, and a way to one's board.
+        A player the bot cannot message (who never started it, or blocked it) is told on the
+        card to start the bot: the button's deep link starts it and brings their board."""
         t = self.p.t_user(mv.seats[0].player)
         n = names(t, mv)
         lines = ["🎲 " + t._("Portes") + " · " + texts.score_line(t, mv.state, n)]
@@ -227,11 +236,18 @@ class Publisher:
             lines.append(texts.match_won_text(t, n, mv.state))
         elif mv.status.is_over:
             lines.append(t._("This match is over."))
-        markup = None
-        if not mv.status.is_over:
-            markup = url_keyboard("▶ " + t._("Open my board"), self.p.link(f"m{mv.id}"))
-        await quietly(self.bot.edit_message_text(
-            "\n".join(lines), inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
+        if mv.status.is_over:
+            return "\n".join(lines), None
+        link = self.p.link(f"m{mv.id}")
+        rows = []
+        unreachable = [i for i, s in enumerate(mv.seats)
+                       if s.player is not None and not s.player.can_message]
+        for i in unreachable:
+            lines.append("⚠️ " + t._("{player}: start the bot to get your board.", player=n[i]))
+        if unreachable:
+            rows.append([Button("▶ " + t._("Start the bot"), url=link)])
+        rows.append([Button("▶ " + t._("Open my board"), url=link)])
+        return "\n".join(lines), Markup(rows)
 
     async def match_over(self, mv: MatchView) -> None:
         """The dice seed revealed with how to verify it (and, for a finished match, Rematch)."""

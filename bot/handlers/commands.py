@@ -41,7 +41,8 @@ async def cmd_start(update: Update, context: Ctx) -> None:
 
 async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str,
                                user_id: int) -> None:
-    """A board's deep link (``m<id>``): the player's own board of that match, posted again."""
+    """A board's deep link (``m<id>``): the player's own board of that match, posted again
+    (the first time, for a player who had not started the bot when the match began)."""
     p = portes(context)
     match_id = parse_id(match_ref)
     res = await p.uc.load_match(match_id) if match_id is not None else None
@@ -51,9 +52,14 @@ async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str
         await msg.reply_text(texts.error_text(t, "not_found" if mv is None else "not_a_player"))
         return
     p.touch(user_id, mv.id)
-    if not await publisher(context).bring_back(mv, seat, shared=False):
+    # the players as they are now: this one may just have started the bot
+    p.remember(mv)
+    pub = publisher(context)
+    if not await pub.bring_back(mv, seat, shared=False):
         await msg.reply_text(t._("Match #{id} is played in its group: your board comes here "
                                  "when it is your turn.", id=mv.id))
+    # an inline card that asked this player to start the bot no longer does
+    await pub.update_inline_card(mv)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:
