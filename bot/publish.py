@@ -33,6 +33,7 @@ from bot.core import (
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
+from bot.reveal import reveal_text, rolls_after_opening
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
@@ -250,10 +251,14 @@ class Publisher:
         return "\n".join(lines), Markup(rows)
 
     async def match_over(self, mv: MatchView) -> None:
-        """The dice seed revealed with how to verify it (and, for a finished match, Rematch)."""
+        """The dice seed revealed: how to verify it, in a command and in plain words with a
+        link, and every roll of the match (see :mod:`bot.reveal`)."""
         fair = await self.p.uc.fairness(mv.id)
         if fair is None or fair.seed_hex is None:
             return
+        record = await self.p.uc.match_record(mv.id)
+        rolls_after = rolls_after_opening(record) if record is not None else None
+        help_url = self.p.settings.dice_help_url or self.p.link("dice")
         targets: list[tuple[int, Tr, int | None]] = []
         if is_group_match(mv) and mv.place.chat_id is not None:
             targets.append((mv.place.chat_id, self.p.t_match_chat(mv), mv.place.thread_id))
@@ -262,12 +267,10 @@ class Publisher:
                 if seat.player is not None and seat.player.can_message:
                     targets.append((seat.player.id, self.p.t_user(seat.player), None))
         for chat_id, t, thread in targets:
-            text = t._("🔐 The dice seed was {seed} (SHA-256 {commitment}, announced before the "
-                       "match). Recompute every roll with:", seed=f"<code>{fair.seed_hex}</code>",
-                       commitment=f"<code>{fair.commitment[:16]}…</code>")
-            text += f"\n<code>{fair.verify_command}</code>"
+            text = reveal_text(t, fair, help_url, rolls_after)
             await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
-                                                message_thread_id=thread))
+                                                message_thread_id=thread,
+                                                disable_web_page_preview=True))
 
     async def left_group(self, chat_id: int) -> None:
         """The bot can no longer post in a group: its active matches go on in the players'

@@ -15,11 +15,13 @@ from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import games_keyboard, lang_keyboard, new_card_keyboard
 from bot.pace import Admission
+from bot.reveal import dice_help_text
 from storage.results import ActionResult
 
 
 async def cmd_start(update: Update, context: Ctx) -> None:
-    """/start: the welcome, or a deep link's challenge (``c<token>``) or board (``m<id>``)."""
+    """/start: the welcome, or a deep link's challenge (``c<token>``), board (``m<id>``) or
+    page on checking the dice (``dice``)."""
     sender = await command_sender(update, context, starts_in_private=True)
     if sender is None:
         return
@@ -35,6 +37,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload.startswith("m") and len(payload) > 1:
         await show_board_privately(context, t, msg, payload[1:], user.id)
+        return
+    if private and payload == "dice":  # the seed reveal's "How to check the dice"
+        await msg.reply_text(dice_help_text(t), parse_mode=HTML, disable_web_page_preview=True)
         return
     await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
 
