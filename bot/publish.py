@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from telegram import Bot, Message
+from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
@@ -32,6 +33,7 @@ from bot.core import (
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
+from bot.reveal import reveal_text, rolls_after_opening
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
@@ -217,6 +219,14 @@ class Publisher:
         imid = mv.place.inline_message_id
         if not imid:
             return
+        text, markup = self.inline_card(mv)
+        await quietly(self.bot.edit_message_text(
+            text, inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
+
+    def inline_card(self, mv: MatchView) -> tuple[str, Markup | None]:
+        """An inline card's text and buttons: the score, whose turn, and a way to one's board.
+        A player the bot cannot message (who never started it, or blocked it) is told on the
+        card to start the bot: the button's deep link starts it and brings their board."""
         t = self.p.t_user(mv.seats[0].player)
         n = names(t, mv)
         lines = ["🎲 " + t._("Portes") + " · " + texts.score_line(t, mv.state, n)]
@@ -227,17 +237,28 @@ class Publisher:
             lines.append(texts.match_won_text(t, n, mv.state))
         elif mv.status.is_over:
             lines.append(t._("This match is over."))
-        markup = None
-        if not mv.status.is_over:
-            markup = url_keyboard("▶ " + t._("Open my board"), self.p.link(f"m{mv.id}"))
-        await quietly(self.bot.edit_message_text(
-            "\n".join(lines), inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
+        if mv.status.is_over:
+            return "\n".join(lines), None
+        link = self.p.link(f"m{mv.id}")
+        rows = []
+        unreachable = [i for i, s in enumerate(mv.seats)
+                       if s.player is not None and not s.player.can_message]
+        for i in unreachable:
+            lines.append("⚠️ " + t._("{player}: start the bot to get your board.", player=n[i]))
+        if unreachable:
+            rows.append([Button("▶ " + t._("Start the bot"), url=link)])
+        rows.append([Button("▶ " + t._("Open my board"), url=link)])
+        return "\n".join(lines), Markup(rows)
 
     async def match_over(self, mv: MatchView) -> None:
-        """The dice seed revealed with how to verify it (and, for a finished match, Rematch)."""
+        """The dice seed revealed: how to verify it, in a command and in plain words with a
+        link, and every roll of the match (see :mod:`bot.reveal`)."""
         fair = await self.p.uc.fairness(mv.id)
         if fair is None or fair.seed_hex is None:
             return
+        record = await self.p.uc.match_record(mv.id)
+        rolls_after = rolls_after_opening(record) if record is not None else None
+        help_url = self.p.settings.dice_help_url or self.p.link("dice")
         targets: list[tuple[int, Tr, int | None]] = []
         if is_group_match(mv) and mv.place.chat_id is not None:
             targets.append((mv.place.chat_id, self.p.t_match_chat(mv), mv.place.thread_id))
@@ -246,12 +267,10 @@ class Publisher:
                 if seat.player is not None and seat.player.can_message:
                     targets.append((seat.player.id, self.p.t_user(seat.player), None))
         for chat_id, t, thread in targets:
-            text = t._("🔐 The dice seed was {seed} (SHA-256 {commitment}, announced before the "
-                       "match). Recompute every roll with:", seed=f"<code>{fair.seed_hex}</code>",
-                       commitment=f"<code>{fair.commitment[:16]}…</code>")
-            text += f"\n<code>{fair.verify_command}</code>"
+            text = reveal_text(t, fair, help_url, rolls_after)
             await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
-                                                message_thread_id=thread))
+                                                message_thread_id=thread,
+                                                disable_web_page_preview=True))
 
     async def left_group(self, chat_id: int) -> None:
         """The bot can no longer post in a group: its active matches go on in the players'

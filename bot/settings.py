@@ -73,6 +73,9 @@ class Settings:
     """Offer whole plays as buttons when there are at most this many legal plays."""
     computer_delay: float = 1.0
     """Seconds the computer waits before showing its move, so the player can follow."""
+    dice_help_url: str | None = None
+    """Where the seed reveal's "How to check the dice" link points (``None``: the bot's own
+    page, ``t.me/<bot>?start=dice``)."""
 
     @property
     def webhook(self) -> bool:
@@ -115,6 +118,9 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "the database says (default 300)"),
     ("PORTES_COMPUTER_DELAY", "seconds the computer pauses before its move shows "
      "(default 1.0; 0 for none)"),
+    ("PORTES_DICE_HELP_URL", "http(s) URL of a page on checking the dice (e.g. docs/dice.md "
+     "where you publish the source), linked from the seed revealed at the end of every match "
+     "(default: the bot's own page, t.me/<bot>?start=dice)"),
     ("PORTES_LOG_LEVEL", "DEBUG, INFO, WARNING... (default INFO)"),
 )
 
@@ -138,6 +144,13 @@ def _webhook_secret(env: Mapping[str, str]) -> str | None:
         raise SettingsError("PORTES_WEBHOOK_SECRET must be 1-256 of A-Z a-z 0-9 _ - "
                             "(Telegram's rule for secret tokens)")
     return secret
+
+
+def _url(env: Mapping[str, str], name: str) -> str | None:
+    raw = env.get(name, "").strip()
+    if raw and not re.fullmatch(r"https?://\S+", raw):
+        raise SettingsError(f"{name} must be an http:// or https:// URL, not {raw!r}")
+    return raw or None
 
 
 def _float(env: Mapping[str, str], name: str, default: float) -> float:
@@ -216,4 +229,5 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         limits=limits,
         log_level=env.get("PORTES_LOG_LEVEL", "").strip().upper() or "INFO",
         computer_delay=_float(env, "PORTES_COMPUTER_DELAY", Settings.computer_delay),
+        dice_help_url=_url(env, "PORTES_DICE_HELP_URL"),
     )

@@ -32,6 +32,7 @@ import hashlib
 import hmac
 import sys
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 ACCEPT_BELOW = 252
 """Bytes 0-251 are dice (``b % 6 + 1``); 252-255 are skipped."""
@@ -132,6 +133,49 @@ class FairDice:
     @property
     def commitment(self) -> str:
         return commitment(self.seed)
+
+
+Roll = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class GameRolls:
+    """One game's share of the match's dice, in the order they were drawn."""
+
+    ties: tuple[Roll, ...]
+    """Tied opening rolls (player 0's die, player 1's), rolled again."""
+    opening: Roll
+    """The opening roll: player 0's die, player 1's. The higher one starts and plays both."""
+    rolls: tuple[Roll, ...]
+    """The rolls after the opening, two dice each (die 1, die 2), in order."""
+
+    @property
+    def first(self) -> Roll:
+        """The opening roll as the starter plays it: the higher die first."""
+        a, b = self.opening
+        return (a, b) if a > b else (b, a)
+
+
+def games_of(dice: Sequence[int], rolls_after_opening: Sequence[int]) -> list[GameRolls]:
+    """Split a match's dice into its games, the way the match draws them: each game opens with
+    one die each (a tie is rolled again), then ``rolls_after_opening[g]`` rolls of two dice
+    (one for each turn after the first, a pass included, and one more for a game resigned on
+    a roll). The last game takes every die left, so its count may be left out."""
+    pairs = [(dice[i], dice[i + 1]) for i in range(0, len(dice) - 1, 2)]
+    games: list[GameRolls] = []
+    at = 0
+    while at < len(pairs):
+        ties: list[Roll] = []
+        while at < len(pairs) - 1 and pairs[at][0] == pairs[at][1]:
+            ties.append(pairs[at])
+            at += 1
+        opening = pairs[at]
+        at += 1
+        g = len(games)
+        end = at + rolls_after_opening[g] if g < len(rolls_after_opening) else len(pairs)
+        games.append(GameRolls(tuple(ties), opening, tuple(pairs[at:end])))
+        at = end
+    return games
 
 
 def _format(dice: Sequence[int], pairs: bool) -> str:

@@ -15,11 +15,13 @@ from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import games_keyboard, lang_keyboard, new_card_keyboard
 from bot.pace import Admission
+from bot.reveal import dice_help_text
 from storage.results import ActionResult
 
 
 async def cmd_start(update: Update, context: Ctx) -> None:
-    """/start: the welcome, or a deep link's challenge (``c<token>``) or board (``m<id>``)."""
+    """/start: the welcome, or a deep link's challenge (``c<token>``), board (``m<id>``) or
+    page on checking the dice (``dice``)."""
     sender = await command_sender(update, context, starts_in_private=True)
     if sender is None:
         return
@@ -36,12 +38,16 @@ async def cmd_start(update: Update, context: Ctx) -> None:
     if private and payload.startswith("m") and len(payload) > 1:
         await show_board_privately(context, t, msg, payload[1:], user.id)
         return
+    if private and payload == "dice":  # the seed reveal's "How to check the dice"
+        await msg.reply_text(dice_help_text(t), parse_mode=HTML, disable_web_page_preview=True)
+        return
     await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
 
 
 async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str,
                                user_id: int) -> None:
-    """A board's deep link (``m<id>``): the player's own board of that match, posted again."""
+    """A board's deep link (``m<id>``): the player's own board of that match, posted again
+    (the first time, for a player who had not started the bot when the match began)."""
     p = portes(context)
     match_id = parse_id(match_ref)
     res = await p.uc.load_match(match_id) if match_id is not None else None
@@ -51,9 +57,14 @@ async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str
         await msg.reply_text(texts.error_text(t, "not_found" if mv is None else "not_a_player"))
         return
     p.touch(user_id, mv.id)
-    if not await publisher(context).bring_back(mv, seat, shared=False):
+    # the players as they are now: this one may just have started the bot
+    p.remember(mv)
+    pub = publisher(context)
+    if not await pub.bring_back(mv, seat, shared=False):
         await msg.reply_text(t._("Match #{id} is played in its group: your board comes here "
                                  "when it is your turn.", id=mv.id))
+    # an inline card that asked this player to start the bot no longer does
+    await pub.update_inline_card(mv)
 
 
 async def cmd_help(update: Update, context: Ctx) -> None:

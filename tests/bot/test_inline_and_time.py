@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, next_private_turn, start_group_match, start_the_bot
+from tests.bot.players import (
+    live_board,
+    next_private_turn,
+    play_turn,
+    start_group_match,
+    start_the_bot,
+)
 from tests.standin import StandIn
 
 
@@ -46,6 +52,50 @@ async def test_inline_challenge_from_any_chat(standin: StandIn, bot: Running) ->
     assert board.photo_bytes is not None
     mover, _ = await next_private_turn(standin, [alice, bob], 0)
     assert mover in (alice, bob)
+
+
+async def test_an_inline_challenger_who_never_started_the_bot_is_told_on_the_card(
+        standin: StandIn, bot: Running) -> None:
+    standin.set_inline_feedback(True)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(bob)  # Bob has; Alice only ever used inline mode
+    chat = standin.direct_chat(alice, bob)
+    query = alice.inline_query("1")
+    await query
+    card = alice.choose_inline_result(query, "1t", chat)
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    await bob.tap(card.refresh(), "🎲 Accept")
+    asking = "Alice: start the bot to get your board."
+    await standin.wait_for(lambda: asking in (card.refresh().text or ""), what="the card")
+    await standin.idle()
+    card = card.refresh()
+    assert "Bob:" not in card.text  # Bob gets his board: nothing to ask of him
+    start_url = card.button("▶ Start the bot").url
+    assert start_url == card.button("▶ Open my board").url
+    assert start_url == f"https://t.me/{standin.bot_username}?start=m1"
+    # the bot could not send Alice her board
+    assert live_board(alice.private) is None
+    if "Bob to move" in card.text:  # Bob opened: he plays, and now Alice must move
+        await standin.wait_for(lambda: (b := live_board(bob.private)) is not None
+                               and b.has_keyboard, what="Bob's board")
+        await play_turn(standin, bob, bob.private, wait=False)
+        await standin.wait_for(lambda: "Alice to move" in (card.refresh().text or ""))
+        assert asking in card.refresh().text
+    # Alice starts the bot with the card's button: her board comes, live, for her move
+    alice.follow(start_url)
+    board = await standin.wait_for(lambda: live_board(alice.private), what="Alice's board")
+    assert board.has_keyboard and "Your turn" in board.caption
+    # and the card stops asking her
+    await standin.wait_for(lambda: asking not in (card.refresh().text or ""), what="the card")
+    card = card.refresh()
+    assert "Alice to move" in card.text and "▶ Start the bot" not in card.button_texts
+    assert "▶ Open my board" in card.button_texts
+    # her board plays: her turn goes to Bob
+    await play_turn(standin, alice, alice.private, wait=False)
+    await standin.wait_for(lambda: "Bob to move" in (card.refresh().text or "")
+                           or "wins the match" in (card.refresh().text or ""))
+    assert "start the bot" not in card.refresh().text
 
 
 async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running) -> None:

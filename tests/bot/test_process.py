@@ -51,7 +51,8 @@ def test_help_lists_every_setting() -> None:
     assert result.returncode == 0
     for name in ("TELEGRAM_BOT_TOKEN", "DATABASE_URL", "TELEGRAM_API_URL", "TELEGRAM_FILE_URL",
                  "PORTES_WEBHOOK_URL", "PORTES_WEBHOOK_SECRET", "PORTES_RATE_OVERALL",
-                 "PORTES_RATE_CHAT", "PORTES_MOVE_TIMEOUT", "PORTES_REMINDERS"):
+                 "PORTES_RATE_CHAT", "PORTES_MOVE_TIMEOUT", "PORTES_REMINDERS",
+                 "PORTES_DICE_HELP_URL"):
         assert name in result.stdout
     assert "Migrations" in result.stdout or "migrations" in result.stdout
 

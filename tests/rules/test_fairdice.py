@@ -19,11 +19,13 @@ from rules.fairdice import (
     TEST_VECTOR_MIX,
     TEST_VECTOR_SEED,
     FairDice,
+    GameRolls,
     commitment,
     dice_from_bytes,
+    games_of,
     verify_commitment,
 )
-from rules.match import Match
+from rules.match import GameStarted, Match, Phase, TurnPlayed
 
 VECTOR = (1, 5, 2, 2, 2, 3, 3, 4, 2, 3, 1, 5, 5, 5, 3, 6, 1, 3, 3, 3)
 
@@ -167,3 +169,62 @@ def test_fairdice_imports_only_the_standard_library() -> None:
         n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module
     }
     assert names <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def played_match(mix: str, *, resign_game_at: int | None, resign_match_at: int | None
+                 ) -> tuple[Match, list[object], list[tuple[int, int] | None]]:
+    """A 5-point match of random legal plays on fair dice; game 1 is resigned on its turn
+    ``resign_game_at`` (the roll on the table unplayed), the match on turn ``resign_match_at``
+    of a later game. Returns the match, its events and, per game, the roll resigned on when it
+    was drawn after the opening (resigning on the opening roll draws nothing more)."""
+    import random
+
+    rng = random.Random(mix)
+    dice = FairDice(TEST_VECTOR_SEED, mix)
+    match, events = Match.new(5).start(dice)
+    log: list[object] = list(events)
+    resigned_on: list[tuple[int, int] | None] = [None]
+    while match.phase == Phase.PLAYING:
+        assert match.dice is not None
+        later = tuple(match.dice) if match.turn_number > 0 else None
+        if match.game == 1 and match.turn_number == resign_game_at:
+            resigned_on[-1] = later  # type: ignore[assignment]
+            match, _ = match.offer_resignation(match.turn, 1)
+            match, events = match.accept_resignation(1 - match.turn, dice)
+        elif match.game > 1 and match.turn_number == resign_match_at:
+            resigned_on[-1] = later  # type: ignore[assignment]
+            match, events = match.resign_match(match.turn)
+        else:
+            match, events = match.play(match.turn, rng.choice(match.legal_plays()), dice)
+        log += events
+        resigned_on += [None] * sum(isinstance(e, GameStarted) for e in events)
+    return match, log, resigned_on
+
+
+@pytest.mark.parametrize("mix", ["games-a", "games-b", "games-c", "games-d"])
+@pytest.mark.parametrize(("resign_game_at", "resign_match_at"), [(0, None), (7, 3), (None, 0)])
+def test_the_dice_split_into_games_as_the_match_drew_them(
+        mix: str, resign_game_at: int | None, resign_match_at: int | None) -> None:
+    match, log, resigned_on = played_match(mix, resign_game_at=resign_game_at,
+                                           resign_match_at=resign_match_at)
+    starts = [e for e in log if isinstance(e, GameStarted)]
+    turns = [e for e in log if isinstance(e, TurnPlayed)]
+    expected = []
+    for start, on_table in zip(starts, resigned_on, strict=True):
+        played = [tuple(t.dice) for t in turns if t.game == start.game]
+        expected.append((start.ties, start.opening, played[:1],
+                         played[1:] + ([on_table] if on_table is not None else [])))
+    counts = [len(rolls) for *_, rolls in expected[:-1]]
+    games = games_of(FairDice(TEST_VECTOR_SEED, mix).dice(match.dice_drawn), counts)
+    assert [(len(g.ties), g.opening, [g.first][:len(first)], list(g.rolls))
+            for g, (_, _, first, _) in zip(games, expected, strict=True)] == expected
+    assert all(a == b for g in games for a, b in g.ties)
+
+
+def test_the_last_game_takes_the_dice_left() -> None:
+    dice = [3, 3, 5, 2, 6, 4, 1, 1, 2, 5, 4, 4, 6, 1]
+    first, second = games_of(dice, [2])
+    assert first == GameRolls(ties=((3, 3),), opening=(5, 2), rolls=((6, 4), (1, 1)))
+    assert second == GameRolls(ties=(), opening=(2, 5), rolls=((4, 4), (6, 1)))
+    assert second.first == (5, 2)
+    assert games_of([], []) == []
