@@ -271,8 +271,10 @@ async def timed_group_tap(standin: StandIn, user: User, board: Message, text: st
 
 def where_to_tap(user: User, group: Chat) -> Message | None:
     """The board ``user`` plays on now (private, or the group's), if it is their turn."""
-    found = [b for b in (live_board(user.private), live_board(group))
-             if b is not None and pick(b) is not None and pick(b) != "🔁 Rematch"]
+    board = live_board(group)
+    mine = board if board is not None and board.mentions(user) else None
+    found = [b for b in (live_board(user.private), mine)
+             if b is not None and pick(b) is not None]
     found = [b for b in found if any(
         btn.callback_data and btn.callback_data[0] in "fmpc" for row in b.buttons for btn in row)]
     return found[0] if found else None
@@ -332,6 +334,7 @@ def counted_calls(standin: StandIn, group: Chat) -> list[str]:
 async def measure_group(args: argparse.Namespace) -> dict[str, float]:
     """Case 7: a group match at Telegram's limits, at a human pace."""
     taps, per_turn, throttled = await one_group(args, both_started=True)
+    sys.stdout.flush()
     every = taps["Alice"] + taps["Bob"]
     print(f"group: {len(every)} taps on private boards, p50 {pct(every, .5):.0f} ms, p95 "
           f"{pct(every, .95):.0f} ms; {per_turn:.2f} group calls per turn; {throttled} x 429")

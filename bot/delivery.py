@@ -62,6 +62,7 @@ class Delivery:
         self.pub = Publisher(portes, bot)
         self.lease = lease
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{id(self) % 10_000}"[:64]
+        portes.uc.deliver_own_actions(self.worker, lease)
         self.running: dict[str, asyncio.Task[None]] = {}
         self.again: set[str] = set()
         self.wakeups: set[asyncio.TimerHandle] = set()

@@ -72,12 +72,12 @@ def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> Delivery
     )
 
 
-def _due(now: datetime) -> Any:
-    return and_(
-        DeliveryRow.pending.is_(True),
-        DeliveryRow.due_at <= now,
-        or_(DeliveryRow.claimed_until.is_(None), DeliveryRow.claimed_until < now),
-    )
+def _due(now: datetime, worker: str | None = None) -> Any:
+    """Pending, due, and free to claim (or already ``worker``'s)."""
+    free = or_(DeliveryRow.claimed_until.is_(None), DeliveryRow.claimed_until < now)
+    if worker is not None:
+        free = or_(free, DeliveryRow.claimed_by == worker[:64])
+    return and_(DeliveryRow.pending.is_(True), DeliveryRow.due_at <= now, free)
 
 
 def _release(row: DeliveryRow) -> None:
@@ -132,22 +132,46 @@ class DeliveryCases(Feature):
         k = self.kernel
         now = utcnow()
         until = now + timedelta(seconds=lease)
+        mine = self._already_mine(worker, chat_key, now, limit)
+        if mine is not None:
+            return mine
         with k.db.write_lock(), k.sessions.begin() as session:
             ids = list(session.scalars(
                 select(DeliveryRow.id)
-                .where(_due(now), DeliveryRow.chat_key == chat_key)
+                .where(_due(now, worker), DeliveryRow.chat_key == chat_key)
                 .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
                 .limit(limit)))
             claimed = []
             for row_id in ids:
                 won = session.execute(
-                    update(DeliveryRow).where(DeliveryRow.id == row_id, _due(now))
+                    update(DeliveryRow).where(DeliveryRow.id == row_id, _due(now, worker))
                     .values(claimed_by=worker[:64], claimed_until=until)
                     .execution_options(synchronize_session=False))
                 if won.rowcount == 1:  # type: ignore[attr-defined]
                     claimed.append(row_id)
             rows = list(session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed))))
             return [self._claimed(session, r) for r in rows]
+
+    def _already_mine(self, worker: str, chat_key: str, now: datetime,
+                      limit: int) -> list[DeliveryWork] | None:
+        """The chat's due places when every one of them was written already claimed by this
+        worker (an action committed in this process, see :meth:`deliver_own_actions`): no
+        claim to write. ``None`` when some must be claimed."""
+        with self.kernel.sessions() as session:
+            rows = list(session.scalars(
+                select(DeliveryRow)
+                .where(_due(now, worker), DeliveryRow.chat_key == chat_key)
+                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
+                .limit(limit)))
+            if not rows or any(r.claimed_by != worker[:64] for r in rows):
+                return None
+            return [self._claimed(session, r) for r in rows]
+
+    def deliver_own_actions(self, worker: str, lease: float) -> None:
+        """Write the outbox rows of every action committed in this process already claimed
+        by ``worker`` for ``lease`` seconds (it is kicked right after the commit): it then
+        delivers them without a claim of its own. A row another worker holds stays theirs."""
+        self.kernel.claimant = (worker[:64], lease)
 
     def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
         if row.chat_id is None:

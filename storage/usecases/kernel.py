@@ -13,7 +13,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -127,6 +127,10 @@ class Kernel:
         self.clock = clock or utcnow
         self.seeds = seeds or new_seed
         self._checkpoint = checkpoint
+        self.claimant: tuple[str, float] | None = None
+        """This process's delivery worker and its lease: the outbox rows of an action
+        committed here are written already claimed by it (see
+        :meth:`storage.usecases.delivery.DeliveryCases.deliver_own_actions`)."""
 
     def checkpoint(self, name: str) -> None:
         """Run the test checkpoint on the event loop and wait for it (from a worker thread)."""
@@ -275,8 +279,12 @@ class Kernel:
             steps.append((DELETE_PENDING_TIMERS, {"b_id": row.id}))
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(self.timers, row.id, waiting, now))
+        wall = utcnow()
+        claimant = None
+        if self.claimant is not None:
+            claimant = (self.claimant[0], wall + timedelta(seconds=self.claimant[1]))
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
-                               self._after(row, values, players), events, utcnow())
+                               self._after(row, values, players), events, wall, claimant)
         if delivery is not None:
             steps.append(delivery)
         return Plan(row, values, expect_status, steps)

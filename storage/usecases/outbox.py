@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import case, func, or_
 from sqlalchemy.sql import Executable
 
 from rules.match import Event, GameEnded, GameStarted, TurnPlayed
@@ -138,8 +138,14 @@ def notes_of(events: Sequence[Event]) -> list[dict[str, Any]]:
     return notes
 
 
+Claimant = tuple[str, datetime]
+"""A delivery worker of the process that commits an action, and until when it holds the
+places the action writes: it delivers them at once, without claiming them again."""
+
+
 def outbox_row(where: Where, match_id: int, version: int, now: datetime,
-               notes: list[dict[str, Any]] | None) -> dict[str, Any]:
+               notes: list[dict[str, Any]] | None,
+               claimant: Claimant | None = None) -> dict[str, Any]:
     return {
         "match_id": match_id,
         "place": where.place,
@@ -158,8 +164,8 @@ def outbox_row(where: Where, match_id: int, version: int, now: datetime,
         "pending": True,
         "due_at": now,
         "attempts": 0,
-        "claimed_by": None,
-        "claimed_until": None,
+        "claimed_by": claimant[0] if claimant else None,
+        "claimed_until": claimant[1] if claimant else None,
         "last_error": None,
         "updated_at": now,
     }
@@ -176,6 +182,8 @@ def upsert(insert: Any, dialect: str) -> Executable:
     if stmt is None:
         ins = insert(DELIVERIES)
         old, new = DELIVERIES.c, ins.excluded
+        free = or_(old.claimed_until.is_(None), old.claimed_until < new.updated_at,
+                   old.claimed_by == new.claimed_by)
         stmt = ins.on_conflict_do_update(
             index_elements=[old.match_id, old.place],
             set_={
@@ -186,6 +194,9 @@ def upsert(insert: Any, dialect: str) -> Executable:
                 "notes": case((new.notes_version.is_not(None), new.notes), else_=old.notes),
                 "notes_version": func.coalesce(new.notes_version, old.notes_version),
                 "pending": True,
+                # the committing process's worker takes the place unless another holds it
+                "claimed_by": case((free, new.claimed_by), else_=old.claimed_by),
+                "claimed_until": case((free, new.claimed_until), else_=old.claimed_until),
                 "due_at": new.due_at,
                 "attempts": 0,
                 "last_error": None,
@@ -197,7 +208,8 @@ def upsert(insert: Any, dialect: str) -> Executable:
 
 
 def outbox_step(
-    insert: Any, dialect: str, values: dict[str, Any], events: Sequence[Event], now: datetime
+    insert: Any, dialect: str, values: dict[str, Any], events: Sequence[Event], now: datetime,
+    claimant: Claimant | None = None,
 ) -> tuple[Executable, list[dict[str, Any]]] | None:
     """The outbox rows of one accepted action (``values``: the match row after the write,
     with ``private``: which seats' players started the bot)."""
@@ -214,5 +226,6 @@ def outbox_step(
     if not found:
         return None
     notes = notes_of(events) if turn_changed else None
-    rows = [outbox_row(w, values["id"], values["version"], now, notes) for w in found]
+    rows = [outbox_row(w, values["id"], values["version"], now, notes, claimant)
+            for w in found]
     return upsert(insert, dialect), rows

@@ -155,3 +155,30 @@ async def test_the_claims_of_a_dead_worker_are_released(uc: UseCases) -> None:
     assert await uc.release_claims("host:1:1") == 1
     [again] = await uc.claim_deliveries("host:2:1", chat_key=GROUP)
     assert again.id == work.id
+
+
+async def test_an_action_committed_here_is_written_claimed_by_this_worker(
+        uc: UseCases) -> None:
+    # Given this process's worker delivers its own actions
+    uc.deliver_own_actions("here", lease=30.0)
+    accepted = await new_match(uc)
+    assert accepted.match is not None
+    # Then another instance's worker cannot take the board the accept asked for
+    assert await uc.claim_deliveries("there", chat_key=GROUP) == []
+    assert await uc.due_chats() == []
+    # and this worker gets it without claiming it again
+    [work] = await uc.claim_deliveries("here", chat_key=GROUP)
+    assert work.repost and work.version == accepted.match.version
+    # When another worker holds a place, a new action leaves it theirs
+    await uc.complete_delivery(work.id, version=work.version - 1)  # still pending
+    uc.deliver_own_actions("elsewhere", lease=30.0)
+    [theirs] = await uc.claim_deliveries("there", chat_key=GROUP)
+    mv = accepted.match
+    seat = mv.to_act
+    assert seat is not None
+    player = mv.seats[seat].player
+    assert player is not None
+    res = await uc.resign_match(mv.id, player.id)
+    assert res.ok, res
+    assert await uc.claim_deliveries("elsewhere", chat_key=GROUP) == []
+    assert theirs.id == work.id
