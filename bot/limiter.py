@@ -6,10 +6,10 @@ Telegram lets a bot make about 20 calls a minute in one group, about one a secon
 python-telegram-bot's ``AIORateLimiter`` counts a group's calls with a leaky bucket, which
 after a quiet minute lets 20 calls go at once and then one every 3 s: up to 40 in the first
 minute, twice what Telegram accepts. This limiter counts what Telegram counts, the calls made
-in the last 60 s (and the last few seconds in a chat, and the last second overall), with a small
-margin for the time a request spends on the way. A call over a limit waits for room in *its*
-chat only; a 429 that comes anyway (another bot instance shares the budget) holds that chat
-for its ``retry_after``, never the others.
+in the last 60 s (and the last few seconds in a chat, and the last second overall), each at the
+time its answer came (so a request that waited on the way is not counted too early). A call
+over a limit waits for room in *its* chat only; a 429 that comes anyway (another bot instance
+shares the budget) holds that chat for its ``retry_after``, never the others.
 
 The delivery worker asks :meth:`ChatLimiter.ready` before it builds a board's call, so what it
 sends after a wait is the latest state of the match, not the one from before the wait.
@@ -22,7 +22,6 @@ import contextlib
 import logging
 import time
 import warnings
-from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -37,8 +36,8 @@ JSONDict = dict[str, Any]
 COUNTED = ("send", "edit", "delete", "copy", "forward", "pin", "unpin", "stop")
 """Methods that put something in a chat (or change it) and count against its budget;
 answering a callback query, reading a chat or polling do not."""
-MARGIN = 0.5
-"""Seconds added to each window: a request sent at the window's edge may arrive after it."""
+MARGIN = 0.25
+"""Seconds added to each window, for the clocks' differences."""
 
 
 @dataclass(frozen=True)
@@ -54,22 +53,28 @@ class Window:
 
 
 class Calls:
-    """When the calls of one chat (or of the whole bot) were made, newest last."""
+    """The calls of one chat (or of the whole bot): each one's time is when it was sent, and
+    once answered, when its answer came (Telegram counted it in between, so the later time
+    keeps the count on the safe side however long a request waited on the way)."""
 
     __slots__ = ("times",)
 
     def __init__(self) -> None:
-        self.times: deque[float] = deque()
+        self.times: list[list[float]] = []
 
     def wait(self, window: Window, now: float) -> float:
         """Seconds until one more call fits in ``window``."""
-        times = self.times
         span = window.seconds + MARGIN
-        while times and times[0] <= now - span:
-            times.popleft()
-        if len(times) < window.most:
+        self.times = [cell for cell in self.times if cell[0] > now - span]
+        if len(self.times) < window.most:
             return 0.0
-        return times[len(times) - window.most] + span - now
+        ordered = sorted(cell[0] for cell in self.times)
+        return ordered[len(ordered) - window.most] + span - now
+
+    def add(self, now: float) -> list[float]:
+        cell = [now]
+        self.times.append(cell)
+        return cell
 
 
 def retry_seconds(exc: RetryAfter) -> float:
@@ -150,18 +155,21 @@ class ChatLimiter(BaseRateLimiter[int]):
             waited += wait
         return waited
 
-    async def _take(self, chat: int | str | None) -> None:
+    async def _take(self, chat: int | str | None) -> list[list[float]]:
+        """Wait for room, then count the call; returns its cells, to stamp when answered."""
         while (wait := self.room(chat)) > 0:
             await asyncio.sleep(wait)
         now = self.clock()
+        cells = []
         if self.overall.on:
-            self.all_calls.times.append(now)
+            cells.append(self.all_calls.add(now))
         if chat is not None and (self.chat.on or (self.group.on and is_group(chat))):
             calls = self.calls.get(chat)
             if calls is None:
                 calls = self.calls[chat] = Calls()
                 self._forget_quiet(now)
-            calls.times.append(now)
+            cells.append(calls.add(now))
+        return cells
 
     def _forget_quiet(self, now: float) -> None:
         """Drop the chats with no call in the longest window (keeps memory flat)."""
@@ -169,7 +177,7 @@ class ChatLimiter(BaseRateLimiter[int]):
             return
         span = max(self.group.seconds, self.chat.seconds) + MARGIN
         for chat in [c for c, calls in self.calls.items()
-                     if not calls.times or calls.times[-1] <= now - span]:
+                     if all(cell[0] <= now - span for cell in calls.times)]:
             del self.calls[chat]
         for chat in [c for c, until in self.held.items() if until <= now]:
             del self.held[chat]
@@ -187,8 +195,9 @@ class ChatLimiter(BaseRateLimiter[int]):
         chat = chat_of(data)
         retries = self.max_retries if rate_limit_args is None else rate_limit_args
         for attempt in range(retries + 1):
+            cells: list[list[float]] = []
             if counted:
-                await self._take(chat)
+                cells = await self._take(chat)
             elif chat is not None and (wait := self.held.get(chat, 0.0) - self.clock()) > 0:
                 await asyncio.sleep(wait)
             try:
@@ -202,4 +211,8 @@ class ChatLimiter(BaseRateLimiter[int]):
                     await asyncio.sleep(float(seconds) + 0.1)
                 else:
                     self.held[chat] = self.clock() + float(seconds) + 0.1
+            finally:
+                answered = self.clock()
+                for cell in cells:
+                    cell[0] = answered
         raise AssertionError("unreachable")  # pragma: no cover

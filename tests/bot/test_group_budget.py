@@ -114,6 +114,7 @@ async def test_the_private_board_link_brings_the_board_back(
     mover = to_move(standin, group, alice, bob)
     other = bob if mover is alice else alice
     first = await standin.wait_for(lambda: live_board(mover.private), what="the board")
+    await standin.idle()  # (a request to post it again while it is being posted is that post)
     # the group's link (a deep link) posts the mover's board again, the old one retired
     hello = mover.send(mover.private, "/start m1")
     again = await standin.wait_for(
