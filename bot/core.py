@@ -106,9 +106,9 @@ class Portes:
     new_pace: Pace = field(default_factory=lambda: Pace(0))
     """How often each player sent ``/new`` lately (``PORTES_NEW_PER_MINUTE``)."""
     tapped_at: dict[int, float] = field(default_factory=dict)
-    """Per player, when (:attr:`now`) they last interacted with a board, oldest first. In
+    """Per player, when (:attr:`tap_clock`) they last interacted with a board, oldest first. In
     memory, per instance: after a restart, or on another instance, the next board notifies."""
-    now: Callable[[], float] = time.monotonic
+    tap_clock: Callable[[], float] = time.monotonic
     """The clock of :attr:`tapped_at` (seconds; a test may set another)."""
 
     def __post_init__(self) -> None:
@@ -120,7 +120,7 @@ class Portes:
         if len(self.focus) > TAPS_KEPT:
             self.focus.pop(next(iter(self.focus)))
         self.tapped_at.pop(user_id, None)
-        self.tapped_at[user_id] = self.now()
+        self.tapped_at[user_id] = self.tap_clock()
         if len(self.tapped_at) > TAPS_KEPT:
             self.tapped_at.pop(next(iter(self.tapped_at)))
 
@@ -131,7 +131,7 @@ class Portes:
         if not player.notices:
             return True
         at = self.tapped_at.get(player.id)
-        return at is not None and self.now() - at < QUIET_AFTER_TAP
+        return at is not None and self.tap_clock() - at < QUIET_AFTER_TAP
 
     def forget_views_of(self, user_id: int) -> None:
         """Drop the remembered views of this player's matches (their settings changed: the

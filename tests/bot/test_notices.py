@@ -26,7 +26,7 @@ def tap_clock(bot: Running) -> TapClock:
     portes = bot.app.bot_data["portes"]
     assert isinstance(portes, Portes)
     clock = TapClock()
-    portes.now = clock
+    portes.tap_clock = clock
     return clock
 
 
