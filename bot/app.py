@@ -64,6 +64,7 @@ COMMANDS = (
     ("rules", N_("The rules of Portes")),
     ("help", N_("How to play")),
     ("lang", N_("Language: Ελληνικά / English")),
+    ("notices", N_("Notices of your turn: on or off")),
     ("start", N_("Start")),
 )
 
@@ -106,7 +107,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     for name, callback in (("start", h.cmd_start), ("help", h.cmd_help),
                            ("rules", h.cmd_rules), ("new", h.cmd_new), ("games", h.cmd_games),
                            ("resign", h.cmd_resign), ("lang", h.cmd_lang),
-                           ("review", h.cmd_review)):
+                           ("notices", h.cmd_notices), ("review", h.cmd_review)):
         app.add_handler(CommandHandler(name, callback, filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused

@@ -41,6 +41,8 @@ class Action(StrEnum):
     CLOSE_UNREADABLE = "k"
     # /lang: arg "el" or "en"
     LANG = "l"
+    # /notices: match id 0, version 0, arg "on" or "off" (the state the tap sets)
+    NOTICES = "nt"
     # against the computer: the /new card's computer mode, match id 0, version 0,
     # arg "<o|length><t|n><level 1-3>" ("o": show the card; a length: create the challenge)
     NEW_COMPUTER = "nc"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,13 @@ if TYPE_CHECKING:  # the engine's value types only: core does not load the engin
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
+
+QUIET_AFTER_TAP = 60.0
+"""A board posted in private for a player who tapped a board less than this many seconds ago
+comes silently (``disable_notification``): they are at their phone, playing. A group's board
+always notifies."""
+TAPS_KEPT = 100_000
+"""At most this many players' last taps are remembered (the oldest forgotten first)."""
 
 
 class ComputerService(Protocol):
@@ -97,6 +105,11 @@ class Portes:
     instance: unknown after a restart, which only means the bot asks."""
     new_pace: Pace = field(default_factory=lambda: Pace(0))
     """How often each player sent ``/new`` lately (``PORTES_NEW_PER_MINUTE``)."""
+    tapped_at: dict[int, float] = field(default_factory=dict)
+    """Per player, when (:attr:`tap_clock`) they last interacted with a board, oldest first. In
+    memory, per instance: after a restart, or on another instance, the next board notifies."""
+    tap_clock: Callable[[], float] = time.monotonic
+    """The clock of :attr:`tapped_at` (seconds; a test may set another)."""
 
     def __post_init__(self) -> None:
         self.new_pace = Pace(self.settings.limits.new_per_minute)
@@ -104,8 +117,28 @@ class Portes:
     def touch(self, user_id: int, match_id: int) -> None:
         """The player interacted with this match's board."""
         self.focus[user_id] = match_id
-        if len(self.focus) > 100_000:
+        if len(self.focus) > TAPS_KEPT:
             self.focus.pop(next(iter(self.focus)))
+        self.tapped_at.pop(user_id, None)
+        self.tapped_at[user_id] = self.tap_clock()
+        if len(self.tapped_at) > TAPS_KEPT:
+            self.tapped_at.pop(next(iter(self.tapped_at)))
+
+    def quiet_for(self, player: PlayerView) -> bool:
+        """Whether a board posted in ``player``'s private chat comes silently: they turned
+        their notices off (``/notices``), or they tapped a board in the last
+        :data:`QUIET_AFTER_TAP` seconds."""
+        if not player.notices:
+            return True
+        at = self.tapped_at.get(player.id)
+        return at is not None and self.tap_clock() - at < QUIET_AFTER_TAP
+
+    def forget_views_of(self, user_id: int) -> None:
+        """Drop the remembered views of this player's matches (their settings changed: the
+        next board reads them from the database)."""
+        for match_id, mv in list(self.views.items()):
+            if any(s.player is not None and s.player.id == user_id for s in mv.seats):
+                self.views.pop(match_id, None)
 
     def board_posted(self, user_id: int, match_id: int) -> None:
         """A new board asking for this player's move was posted to them: if it is not the

@@ -11,12 +11,13 @@ board differs from the database.
 
 For one place: a new board when one is asked for (someone new must act) or none is live, then
 the older live boards retired (deleted, or edited to a stub after 48 h); else an edit of the
-live board (caption and keyboard, and the image when a turn ended); the private "your turn"
-notice of a group match; the inline card. A send whose outcome is unknown (its response lost, or
-the process killed) is remembered before it starts, with its exact caption and keyboard: once a
-later send tells the chat's newest message id, the ids in between are probed with an edit
-carrying exactly that caption and keyboard; Telegram answers "message is not modified" only for
-that very message, the orphan, which is then retired.
+live board (caption and keyboard, and the image when a turn ended); the inline card. A board
+posted in a player's private chat is their "your turn" notice (a new message notifies; it comes
+silently when they turned notices off or tapped a board within the last minute). A send whose
+outcome is unknown (its response lost, or the process killed) is remembered before it starts,
+with its exact caption and keyboard: once a later send tells the chat's newest message id, the
+ids in between are probed with an edit carrying exactly that caption and keyboard; Telegram
+answers "message is not modified" only for that very message, the orphan, which is then retired.
 """
 
 from __future__ import annotations
@@ -270,7 +271,8 @@ class Delivery:
         thread = mv.place.thread_id if work.for_seat is None else None
         try:
             sent = await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=HTML,
-                                             reply_markup=markup, message_thread_id=thread)
+                                             reply_markup=markup, message_thread_id=thread,
+                                             disable_notification=self._quiet(work, mv))
         except Forbidden as exc:
             await self._cannot_post(work, mv)
             raise Unreachable(exc.message) from exc
@@ -290,6 +292,15 @@ class Delivery:
         await self._retire(older)
         crash_point("retired")
         await self._probe(work, probes, top)
+
+    def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
+        """A board posted in a player's private chat comes silently when they turned notices
+        off or tapped a board within the last minute (:meth:`Portes.quiet_for`); a group's
+        board always notifies (it mentions the player who plays there)."""
+        if work.for_seat is None:
+            return False
+        player = mv.seats[work.for_seat].player
+        return player is not None and self.p.quiet_for(player)
 
     async def _cannot_post(self, work: DeliveryWork, mv: MatchView) -> None:
         if work.for_seat is None:

@@ -194,6 +194,15 @@ def lang_keyboard() -> Markup:
                     for lang in LANGS]])
 
 
+def notices_keyboard(t: Tr, on: bool) -> Markup:
+    """/notices: the one button that turns them the other way."""
+    if on:
+        return Markup([[Btn("🔕 " + t._("Turn notices off"),
+                            callback_data=encode(Action.NOTICES, 0, 0, "off"))]])
+    return Markup([[Btn("🔔 " + t._("Turn notices on"),
+                        callback_data=encode(Action.NOTICES, 0, 0, "on"))]])
+
+
 def url_keyboard(text: str, url: str) -> Markup:
     return Markup([[Btn(text, url=url)]])
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 
 from telegram import Bot, Message
@@ -57,7 +58,7 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
     of the action's events): each turn played (a forced one with its note under it), each game's
     result after the play that ended it, and on the first board the dice commitment with the
     value mixed in. A new game's opening roll is not among them: the caption says it (see
-    ``texts.caption``)."""
+    ``texts.caption``); nor is a reminder: it heads the caption (:func:`reminder_lines`)."""
     n = names(t, mv)
     lines: list[str] = []
     for note in notes:
@@ -71,6 +72,26 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
                 t, n, note["winner"], GameKind(note["kind"]), note["points"], note["resigned"]))
         elif note["k"] == "start" and note["game"] == 1 and mv.mix is not None:
             lines.append(texts.dice_start_text(t, mv.commitment, mv.mix))
+    return lines
+
+
+def reminder_lines(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]], *,
+                   shared: bool) -> list[str]:
+    """A reminder's line, at the top of the board posted again for the player who is waited
+    for (a ``remind`` note, see :meth:`storage.usecases.DeliveryCases.redeliver`): on the
+    group's board it mentions them."""
+    lines: list[str] = []
+    for note in notes:
+        if note["k"] != "remind":
+            continue
+        player = mv.seats[note["seat"]].player
+        how_long = texts.waited(t, timedelta(seconds=note["waited_s"]))
+        if shared and player is not None:
+            lines.append(t._("⏰ {player}, your move in match #{id} (waiting for {waited}).",
+                             player=mention(player), id=mv.id, waited=how_long))
+        else:
+            lines.append(t._("⏰ Your move in match #{id} (waiting for {waited}).", id=mv.id,
+                             waited=how_long))
     return lines
 
 
@@ -90,7 +111,7 @@ class Publisher:
             player = mv.seats[seat].player
             if player is not None:
                 text += "\n" + self._awaited(t, mv, player)
-        return text, t
+        return "\n".join((*reminder_lines(t, mv, notes, shared=True), text)), t
 
     @staticmethod
     def _awaited(t: Tr, mv: MatchView, player: PlayerView) -> str:
@@ -112,7 +133,7 @@ class Publisher:
         t = self.p.t_user(mv.seats[seat].player)
         text = texts.caption(t, mv.state, names(t, mv), viewer=seat,
                              notes=event_notes(t, mv, notes))
-        return text, t
+        return "\n".join((*reminder_lines(t, mv, notes, shared=False), text)), t
 
     def keyboard(self, t: Tr, mv: MatchView, *, selected: int | None = None) -> Markup | None:
         if mv.status == MatchStatus.ACTIVE:
@@ -162,11 +183,13 @@ class Publisher:
         elif mv.computer_to_act and self.p.computer is not None:
             self.p.spawn(self.p.computer.turn(mv))
 
-    async def bring_back(self, mv: MatchView, seat: int | None, *, shared: bool) -> bool:
+    async def bring_back(self, mv: MatchView, seat: int | None, *, shared: bool,
+                         notes: list[dict[str, Any]] | None = None) -> bool:
         """Post the match's board again (``/games``, a deep link, a reminder): the group's
         board when ``shared``, and ``seat``'s private board (of a group match: while it is
-        their turn). ``False`` when there was nothing to post."""
-        keys = await self.p.uc.redeliver(mv.id, seat=seat, shared=shared)
+        their turn), with ``notes`` on its caption (a reminder's, see :func:`reminder_lines`).
+        ``False`` when there was nothing to post."""
+        keys = await self.p.uc.redeliver(mv.id, seat=seat, shared=shared, notes=notes)
         if self.p.delivery is not None:
             self.p.delivery.kick(*keys)
         return bool(keys)

@@ -209,7 +209,8 @@ def welcome_text(t: Tr, username: str) -> str:
         "to send to a friend, or a match against the computer)\n"
         "/games: your matches\n/resign: resign a game or the match\n"
         "/review: review a finished match\n/rules: the rules\n"
-        "/lang: Ελληνικά / English\n/help: how to play\n\n"
+        "/lang: Ελληνικά / English\n/notices: notices of your turn, on or off\n"
+        "/help: how to play\n\n"
         "From any chat, type @{bot} and pick a match length to post a challenge.",
         bot=username,
     )
@@ -228,6 +229,12 @@ def help_text(t: Tr, username: str) -> str:
         "<b>Time</b>: you are reminded when it is your move; a match nobody moves on for a "
         "week is lost by the player to move."
     ) + "\n\n" + t._(
+        "<b>Notices</b>: when it is your move, your board comes to you as a new message, so "
+        "Telegram notifies you: in the private chat with the bot (in a group match too, once "
+        "you have started the bot), else in the group, mentioning you. It comes silently if "
+        "you tapped a board in the last minute. A reminder is that board again, with ⏰ at the "
+        "top. /notices turns the notifications off: the boards still come, silently."
+    ) + "\n\n" + t._(
         "<b>Against the computer</b>: in the private chat with the bot, /new, then 🤖 Against "
         "the computer; choose a level (Easy, Medium, Strong) and a match length, then tap ▶ "
         "Start. On your turn, 💡 Hint shows the best play and your chances (only in games "
@@ -241,6 +248,16 @@ def help_text(t: Tr, username: str) -> str:
         "are marked the same way in blue. The score box shows each colour's score beside a "
         "checker of that colour, and the match length (/5)."
     )
+
+
+def notices_text(t: Tr, on: bool) -> str:
+    """/notices: whether the player's boards and reminders notify them."""
+    if on:
+        return t._("🔔 Your notices are on: when it is your move, your board comes here as a "
+                   "new message and Telegram notifies you (silently if you tapped a board in "
+                   "the last minute).")
+    return t._("🔕 Your notices are off: your boards and reminders still come here, "
+               "silently.")
 
 
 def rules_text(t: Tr) -> str:

@@ -14,12 +14,10 @@ import os
 import socket
 from datetime import timedelta
 
-from telegram.error import Forbidden
 from telegram.ext import ContextTypes
 
-from bot.core import Portes, is_group_match, mention, portes, quietly
+from bot.core import Portes, is_group_match, portes, quietly
 from bot.publish import Publisher
-from bot.texts import waited
 from storage.results import TimerFired, TimerKind
 
 log = logging.getLogger("bot.timers")
@@ -94,7 +92,9 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
                 player.id, t._("Match #{id} ended: {player} did not move in time and loses the "
                                "match.", id=mv.id, player=name)))
         return
-    # a reminder: a new board (which notifies), plus a private word where possible
+    # a reminder is the board itself, posted again where the player plays (a new message
+    # notifies) with the reminder heading its caption: their private board, or the group's
+    # for a player who never started the bot (which mentions them); the old board is retired
     seat = timer.seat if timer.seat is not None else mv.to_act
     if seat is None:
         return
@@ -102,20 +102,8 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     if player is None:
         return
     waiting = timer.after or timedelta(0)
+    note = {"k": "remind", "seat": seat, "waited_s": round(waiting.total_seconds())}
+    in_group = is_group_match(mv) and mv.place.chat_id is not None and not player.can_message
     async with p.locks.hold(mv.id):
-        if is_group_match(mv) and mv.place.chat_id is not None and not player.can_message:
-            t = p.t_match_chat(mv)
-            await quietly(pub.bot.send_message(
-                mv.place.chat_id,
-                t._("⏰ {player}, your move in match #{id} (waiting for {waited}).",
-                    player=mention(player), id=mv.id, waited=waited(t, waiting)),
-                parse_mode="HTML", message_thread_id=mv.place.thread_id))
-        else:
-            t = p.t_user(player)
-            try:
-                await pub.bot.send_message(
-                    player.id, t._("⏰ Your move in match #{id} (waiting for {waited}).",
-                                   id=mv.id, waited=waited(t, waiting)))
-                await pub.bring_back(mv, seat, shared=False)
-            except Forbidden:
-                await p.uc.set_can_message(player.id, False)
+        p.remember(mv)  # the players as they are now (started the bot, turned notices off)
+        await pub.bring_back(mv, None if in_group else seat, shared=in_group, notes=[note])

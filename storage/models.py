@@ -26,6 +26,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -85,6 +86,8 @@ class Player(Base):
     username: Mapped[str | None] = mapped_column(String(64), index=True)
     language: Mapped[str | None] = mapped_column(String(16))
     can_message: Mapped[bool] = mapped_column(Boolean, default=False)
+    notices: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether their boards and reminders notify (``/notices``); off: they come silently."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 

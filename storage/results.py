@@ -110,6 +110,8 @@ class PlayerView:
     language: str | None
     can_message: bool
     """Whether the bot may message this user privately (they started it and did not block it)."""
+    notices: bool = True
+    """Whether their boards and reminders notify (``/notices``); off: they come silently."""
 
 
 @dataclass(frozen=True)

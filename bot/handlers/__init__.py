@@ -1,7 +1,7 @@
 """Telegram handlers, one module per feature: decode the update, call one use case, then show
 the result (see docs/bot.md for the map).
 
-- :mod:`~bot.handlers.commands`: /start, /help, /rules, /lang, /new, /games
+- :mod:`~bot.handlers.commands`: /start, /help, /rules, /lang, /notices, /new, /games
 - :mod:`~bot.handlers.challenges`: the /new card's choices, Accept, Withdraw, inline mode
 - :mod:`~bot.handlers.turn`: taps on the turn's keyboard, typed plays, "which match?"
 - :mod:`~bot.handlers.resigning`: /resign, the resignation buttons, Rematch
@@ -15,7 +15,15 @@ The entry points :mod:`bot.app` registers are re-exported here.
 
 from bot.handlers.challenges import on_chosen_inline, on_inline_query
 from bot.handlers.chats import on_migrate, on_my_member
-from bot.handlers.commands import cmd_games, cmd_help, cmd_lang, cmd_new, cmd_rules, cmd_start
+from bot.handlers.commands import (
+    cmd_games,
+    cmd_help,
+    cmd_lang,
+    cmd_new,
+    cmd_notices,
+    cmd_rules,
+    cmd_start,
+)
 from bot.handlers.computer import cmd_review
 from bot.handlers.errors import on_error
 from bot.handlers.resigning import cmd_resign
@@ -27,6 +35,7 @@ __all__ = [
     "cmd_help",
     "cmd_lang",
     "cmd_new",
+    "cmd_notices",
     "cmd_resign",
     "cmd_review",
     "cmd_rules",

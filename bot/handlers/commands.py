@@ -1,6 +1,6 @@
-"""Commands: /start (and its deep links), /help, /rules, /lang, /new, /games; the language
-buttons and the /games buttons that bring a board back (or close a match that cannot be
-read)."""
+"""Commands: /start (and its deep links), /help, /rules, /lang, /notices, /new, /games; the
+language and notices buttons and the /games buttons that bring a board back (or close a match
+that cannot be read)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,13 @@ from bot.core import command_sender, is_group_match, portes, quietly, tapped
 from bot.handlers.challenges import show_challenge_privately
 from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
-from bot.keyboards import games_keyboard, lang_keyboard, new_card_keyboard
+from bot.keyboards import (
+    games_keyboard,
+    lang_keyboard,
+    new_card_keyboard,
+    notices_keyboard,
+    url_keyboard,
+)
 from bot.pace import Admission
 from bot.reveal import dice_help_text
 from storage.results import ActionResult
@@ -40,6 +46,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload == "dice":  # the seed reveal's "How to check the dice"
         await msg.reply_text(dice_help_text(t), parse_mode=HTML, disable_web_page_preview=True)
+        return
+    if private and payload == "notices":  # /notices sent in a group
+        await show_notices(context, t, msg, user.id)
         return
     await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
 
@@ -118,6 +127,48 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
     await q.answer()
     if msg is not None:
         await quietly(msg.edit_text(tr(lang)._("Language: {name}", name=LANG_NAMES[lang])))
+
+
+async def cmd_notices(update: Update, context: Ctx) -> None:
+    """/notices: whether the player's boards and reminders notify them, with a button to turn
+    that the other way. A setting of one's own, so only in the private chat: in a group it
+    says so, with a button that opens the private chat there."""
+    sender = await command_sender(update, context, starts_in_private=True)
+    if sender is None:
+        return
+    p, msg, user, t = sender
+    if is_group_chat(msg.chat):
+        await msg.reply_text(
+            t._("Your notices are set in our private chat: tap below, or send /notices "
+                "there."),
+            reply_markup=url_keyboard("▶ " + t._("Open the private chat"), p.link("notices")),
+            do_quote=True)
+        return
+    await show_notices(context, t, msg, user.id)
+
+
+async def show_notices(context: Ctx, t: Tr, msg: Message, user_id: int) -> None:
+    player = await portes(context).uc.get_player(user_id)
+    on = player is None or player.notices
+    await msg.reply_text(texts.notices_text(t, on), reply_markup=notices_keyboard(t, on))
+
+
+async def on_notices(update: Update, context: Ctx, cb: Callback) -> None:
+    """The /notices button: sets the tapper's own notices, and only from their private chat
+    with the bot (where the button is posted); any other tap changes nothing."""
+    p, q, t = await tapped(update, context)
+    msg = q.message if isinstance(q.message, Message) else None
+    if msg is None or msg.chat.id != q.from_user.id or cb.arg not in ("on", "off"):
+        await q.answer(t._("That button is not for you."), show_alert=True)
+        return
+    player = await p.uc.set_notices(q.from_user.id, cb.arg == "on")
+    if player is None:
+        await q.answer(texts.error_text(t, "error"), show_alert=True)
+        return
+    p.forget_views_of(player.id)  # the next board reads the setting from the database
+    await q.answer()
+    await quietly(msg.edit_text(texts.notices_text(t, player.notices),
+                                reply_markup=notices_keyboard(t, player.notices)))
 
 
 async def cmd_new(update: Update, context: Ctx) -> None:

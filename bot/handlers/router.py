@@ -10,7 +10,7 @@ from bot import texts
 from bot.callbacks import BOARD_ACTIONS, Action, Callback, decode
 from bot.core import portes
 from bot.handlers.challenges import on_accept, on_new_card, on_new_computer, on_withdraw
-from bot.handlers.commands import on_close_unreadable, on_lang, on_show
+from bot.handlers.commands import on_close_unreadable, on_lang, on_notices, on_show
 from bot.handlers.common import Ctx
 from bot.handlers.computer import on_hint, on_review
 from bot.handlers.resigning import on_rematch, on_resign
@@ -25,7 +25,8 @@ ROUTES: dict[Action, ButtonHandler] = {
     Action.RESIGN_DECLINE: on_resign, Action.CANCEL: on_resign,
     Action.ACCEPT: on_accept, Action.WITHDRAW: on_withdraw, Action.REMATCH: on_rematch,
     Action.NEW: on_new_card, Action.NEW_CANCEL: on_new_card, Action.SHOW: on_show,
-    Action.LANG: on_lang, Action.CLOSE_UNREADABLE: on_close_unreadable,
+    Action.LANG: on_lang, Action.NOTICES: on_notices,
+    Action.CLOSE_UNREADABLE: on_close_unreadable,
     Action.NEW_COMPUTER: on_new_computer, Action.HINT: on_hint, Action.REVIEW: on_review,
     Action.PICK_PLAY: on_pick, Action.PICK_RESIGN: on_pick,
 }

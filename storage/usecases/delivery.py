@@ -113,6 +113,16 @@ def match_places(k: Kernel, session: Session, row: MatchRow) -> list[Where]:
                   turn_changed=True, private=(started(row.player0_id), started(row.player1_id)))
 
 
+def _notes_again(session: Session, match_id: int, place: str, version: int,
+                 notes: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """The caption lines of a board posted again at ``version``: what the place's row says of
+    the action of that version (without an earlier reminder), then ``notes``."""
+    old = session.scalar(select(DeliveryRow).where(
+        DeliveryRow.match_id == match_id, DeliveryRow.place == place))
+    kept = (old.notes or []) if old is not None and old.notes_version == version else []
+    return [n for n in kept if n.get("k") != "remind"] + list(notes or ())
+
+
 class DeliveryCases(Feature):
     """Claiming, completing, rescheduling and reconciling what chats show."""
 
@@ -339,11 +349,14 @@ class DeliveryCases(Feature):
                 _release(row)
 
     @off_loop
-    def redeliver(self, match_id: int, *, seat: int | None, shared: bool) -> list[str]:
+    def redeliver(self, match_id: int, *, seat: int | None, shared: bool,
+                  notes: list[dict[str, Any]] | None = None) -> list[str]:
         """Post the match's board again (``/games``, a deep link, a reminder): a new message
         at the group's shared board when ``shared``, and at ``seat``'s private board (a group
-        match's private board only while it is that seat's turn). Returns the chats to kick
-        (none: nothing to post)."""
+        match's private board only while it is that seat's turn). ``notes``: caption lines
+        added to what the board says of the last action (a reminder's); an earlier
+        reminder's line is not shown again. Returns the chats to kick (none: nothing to
+        post)."""
         k = self.kernel
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
@@ -354,7 +367,11 @@ class DeliveryCases(Feature):
                            media=True) for w in match_places(k, session, row)
                      if w.inline_message_id is None and not w.only_live
                      and (w.for_seat == seat if w.for_seat is not None else shared)]
-            queue_places(k, session, match_id, row.version, found, now)
+            if found:
+                rows = [outbox_row(w, match_id, row.version, now,
+                                   _notes_again(session, match_id, w.place, row.version, notes))
+                        for w in found]
+                session.execute(upsert(k.insert, k.db.engine.dialect.name), rows)
             return [w.chat_key for w in found]
 
     @off_loop

@@ -78,3 +78,15 @@ class PlayerCases(Feature):
     def get_player(self, user_id: int) -> PlayerView | None:
         with self.kernel.sessions() as session:
             return player_view(session.get(Player, user_id))
+
+    @off_loop
+    def set_notices(self, user_id: int, on: bool) -> PlayerView | None:
+        """Turn a player's private notices on or off (``/notices``): off, their boards and
+        reminders still come, silently. ``None`` for a player never seen."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            player = session.get(Player, user_id)
+            if player is None:
+                return None
+            player.notices = on
+            player.updated_at = self.kernel.clock()
+            return player_view(player)

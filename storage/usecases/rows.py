@@ -144,6 +144,7 @@ def player_view(player: Player | PlayerView | Row[Any] | None) -> PlayerView | N
         username=player.username,
         language=player.language,
         can_message=player.can_message,
+        notices=player.notices,
     )
 
 

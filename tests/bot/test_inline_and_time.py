@@ -12,7 +12,7 @@ from tests.bot.players import (
     start_group_match,
     start_the_bot,
 )
-from tests.standin import StandIn
+from tests.standin import Chat, Message, StandIn, StandInError
 
 
 async def test_inline_challenge_from_any_chat(standin: StandIn, bot: Running) -> None:
@@ -133,10 +133,24 @@ async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running)
     assert match.commitment[:16] in board.caption
 
 
+def photo_boards(chat: Chat) -> list[Message]:
+    return [m for m in chat.bot_messages() if m.photo_bytes is not None]
+
+
+def is_gone(message: Message) -> bool:
+    try:
+        message.refresh()
+    except StandInError:
+        return True
+    return False
+
+
 @pytest.mark.parametrize("started", [True, False])
 async def test_reminders_then_timeout(standin: StandIn, bot: Running, started: bool) -> None:
-    """The player to move in a group is reminded where they play: privately, with their board
-    posted again, when they started the bot; else mentioned in the group."""
+    """The player to move in a group is reminded where they play, and the reminder is the
+    board itself, posted again (a new message notifies) with the reminder on top: their
+    private board when they started the bot; else the group's board, mentioning them. The
+    board it replaces is retired: one live board, and no other message."""
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     if started:
@@ -144,21 +158,33 @@ async def test_reminders_then_timeout(standin: StandIn, bot: Running, started: b
     group = standin.group("Kafeneio", alice, bob)
     board = await start_group_match(standin, alice, bob, group, "3 points")
     mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
-    if started:
-        first = await standin.wait_for(lambda: live_board(mover.private), what="a board")
-    bot.clock.advance(hours=12, minutes=1)
     where = mover.private if started else group
+    first = await standin.wait_for(lambda: live_board(where), what="a board")
+    await standin.idle()
+    texts_before = [m.message_id for m in where.bot_messages() if m.photo_bytes is None]
+    sent_before = len(standin.calls("sendPhoto", chat_id=where.id))
+    bot.clock.advance(hours=12, minutes=1)
     reminder = await standin.wait_for(
-        lambda: next((m for m in where.bot_messages() if "⏰" in m.content), None),
-        what="a reminder")
+        lambda: (b := live_board(where)) is not None and "⏰" in b.content and b,
+        what="the reminder")
+    await standin.idle()
+    head = reminder.caption.split("\n")[0]
     if started:
+        assert head == "⏰ Your move in match #1 (waiting for 12 hours)."
         assert not any("⏰" in m.content for m in group.bot_messages())
-        again = await standin.wait_for(
-            lambda: (b := live_board(mover.private)) is not None
-            and b.message_id != first.message_id and b, what="the board again")
-        assert again.has_keyboard
     else:
+        assert head == f"⏰ {mover.first_name}, your move in match #1 (waiting for 12 hours)."
         assert reminder.mentions(mover)
+    # the board, to play on, and the only one: the board it replaces is gone
+    assert reminder.has_keyboard and reminder.message_id != first.message_id
+    await standin.wait_for(lambda: is_gone(first), what="the old board retired")
+    assert [m.message_id for m in photo_boards(where)] == [reminder.message_id]
+    # and nothing else was sent: no text beside it
+    assert [m.message_id for m in where.bot_messages()
+            if m.photo_bytes is None] == texts_before
+    sent = standin.calls("sendPhoto", chat_id=where.id)[sent_before:]
+    assert len(sent) == 1
+    assert str(sent[0].params.get("disable_notification", "")).lower() != "true"
     bot.clock.advance(days=7)
     if started:
         ended = await standin.wait_for(

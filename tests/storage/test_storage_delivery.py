@@ -182,3 +182,31 @@ async def test_an_action_committed_here_is_written_claimed_by_this_worker(
     assert res.ok, res
     assert await uc.claim_deliveries("elsewhere", chat_key=GROUP) == []
     assert theirs.id == work.id
+
+
+async def test_a_board_posted_again_keeps_what_it_said_and_adds_the_reminder(
+        uc: UseCases) -> None:
+    # Given a group match whose first board was delivered with its notes (the dice line)
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None
+    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    said = list(work.notes)
+    assert said
+    await uc.complete_delivery(work.id, version=work.version)
+    # When a reminder posts it again with its note
+    remind = {"k": "remind", "seat": mv.to_act, "waited_s": 43200}
+    assert await uc.redeliver(mv.id, seat=None, shared=True, notes=[remind]) == [GROUP]
+    # Then it is a new message saying the same, then the reminder
+    [again] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert again.repost and list(again.notes) == [*said, remind]
+    await uc.complete_delivery(again.id, version=again.version)
+    # and a later reminder replaces it (never two), while /games brings it back without one
+    later = {**remind, "waited_s": 86400}
+    await uc.redeliver(mv.id, seat=None, shared=True, notes=[later])
+    [third] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert list(third.notes) == [*said, later]
+    await uc.complete_delivery(third.id, version=third.version)
+    await uc.redeliver(mv.id, seat=None, shared=True)
+    [fourth] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert list(fourth.notes) == said

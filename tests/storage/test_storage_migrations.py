@@ -128,3 +128,45 @@ def test_revision_0002_keeps_the_data_of_0001(empty_url: str) -> None:
     # Then the player was kept throughout, and only the new table went away
     assert "chat_settings" not in inspect_tables(empty_url)
     assert run("SELECT id, language FROM players") == [(7, "el")]
+
+
+def test_revision_0006_turns_notices_on_for_every_player(empty_url: str) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import text
+
+    def run(sql: str, **params: object) -> list[tuple[object, ...]]:
+        engine = make_engine(empty_url)
+        try:
+            with engine.begin() as conn:
+                result = conn.execute(text(sql), params)
+                return [tuple(r) for r in result] if result.returns_rows else []
+        finally:
+            engine.dispose()
+
+    def columns() -> set[str]:
+        engine = make_engine(empty_url)
+        try:
+            with engine.connect() as conn:
+                return {c["name"] for c in inspect(conn).get_columns("players")}
+        finally:
+            engine.dispose()
+
+    # Given a database at 0005 with a player in it
+    migrate.upgrade(empty_url, "0005")
+    assert "notices" not in columns()
+    now = datetime(2026, 12, 2, 12, 0, tzinfo=UTC).replace(tzinfo=None)
+    run("INSERT INTO players (id, display_name, language, can_message, created_at, updated_at)"
+        " VALUES (7, 'Alice', 'el', true, :now, :now)", now=now)
+    # When it is upgraded to 0006: the player has notices on, and a new player too
+    migrate.upgrade(empty_url, "0006")
+    run("INSERT INTO players (id, display_name, can_message, created_at, updated_at)"
+        " VALUES (8, 'Bob', false, :now, :now)", now=now)
+    assert [(i, bool(n)) for i, n in run("SELECT id, notices FROM players ORDER BY id")] == [
+        (7, True), (8, True)]
+    run("UPDATE players SET notices = false WHERE id = 8")
+    # and downgraded again, only the column goes
+    migrate.downgrade(empty_url, "0005")
+    assert "notices" not in columns()
+    assert run("SELECT id, display_name, language FROM players ORDER BY id") == [
+        (7, "Alice", "el"), (8, "Bob", None)]

@@ -31,6 +31,22 @@ async def test_upsert_player_creates_then_updates(uc: UseCases) -> None:
     assert player is not None and player.can_message is False
 
 
+async def test_notices_are_on_until_turned_off(uc: UseCases) -> None:
+    created = await uc.upsert_player(ALICE, "Alice")
+    assert created.notices is True
+    off = await uc.set_notices(ALICE, False)
+    assert off is not None and off.notices is False
+    # kept through the updates every message makes, and read with the match
+    await uc.upsert_player(ALICE, "Alice B", can_message=True)
+    assert (await uc.get_player(ALICE)).notices is False  # type: ignore[union-attr]
+    mv = (await new_match(uc)).match
+    assert mv is not None and mv.seats[0].player is not None
+    assert mv.seats[0].player.notices is False and mv.seats[1].player.notices is True  # type: ignore[union-attr]
+    on = await uc.set_notices(ALICE, True)
+    assert on is not None and on.notices is True
+    assert await uc.set_notices(999, False) is None  # nobody
+
+
 async def test_upsert_player_without_a_language_keeps_the_stored_one(uc: UseCases) -> None:
     # Given a player who chose Greek, and one who never had a language
     await uc.upsert_player(ALICE, "Alice", language="el")
