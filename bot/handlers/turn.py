@@ -15,7 +15,7 @@ from bot.callbacks import Action, Callback
 from bot.core import answer_soon, portes, quietly, tapped
 from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
-from bot.handlers.which_match import is_private_match, meant, replied_board
+from bot.handlers.which_match import meant, replied_board
 from bot.i18n import Tr
 from bot.keyboards import pick_keyboard
 from bot.turn import destinations, direct_plays
@@ -183,12 +183,13 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."))
         return
     play = msg.text.strip()
-    mine = [m for m in await p.uc.list_active_matches(user.id) if is_private_match(m)]
+    # a group match too: one who writes to the bot started it, and plays on a private board
+    mine = await p.uc.list_active_matches(user.id)
     waiting = [m for m in mine if m.my_turn]
     target = await replied_board(p, msg, mine)
     if target is None:
         if not waiting:
-            await msg.reply_text(t._("It is not your turn in any private match."))
+            await msg.reply_text(t._("It is not your turn in any match."))
             return
         target = await meant(p, user.id, msg, waiting)
     if target is None:

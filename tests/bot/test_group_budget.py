@@ -125,3 +125,29 @@ async def test_the_private_board_link_brings_the_board_back(
     asked = other.send(other.private, "/start m1")
     reply = await other.private.wait_for_bot_message(after=asked)
     assert "played in its group" in reply.content
+
+
+async def test_a_play_typed_in_the_private_chat_goes_to_the_group_match(
+    standin: StandIn, make_bot: Any
+) -> None:
+    from rules.notation import format_play
+
+    running = await make_bot()
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(alice, bob)
+    group = standin.group("Kafeneio", alice, bob)
+    first = await start_group_match(standin, alice, bob, group)
+    mover = to_move(standin, group, alice, bob)
+    await standin.wait_for(lambda: live_board(mover.private), what="the private board")
+    await standin.idle()
+    match = (await running.uc.load_match(1)).match
+    assert match is not None and match.state.dice is not None
+    state = match.state
+    play = state.legal_plays()[0]
+    mover.send(mover.private, format_play(state.position, state.dice, play.moves))
+    # the play is the group match's: its board shows the turn passed
+    await standin.wait_for(lambda: first.refresh().edit_count > first.edit_count,
+                           what="the group's board edited")
+    after = (await running.uc.load_match(1)).match
+    assert after is not None and after.version > match.version
