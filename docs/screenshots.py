@@ -1,0 +1,195 @@
+"""The screenshots in README.md and docs/bot.md, made from real play.
+
+    python docs/screenshots.py                  # rewrites docs/screenshot-{group,private,end}.png
+    python docs/screenshots.py --only end -o /tmp
+
+(with the project's virtual environment, from the repository's root; about a minute). Then look
+at the pictures and commit them.
+
+Nothing is staged. The real bot, built in this process the way the tests build it (on a fresh
+SQLite file, every match's dice seed fixed with ``UseCases(seeds=...)``), plays against the Bot
+API stand-in (``tests/standin``); simulated players tap the buttons it sent
+(``tests/bot/players.py``). A message is then drawn from what the stand-in holds for it, the
+photo, the caption with its entities and the inline keyboard, by ``docs/chat_bubble.py``. The
+same seeds and the same taps give the same pictures, so rerun this whenever the captions, the
+keyboards or the board's drawing change.
+
+- ``screenshot-group.png``: a group in English, Alice and Bob both started the bot, a match to 3
+  points. Each player taps the first button offered (first checker, first destination, Confirm)
+  until the group's board first tells two turns, one with a hit (a forced turn played by the
+  bot after the other's), and then shows that board: its caption and the link to the private
+  chat of the player who moves next.
+- ``screenshot-private.png``: that player's private board, after moving one checker (one tap on
+  the first checker offered, one on its first destination).
+- ``screenshot-end.png``: a group in Greek (the players' Telegram language), a match to 3
+  points played to its end, every turn one tap (whole plays offered): the last board, with the
+  game's result, the match's result, Rematch and Review.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import logging
+import sys
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "docs")]
+
+from chat_bubble import compose, save  # noqa: E402
+
+from bot.app import build_application  # noqa: E402
+from bot.settings import RateLimits, Settings, Timeouts  # noqa: E402
+from storage.db import Database  # noqa: E402
+from storage.migrate import upgrade  # noqa: E402
+from storage.results import TimerPolicy  # noqa: E402
+from storage.usecases import UseCases  # noqa: E402
+from tests.bot.players import (  # noqa: E402
+    live_board,
+    play_turn,
+    start_group_match,
+    start_the_bot,
+    tap_and_wait,
+    turn_actions,
+    turn_board,
+)
+from tests.standin import Chat, Message, StandIn, User  # noqa: E402
+
+BOT_NAME = "Portes"
+NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
+TIME = NOW.strftime("%H:%M")
+GROUP_SEED = hashlib.sha256(b"shot 7").digest()
+END_SEED = hashlib.sha256("τέλος 8".encode()).digest()
+
+
+def shot(message: Message, path: Path, *, sender: str | None = None) -> int:
+    """Draw ``message`` as the stand-in holds it and save it at ``path``; its size in bytes."""
+    assert message.photo_bytes is not None, "not a board"
+    buttons = [[(b.text, b.url is not None) for b in row] for row in message.buttons]
+    image = compose(message.photo_bytes, message.caption or "", message.caption_entities,
+                    buttons, sender=sender, time=TIME)
+    return save(image, path)
+
+
+@contextlib.asynccontextmanager
+async def running_bot(seed: bytes, **changes: Any) -> AsyncIterator[StandIn]:
+    """A stand-in and the bot against it (long polling, rate limits lifted, a fixed clock),
+    every match with dice seed ``seed``."""
+    with (tempfile.TemporaryDirectory(prefix="portes-shots-") as work,
+          StandIn(bot_name=BOT_NAME) as standin):
+        url = f"sqlite:///{Path(work) / 'shots.sqlite3'}"
+        upgrade(url)
+        settings = Settings(
+            token=standin.token, database_url=url, api_url=standin.base_url,
+            file_url=standin.base_file_url,
+            rate=RateLimits(overall_per_second=0, group_per_minute=0, chat_per_second=0,
+                            max_retries=3),
+            timeouts=Timeouts(timer_poll=0.2), computer_delay=0.0, **changes)
+        db = Database.from_url(url)
+        uc = UseCases(db, timers=TimerPolicy(), clock=lambda: NOW, seeds=lambda: seed)
+        app = build_application(settings, usecases=uc, migrate=False)
+        await app.initialize()
+        assert app.post_init is not None and app.updater is not None
+        await app.post_init(app)  # what run_polling does after initialize()
+        await app.start()
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        try:
+            yield standin
+        finally:  # what run_polling does on its way out
+            await app.updater.stop()
+            await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)
+            await app.shutdown()
+            if app.post_shutdown is not None:
+                await app.post_shutdown(app)
+            await db.dispose()
+
+
+async def play_until(standin: StandIn, group: Chat, players: list[User],
+                     wanted: Callable[[str], bool], turns: int = 400) -> Message:
+    """Play turns (each player tapping the first buttons offered) until the group's board
+    has a caption ``wanted`` likes; that board."""
+    for _ in range(turns):
+        board = live_board(group)
+        assert board is not None and board.caption is not None
+        if wanted(board.caption):
+            return board
+        mover = next(u for u in players if board.mentions(u))
+        await play_turn(standin, mover, group)
+    raise AssertionError("no such board: pick another seed")
+
+
+def hit_and_forced(caption: str) -> bool:
+    """Two turns told, one with a hit, and someone to move."""
+    return caption.count(" played ") == 2 and "*" in caption and "👉" in caption
+
+
+async def group_and_private(out: Path, only: set[str]) -> None:
+    async with running_bot(GROUP_SEED) as standin:
+        alice = standin.user("Alice", username="alice")
+        bob = standin.user("Bob", username="bob")
+        group = standin.group("Kafeneio", alice, bob)
+        await start_the_bot(alice, bob)
+        await start_group_match(standin, alice, bob, group, "3 points")
+        board = await play_until(standin, group, [alice, bob], hit_and_forced)
+        if "group" in only:
+            report(out / "screenshot-group.png", shot(board, out / "screenshot-group.png",
+                                                      sender=BOT_NAME))
+        if "private" not in only:
+            return
+        mover = next(u for u in (alice, bob) if board.mentions(u))
+        private: Message = await standin.wait_for(lambda: turn_board(mover, group),
+                                                  what="the private board")
+        for action in ("f", "m"):
+            await tap_and_wait(standin, mover, private, turn_actions(private)[action][0])
+            private = private.refresh()
+        report(out / "screenshot-private.png", shot(private, out / "screenshot-private.png"))
+
+
+async def end(out: Path) -> None:
+    async with running_bot(END_SEED, plays_direct=40) as standin:
+        eleni = standin.user("Ελένη", username="eleni", language_code="el")
+        nikos = standin.user("Νίκος", username="nikos", language_code="el")
+        group = standin.group("Καφενείο", eleni, nikos)
+        await start_the_bot(eleni, nikos)
+        cmd = eleni.send(group, "/new")
+        card = await group.wait_for_bot_message(after=cmd)
+        await eleni.tap(card, "3 πόντοι")
+        await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""),
+                               what="the challenge")
+        await nikos.tap(card.refresh(), "🎲 Αποδοχή")
+        await standin.wait_for(lambda: live_board(group), what="the first board")
+        board = await play_until(standin, group, [eleni, nikos], lambda c: "🏆" in c)
+        report(out / "screenshot-end.png", shot(board, out / "screenshot-end.png",
+                                                sender=BOT_NAME))
+
+
+def report(path: Path, size: int) -> None:
+    print(f"{path}: {size // 1024} KB")
+
+
+async def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("-o", "--out", type=Path, default=ROOT / "docs")
+    parser.add_argument("--only", nargs="+", choices=("group", "private", "end"),
+                        default=["group", "private", "end"])
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("apscheduler").setLevel(logging.ERROR)
+    only = set(args.only)
+    if only & {"group", "private"}:
+        await group_and_private(args.out, only)
+    if "end" in only:
+        await end(args.out)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
