@@ -93,7 +93,7 @@ async def test_mat_text_names_every_play(uc: UseCases) -> None:
 
 async def test_gnubg_reads_back_every_play_and_the_score(uc: UseCases, tmp_path: Path) -> None:
     gnubg_or_skip()
-    final, record = await finished(uc, 5, 23)
+    _final, record = await finished(uc, 5, 23)
     text = match_text(record, ("Alice", "Bob"))
     back = gnubg_reexport(text, tmp_path)
     assert tokens(back) == tokens(text), back
