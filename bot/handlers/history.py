@@ -8,6 +8,7 @@ answers with the GNU Backgammon Position ID and Match ID of the step shown.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 
@@ -86,11 +87,29 @@ async def on_download(update: Update, context: Ctx, cb: Callback) -> None:
     _, q, t = await tapped(update, context)
     await q.answer()
     text = match_text(record, seat_names(t, record.match))
-    chat_id = q.message.chat.id if q.message is not None else q.from_user.id
+    chat_id, thread = _where(update)
     await quietly(context.bot.send_document(
         chat_id, InputFile(io.BytesIO(text.encode()), filename=f"match-{record.match.id}.mat"),
         caption=t._("Match #{id} for GNU Backgammon or eXtreme Gammon (Jellyfish .mat)",
-                    id=record.match.id)))
+                    id=record.match.id), message_thread_id=thread))
+
+
+def _where(update: Update) -> tuple[int, int | None]:
+    """The chat (and forum topic) of the tapped message: where the answer goes."""
+    q = update.callback_query
+    assert q is not None
+    msg = q.message if isinstance(q.message, Message) else None
+    if msg is None:
+        return q.from_user.id, None
+    return msg.chat_id, msg.message_thread_id if msg.is_topic_message else None
+
+
+def _step(cb: Callback) -> int | None:
+    """The step index in the data (``None`` when there is none: forged data)."""
+    try:
+        return cb.int_arg()
+    except ValueError:
+        return None
 
 
 def replay_steps(record: MatchRecord) -> list[Step]:
@@ -101,6 +120,11 @@ def replay_steps(record: MatchRecord) -> list[Step]:
     steps: list[Step] = []
     replay(record, FairDice(mv.seed_hex, mv.mix), steps)
     return steps
+
+
+async def replay_steps_off_loop(record: MatchRecord) -> list[Step]:
+    """:func:`replay_steps` in a thread: a long match takes a while to replay."""
+    return await asyncio.to_thread(replay_steps, record)
 
 
 def step_caption(t: Tr, record: MatchRecord, steps: list[Step], index: int) -> str:
@@ -142,11 +166,12 @@ async def on_replay(update: Update, context: Ctx, cb: Callback) -> None:
     if record is None:
         return
     _, q, t = await tapped(update, context)
-    steps = replay_steps(record)
-    if not steps:
+    steps = await replay_steps_off_loop(record)
+    index = _step(cb)
+    if not steps or index is None:
         await q.answer(t._("This match has no play to replay."), show_alert=True)
         return
-    index = min(cb.int_arg(), len(steps) - 1)
+    index = min(index, len(steps) - 1)
     await q.answer()
     turn, shown = steps[index]
     photo = await draw_board_async(shown, turn.player)
@@ -157,8 +182,9 @@ async def on_replay(update: Update, context: Ctx, cb: Callback) -> None:
         await quietly(msg.edit_media(InputMediaPhoto(photo, caption=caption),
                                      reply_markup=markup))
         return
-    chat_id = msg.chat_id if msg is not None else q.from_user.id
-    await quietly(context.bot.send_photo(chat_id, photo, caption=caption, reply_markup=markup))
+    chat_id, thread = _where(update)
+    await quietly(context.bot.send_photo(chat_id, photo, caption=caption, reply_markup=markup,
+                                         message_thread_id=thread))
 
 
 async def on_position(update: Update, context: Ctx, cb: Callback) -> None:
@@ -167,9 +193,9 @@ async def on_position(update: Update, context: Ctx, cb: Callback) -> None:
     if record is None:
         return
     _, q, t = await tapped(update, context)
-    steps = replay_steps(record)
-    index = cb.int_arg()
-    if not 0 <= index < len(steps):
+    steps = await replay_steps_off_loop(record)
+    index = _step(cb)
+    if index is None or not 0 <= index < len(steps):
         await q.answer(t._("This match has no play to replay."), show_alert=True)
         return
     position_id, match_id = steps[index][0].gnubg_id.split(":", 1)
