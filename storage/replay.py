@@ -14,6 +14,7 @@ from dataclasses import replace
 from rules.dice import DiceSource
 from rules.errors import CorruptState
 from rules.match import Event, Match, Phase, TurnPlayed
+from rules.matchstate import LastPlay
 from rules.position import Play, apply_move
 from storage.results import LoggedTurn, MatchRecord
 
@@ -72,8 +73,9 @@ def replay(
     confirmed, are not in the log (they are not replayed).
 
     ``steps``, when given, receives the match as it stood right after each logged turn: the
-    mover still on roll with that turn's dice, the board with the play made (what a replay
-    shows, one step per turn; a pass, which changes nothing, is not a step)."""
+    mover still on roll with that turn's dice, the board with the play made and marked as the
+    last play (what a replay shows, one step per turn; a pass, which changes nothing, is not
+    a step)."""
     stored = record.match.state
     cursor = LogCursor(record.turns)
     resigned_games = {g.number: g for g in record.games if g.resigned}
@@ -89,7 +91,9 @@ def replay(
             for move in turn.moves:
                 final = apply_move(final, move)
             if steps is not None:
-                steps.append((turn, replace(match, position=final, chosen=(), dice=turn.dice)))
+                steps.append((turn, replace(
+                    match, position=final, chosen=(), dice=turn.dice,
+                    last_play=LastPlay(turn.player, turn.dice, turn.moves, turn.text))))
             match, events = match.play(
                 match.turn, Play(turn.moves, final), dice, forced=turn.forced
             )
