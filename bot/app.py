@@ -61,6 +61,7 @@ COMMANDS = (
     ("games", N_("Your matches")),
     ("resign", N_("Resign a game or the match")),
     ("review", N_("Review a finished match")),
+    ("history", N_("Your finished matches: replay or download")),
     ("rules", N_("The rules of Portes")),
     ("help", N_("How to play")),
     ("lang", N_("Language: Ελληνικά / English")),
@@ -107,7 +108,8 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     for name, callback in (("start", h.cmd_start), ("help", h.cmd_help),
                            ("rules", h.cmd_rules), ("new", h.cmd_new), ("games", h.cmd_games),
                            ("resign", h.cmd_resign), ("lang", h.cmd_lang),
-                           ("notices", h.cmd_notices), ("review", h.cmd_review)):
+                           ("notices", h.cmd_notices), ("review", h.cmd_review),
+                           ("history", h.cmd_history)):
         app.add_handler(CommandHandler(name, callback, filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused

@@ -50,6 +50,10 @@ class Action(StrEnum):
     HINT = "h"
     # the post-match review of a finished match (version 0)
     REVIEW = "rv"
+    # /history (version 0): Download the .mat; Replay, arg the step index; Position of a step
+    DOWNLOAD = "hd"
+    REPLAY = "hr"
+    POSITION = "hp"
     # "which match?" when several could be meant: the match chosen, with the version offered
     PICK_PLAY = "tp"  # for the play typed in the message the question replies to
     PICK_RESIGN = "rs"  # for /resign: show that match's resignation card

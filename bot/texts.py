@@ -243,6 +243,11 @@ def help_text(t: Tr, username: str) -> str:
         "the computer's choices, the worst plays with a better one, and the luck of the dice. "
         "/review lists your finished matches (/review 12 for match #12)."
     ) + "\n\n" + t._(
+        "<b>History</b>: /history lists your last finished matches. ▶ Replay shows a match "
+        "again play by play (◀ ▶, and ⏮ ⏭ game by game; 📍 Position gives the GNU Backgammon "
+        "IDs of the board shown); 📄 Download sends it as a .mat file for GNU Backgammon or "
+        "eXtreme Gammon."
+    ) + "\n\n" + t._(
         "<b>The board</b>: the last play is marked in orange: a faint ring where a checker left, "
         "a dot where it landed, and ✖ on a checker it hit, now on the bar. Your moves this turn "
         "are marked the same way in blue. The score box shows each colour's score beside a "

@@ -9,10 +9,12 @@ rules core plays them itself, and the replay checks that it logged the same ones
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from rules.dice import DiceSource
 from rules.errors import CorruptState
 from rules.match import Event, Match, Phase, TurnPlayed
+from rules.matchstate import LastPlay
 from rules.position import Play, apply_move
 from storage.results import LoggedTurn, MatchRecord
 
@@ -63,10 +65,17 @@ class LogCursor:
             raise ReplayMismatch(f"{len(self.log) - self.position} logged turns were not replayed")
 
 
-def replay(record: MatchRecord, dice: DiceSource) -> Match:
+def replay(
+    record: MatchRecord, dice: DiceSource, steps: list[tuple[LoggedTurn, Match]] | None = None
+) -> Match:
     """Rebuild the match from ``record``'s log with ``dice``; raise :class:`ReplayMismatch` when
     the log and the rules disagree. A resignation offer still pending, and moves chosen but not
-    confirmed, are not in the log (they are not replayed)."""
+    confirmed, are not in the log (they are not replayed).
+
+    ``steps``, when given, receives the match as it stood right after each logged turn: the
+    mover still on roll with that turn's dice, the board with the play made and marked as the
+    last play (what a replay shows, one step per turn; a pass, which changes nothing, is not
+    a step)."""
     stored = record.match.state
     cursor = LogCursor(record.turns)
     resigned_games = {g.number: g for g in record.games if g.resigned}
@@ -81,6 +90,10 @@ def replay(record: MatchRecord, dice: DiceSource) -> Match:
             final = match.position
             for move in turn.moves:
                 final = apply_move(final, move)
+            if steps is not None:
+                steps.append((turn, replace(
+                    match, position=final, chosen=(), dice=turn.dice,
+                    last_play=LastPlay(turn.player, turn.dice, turn.moves, turn.text))))
             match, events = match.play(
                 match.turn, Play(turn.moves, final), dice, forced=turn.forced
             )

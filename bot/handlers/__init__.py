@@ -6,6 +6,7 @@ the result (see docs/bot.md for the map).
 - :mod:`~bot.handlers.turn`: taps on the turn's keyboard, typed plays, "which match?"
 - :mod:`~bot.handlers.resigning`: /resign, the resignation buttons, Rematch
 - :mod:`~bot.handlers.computer`: Hint, Review, /review
+- :mod:`~bot.handlers.history`: /history, Download (.mat), Replay, Position
 - :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
 - :mod:`~bot.handlers.errors`: the error handler
 - :mod:`~bot.handlers.router`: every button tap, routed by its action
@@ -26,6 +27,7 @@ from bot.handlers.commands import (
 )
 from bot.handlers.computer import cmd_review
 from bot.handlers.errors import on_error
+from bot.handlers.history import cmd_history
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
 from bot.handlers.turn import on_private_text
@@ -33,6 +35,7 @@ from bot.handlers.turn import on_private_text
 __all__ = [
     "cmd_games",
     "cmd_help",
+    "cmd_history",
     "cmd_lang",
     "cmd_new",
     "cmd_notices",

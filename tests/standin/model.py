@@ -106,6 +106,8 @@ class MsgRec:
     caption: str | None = None
     caption_entities: list[JSON] = field(default_factory=list)
     photo: Photo | None = None
+    document: Upload | None = None
+    """A document sent with sendDocument (the upload as it came: file name and bytes)."""
     reply_markup: JSON | None = None
     reply_to: MsgRec | None = None
     thread_id: int | None = None
@@ -132,6 +134,13 @@ class MsgRec:
             out["text"] = self.text
             if self.entities:
                 out["entities"] = copy.deepcopy(self.entities)
+        if self.document is not None:
+            out["document"] = {"file_id": f"BQAC{self.message_id}",
+                               "file_unique_id": f"AgAD{self.message_id}",
+                               "file_name": self.document.filename,
+                               "file_size": len(self.document.data)}
+            if self.caption is not None:
+                out["caption"] = self.caption
         if self.photo is not None:
             out["photo"] = [s.photo_size() for s in self.photo.sizes]
             if self.caption is not None:

@@ -60,6 +60,8 @@ class Message:
     caption: str | None
     caption_entities: tuple[JSON, ...]
     photo_bytes: bytes | None = field(repr=False)
+    document: tuple[str, bytes] | None = field(repr=False)
+    """A document's file name and bytes."""
     uploaded_bytes: bytes | None = field(repr=False)
     photo_file_id: str | None
     reply_markup: JSON | None
@@ -133,6 +135,7 @@ def snapshot(standin: StandIn, msg: MsgRec) -> Message:
         entities=tuple(msg.entities), caption=msg.caption,
         caption_entities=tuple(msg.caption_entities),
         photo_bytes=photo.sizes[-1].data if photo else None,
+        document=(msg.document.filename, msg.document.data) if msg.document else None,
         uploaded_bytes=photo.original if photo else None,
         photo_file_id=photo.sizes[-1].file_id if photo else None,
         reply_markup=msg.reply_markup,

@@ -153,7 +153,7 @@ class World:
                 "getMe", "logOut", "close", "getUpdates", "setWebhook", "deleteWebhook",
                 "getWebhookInfo", "setMyCommands", "getMyCommands", "deleteMyCommands",
                 "setMyName", "setMyDescription", "setMyShortDescription", "setChatMenuButton",
-                "sendMessage", "sendPhoto", "editMessageText", "editMessageCaption",
+                "sendMessage", "sendPhoto", "sendDocument", "editMessageText", "editMessageCaption",
                 "editMessageMedia", "editMessageReplyMarkup", "deleteMessage", "deleteMessages",
                 "answerCallbackQuery", "answerInlineQuery", "getChat", "getChatMember",
                 "getChatAdministrators", "getChatMemberCount", "getFile", "leaveChat",
@@ -682,6 +682,24 @@ class World:
         msg = self.new_message(chat, self.bot, photo=photo, caption=caption or None,
                                caption_entities=entities, reply_markup=markup,
                                reply_to=reply_to, thread_id=thread)
+        return msg.to_json()
+
+    def api_sendDocument(self, p: Params) -> JSON:
+        """A document uploaded with the request (what the bot sends: a match file)."""
+        chat = self._chat(p, for_sending=True)
+        caption, entities = self.formatted(p, "caption", "caption_entities")
+        if caption is not None and len(caption) > CAPTION_LIMIT:
+            raise ApiError(400, E.CAPTION_TOO_LONG)
+        value = p.get("document")
+        uploads = _uploads(p)
+        if isinstance(value, str) and value.startswith("attach://"):
+            value = uploads.get(value[len("attach://"):])
+        if not isinstance(value, Upload):
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        msg = self.new_message(chat, self.bot, document=value, caption=caption or None,
+                               caption_entities=entities, reply_markup=self._markup(p),
+                               reply_to=self._reply_target(chat, p),
+                               thread_id=self._thread(chat, p))
         return msg.to_json()
 
     # ---- editing -------------------------------------------------------------------------

@@ -1,0 +1,203 @@
+"""/history: a player's recent finished matches, each with Replay and Download (.mat).
+
+The replay is one board message stepped in place (``edit_message_media``) with ⏮ ◀ ▶ ⏭; the
+step index travels in the callback data, and every step is rebuilt from the stored move log
+(:func:`storage.replay.replay`), so nothing about a replay is kept between taps. Position
+answers with the GNU Backgammon Position ID and Match ID of the step shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+from telegram import InlineKeyboardButton as Btn
+from telegram import InlineKeyboardMarkup as Markup
+from telegram import InputFile, InputMediaPhoto, Message, Update
+
+from bot.board import draw_board_async
+from bot.callbacks import Action, Callback, encode
+from bot.core import command_sender, quietly, tapped
+from bot.handlers.common import Ctx
+from bot.i18n import Tr
+from bot.texts import opponent_name
+from rules.fairdice import FairDice
+from rules.match import Match
+from storage.history import finished_matches
+from storage.matfile import match_text
+from storage.replay import replay
+from storage.results import LoggedTurn, MatchRecord, MatchView
+from storage.usecases.reading import REVIEWABLE
+
+log = logging.getLogger("bot")
+
+Step = tuple[LoggedTurn, Match]
+
+
+def seat_names(t: Tr, mv: MatchView) -> tuple[str, str]:
+    """The two players' names as plain text (the computer's in the reader's language)."""
+    out = [t._("Computer") if s.is_computer else (s.player.display_name if s.player else "?")
+           for s in mv.seats]
+    return out[0], out[1]
+
+
+def history_keyboard(t: Tr, record_ids: list[int]) -> Markup:
+    return Markup([[Btn(t._("▶ Replay #{id}", id=i), callback_data=encode(Action.REPLAY, i, 0, 0)),
+                    Btn(t._("📄 Download #{id}", id=i),
+                        callback_data=encode(Action.DOWNLOAD, i, 0))] for i in record_ids])
+
+
+async def cmd_history(update: Update, context: Ctx) -> None:
+    """``/history``: the caller's ten most recent finished matches, each with its buttons."""
+    sender = await command_sender(update, context)
+    if sender is None:
+        return
+    p, msg, user, t = sender
+    matches = await finished_matches(p.uc, user.id, 10)
+    if not matches:
+        await msg.reply_text(t._("You have no finished match yet."))
+        return
+    lines = [t._("Your recent matches:")]
+    for s in matches:
+        me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
+        lines.append(f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}")
+    await msg.reply_text("\n".join(lines),
+                         reply_markup=history_keyboard(t, [s.id for s in matches]))
+
+
+async def _own_record(update: Update, context: Ctx, cb: Callback) -> MatchRecord | None:
+    """The tapped match's record when the tapper played it and it is over; else an alert."""
+    p, q, t = await tapped(update, context)
+    record = await p.uc.match_record(cb.match_id)
+    if record is None or record.match.seat_of(q.from_user.id) is None:
+        await q.answer(t._("This is not your match."), show_alert=True)
+        return None
+    if record.match.status not in REVIEWABLE:
+        await q.answer(t._("The match is not over yet."), show_alert=True)
+        return None
+    return record
+
+
+async def on_download(update: Update, context: Ctx, cb: Callback) -> None:
+    """Download: the match as a .mat document, sent where the button was."""
+    record = await _own_record(update, context, cb)
+    if record is None:
+        return
+    _, q, t = await tapped(update, context)
+    await q.answer()
+    text = match_text(record, seat_names(t, record.match))
+    chat_id, thread = _where(update)
+    await quietly(context.bot.send_document(
+        chat_id, InputFile(io.BytesIO(text.encode()), filename=f"match-{record.match.id}.mat"),
+        caption=t._("Match #{id} for GNU Backgammon or eXtreme Gammon (Jellyfish .mat)",
+                    id=record.match.id), message_thread_id=thread))
+
+
+def _where(update: Update) -> tuple[int, int | None]:
+    """The chat (and forum topic) of the tapped message: where the answer goes."""
+    q = update.callback_query
+    assert q is not None
+    msg = q.message if isinstance(q.message, Message) else None
+    if msg is None:
+        return q.from_user.id, None
+    return msg.chat_id, msg.message_thread_id if msg.is_topic_message else None
+
+
+def _step(cb: Callback) -> int | None:
+    """The step index in the data (``None`` when there is none: forged data)."""
+    try:
+        return cb.int_arg()
+    except ValueError:
+        return None
+
+
+def replay_steps(record: MatchRecord) -> list[Step]:
+    """Every step of the replay: the match right after each play (passes aside)."""
+    mv = record.match
+    if mv.seed_hex is None or mv.mix is None:
+        return []
+    steps: list[Step] = []
+    replay(record, FairDice(mv.seed_hex, mv.mix), steps)
+    return steps
+
+
+async def replay_steps_off_loop(record: MatchRecord) -> list[Step]:
+    """:func:`replay_steps` in a thread: a long match takes a while to replay."""
+    return await asyncio.to_thread(replay_steps, record)
+
+
+def step_caption(t: Tr, record: MatchRecord, steps: list[Step], index: int) -> str:
+    turn, _ = steps[index]
+    name = seat_names(t, record.match)[turn.player]
+    d1, d2 = sorted((turn.dice.die1, turn.dice.die2), reverse=True)
+    return t._("#{id} · Game {game} · {player} played {dice}: {play} ({step}/{steps})",
+               id=record.match.id, game=turn.game, player=name, dice=f"{d1}-{d2}",
+               play=turn.text, step=index + 1, steps=len(steps))
+
+
+def game_jump(steps: list[Step], index: int, forward: bool) -> int:
+    """The first step of the next game (⏭), or of this game / the one before (⏮)."""
+    game = steps[index][0].game
+    if forward:
+        later = [i for i, (turn, _) in enumerate(steps) if turn.game > game]
+        return later[0] if later else len(steps) - 1
+    first = next(i for i, (turn, _) in enumerate(steps) if turn.game == game)
+    if first < index:
+        return first
+    earlier = [i for i, (turn, _) in enumerate(steps) if turn.game == game - 1]
+    return earlier[0] if earlier else 0
+
+
+def replay_keyboard(t: Tr, match_id: int, steps: list[Step], index: int) -> Markup:
+    last = len(steps) - 1
+    targets = (("⏮", game_jump(steps, index, False)), ("◀", max(0, index - 1)),
+               ("▶", min(last, index + 1)), ("⏭", game_jump(steps, index, True)))
+    return Markup([
+        [Btn(label, callback_data=encode(Action.REPLAY, match_id, 0, to)) for label, to in targets],
+        [Btn(t._("📍 Position"), callback_data=encode(Action.POSITION, match_id, 0, index))],
+    ])
+
+
+async def on_replay(update: Update, context: Ctx, cb: Callback) -> None:
+    """Replay: from the list, a new board message at the first step; on the board, that board
+    edited in place to the step in the data."""
+    record = await _own_record(update, context, cb)
+    if record is None:
+        return
+    _, q, t = await tapped(update, context)
+    steps = await replay_steps_off_loop(record)
+    index = _step(cb)
+    if not steps or index is None:
+        await q.answer(t._("This match has no play to replay."), show_alert=True)
+        return
+    index = min(index, len(steps) - 1)
+    await q.answer()
+    turn, shown = steps[index]
+    photo = await draw_board_async(shown, turn.player)
+    caption = step_caption(t, record, steps, index)
+    markup = replay_keyboard(t, record.match.id, steps, index)
+    msg = q.message if isinstance(q.message, Message) else None
+    if msg is not None and msg.photo:
+        await quietly(msg.edit_media(InputMediaPhoto(photo, caption=caption),
+                                     reply_markup=markup))
+        return
+    chat_id, thread = _where(update)
+    await quietly(context.bot.send_photo(chat_id, photo, caption=caption, reply_markup=markup,
+                                         message_thread_id=thread))
+
+
+async def on_position(update: Update, context: Ctx, cb: Callback) -> None:
+    """Position: the GNU Backgammon Position ID and Match ID of the step shown."""
+    record = await _own_record(update, context, cb)
+    if record is None:
+        return
+    _, q, t = await tapped(update, context)
+    steps = await replay_steps_off_loop(record)
+    index = _step(cb)
+    if index is None or not 0 <= index < len(steps):
+        await q.answer(t._("This match has no play to replay."), show_alert=True)
+        return
+    position_id, match_id = steps[index][0].gnubg_id.split(":", 1)
+    await q.answer(t._("GNU Backgammon\nPosition ID: {position}\nMatch ID: {match}",
+                       position=position_id, match=match_id), show_alert=True)

@@ -1,0 +1,153 @@
+"""The .mat export of a stored match, read back by GNU Backgammon: every play and the score."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from storage.matfile import match_text, play_text, safe_name
+from storage.results import MatchRecord, MatchView
+from storage.usecases import UseCases
+from tests.storage.helpers import new_match, play_random_turn, play_to_end
+
+
+def gnubg_or_skip() -> str:
+    """gnubg's path; skipped without it outside CI (in CI, .ci/run installs it: must run)."""
+    path = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but gnubg is not installed (.ci/run installs it)")
+        pytest.skip("gnubg SKIPPED: GNU Backgammon is not installed (apt-get install gnubg)")
+    return path
+
+
+def gnubg_reexport(text: str, tmp_path: Path) -> str:
+    """Import ``text`` as a .mat in gnubg and return gnubg's own .mat export of what it read."""
+    source, again = tmp_path / "in.mat", tmp_path / "out.mat"
+    source.write_text(text, encoding="utf-8")
+    script = tmp_path / "script"
+    script.write_text(f'import mat "{source}"\nexport match mat "{again}"\n')
+    done = subprocess.run([gnubg_or_skip(), "-t", "-q", "-r", "-c", str(script)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert again.exists(), done.stdout + done.stderr
+    return again.read_text(encoding="utf-8", errors="replace")
+
+
+PLAY = re.compile(r"(\d\d):((?:\s+\d+/\d+\*?)*)|Wins (\d+) points?")
+
+
+def tokens(text: str) -> list[list[str]]:
+    """Each game's plays and its result, formatting aside: moves sorted (gnubg orders them its
+    own way) and the points hit apart (when two checkers land on a blot, gnubg may star the
+    other one)."""
+    games: list[list[str]] = []
+    for line in text.splitlines():
+        if line.strip().startswith("Game "):
+            games.append([])
+            continue
+        if not games or re.match(r"\s*\S+ : \d+", line):
+            continue
+        for m in PLAY.finditer(re.sub(r"^\s*\d+\)", "", line)):
+            if m.group(3):
+                games[-1].append(f"wins {m.group(3)}")
+            else:
+                moves = m.group(2).split()
+                hits = sorted({mv.split("/")[1].rstrip("*") for mv in moves if "*" in mv})
+                plain = sorted(mv.rstrip("*") for mv in moves)
+                games[-1].append(f"{m.group(1)} {' '.join(plain)} hits {','.join(hits)}")
+    return games
+
+
+def assert_same(back: list[list[str]], ours: list[list[str]], shown: str) -> None:
+    """gnubg's reading equals ours; else name the first play that differs."""
+    for g, (theirs, mine) in enumerate(zip(back, ours, strict=False), 1):
+        for i, (a, b) in enumerate(zip(theirs, mine, strict=False)):
+            assert a == b, f"game {g}, item {i + 1}: gnubg {a!r}, ours {b!r}\n{shown}"
+        assert len(theirs) == len(mine), f"game {g}: gnubg {len(theirs)}, ours {len(mine)}"
+    assert len(back) == len(ours), shown
+
+
+def scores(text: str) -> list[str]:
+    """The score line of each game, spaces squeezed."""
+    return [" ".join(line.split()) for line in text.splitlines()
+            if re.fullmatch(r"\s*\S+ : \d+\s+\S+ : \d+\s*", line)]
+
+
+async def finished(uc: UseCases, length: int, seed: int) -> tuple[MatchView, MatchRecord]:
+    start = (await new_match(uc, length=length, mix=f"mat-{seed}")).match
+    assert start is not None
+    final = await play_to_end(uc, start, seed=seed)
+    record = await uc.match_record(final.id)
+    assert record is not None
+    return final, record
+
+
+async def test_mat_text_names_every_play(uc: UseCases) -> None:
+    final, record = await finished(uc, 3, 11)
+    text = match_text(record, ("Alice", "Bob"))
+    assert text.startswith(" 3 point match\n\n Game 1\n Alice : 0")
+    for turn in record.turns:
+        assert play_text(turn) in text
+    assert text.count(" Game ") == len(record.games)
+    assert "Doubles" not in text and "Takes" not in text
+    winner = final.state.winner
+    assert winner is not None
+    last_game = record.games[-1]
+    assert last_game.points is not None
+    assert f"Wins {last_game.points} point" in text.rstrip().splitlines()[-1]
+    assert safe_name("Ana Maria: x") == "Ana_Maria__x"
+
+
+async def test_gnubg_reads_back_every_play_and_the_score(uc: UseCases, tmp_path: Path) -> None:
+    gnubg_or_skip()
+    _final, record = await finished(uc, 5, 23)
+    text = match_text(record, ("Alice", "Bob"))
+    back = gnubg_reexport(text, tmp_path)
+    assert_same(tokens(back), tokens(text), back)
+    assert len(tokens(back)) == len(record.games)
+    assert scores(back) == scores(text)
+    plays = [t for game in tokens(back) for t in game if not t.startswith("wins")]
+    assert len(plays) == len(record.turns)
+
+
+async def test_gnubg_reads_resigned_games_and_a_resigned_match(
+    uc: UseCases, tmp_path: Path
+) -> None:
+    gnubg_or_skip()
+    view = (await new_match(uc, length=7, mix="mat-resign")).match
+    assert view is not None
+    rng = random.Random(5)
+    for points in (2, 1, 0):  # two games resigned after a few plays, then the match given up
+        for _ in range(3):
+            view = (await play_random_turn(uc, view, rng)).match  # type: ignore[assignment]
+            assert view is not None
+        if not points:
+            break
+        mover = view.state.turn
+        actor, other = view.seats[mover].player, view.seats[1 - mover].player
+        assert actor is not None and other is not None
+        offered = await uc.offer_resignation(view.id, actor.id, view.version, points)
+        assert offered.match is not None
+        answered = await uc.answer_resignation(view.id, other.id, offered.match.version,
+                                               accept=True)
+        assert answered.ok and answered.match is not None
+        view = answered.match
+    loser = view.seats[0].player
+    assert loser is not None
+    resigned = await uc.resign_match(view.id, loser.id)
+    assert resigned.ok
+    record = await uc.match_record(view.id)
+    assert record is not None
+    text = match_text(record, ("Άλκης", "Bob"))
+    assert "Wins 2 points" in text and "Wins 1 point\n" in text
+    assert text.rstrip().endswith("Wins 3 points")  # Bob needed 4: a .mat game gives 3 at most
+    back = gnubg_reexport(text, tmp_path)
+    assert tokens(back) == tokens(text), back
+    assert scores(back) == scores(text) and len(scores(back)) == 3
+
