@@ -41,6 +41,7 @@ from storage.results import (
 )
 from storage.usecases.eventlog import event_steps, waiting_timers
 from storage.usecases.outbox import outbox_step
+from storage.usecases.rating_write import RATED_STATUSES, is_rated, rate_match
 from storage.usecases.rows import (
     DELETE_PENDING_TIMERS,
     SELECT_BOARDS,
@@ -320,6 +321,7 @@ class Kernel:
             return False
         for stmt, step_params in plan.steps:
             conn.execute(stmt, step_params)
+        Kernel._rate(session, plan)
         # Mirror the new values on the row read (an ORM row is detached first: the session
         # must not flush it again).
         if isinstance(row, MatchRow) and row in session:
@@ -327,6 +329,19 @@ class Kernel:
         for key, value in plan.values.items():
             setattr(row, key, value)
         return True
+
+    @staticmethod
+    def _rate(session: Session, plan: Plan) -> None:
+        """A match this write ends with a winner between two people: the ratings, in the
+        same transaction (:mod:`storage.usecases.rating_write`)."""
+        row, values = plan.row, plan.values
+        if values["status"] not in RATED_STATUSES or row.status == values["status"]:
+            return
+        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "length")
+        match = {key: values.get(key, getattr(row, key)) for key in keys}
+        match.update(status=values["status"], winner=values["winner"])
+        if is_rated(match):
+            rate_match(session.connection(), match, values["updated_at"])
 
     # -- an action on an active match ---------------------------------------------------
 
