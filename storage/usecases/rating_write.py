@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, text
 
 from storage.ratings import Standing, rate
+from storage.results import RatingChange
 
 RATED_STATUSES = ("finished", "abandoned")
 GLOBAL = 0
@@ -108,3 +109,13 @@ def rebuild(conn: Connection) -> int:
     if changes:
         conn.execute(_CHANGE, changes)
     return count
+
+
+_CHANGES = text("SELECT player_id, scope, before, after FROM rating_changes WHERE match_id = :id "
+                "ORDER BY scope, player_id")
+
+
+def rating_changes(conn: Connection, match_id: int) -> tuple[RatingChange, ...]:
+    """What this match did to its players' ratings (empty when it was not rated)."""
+    return tuple(RatingChange(r[0], r[1], r[2], r[3])
+                 for r in conn.execute(_CHANGES, {"id": match_id}))
