@@ -105,7 +105,7 @@ class Publisher:
     def shared_caption(self, mv: MatchView, notes: Sequence[dict[str, Any]] = ()) -> tuple[str, Tr]:
         t = self.p.t_match_chat(mv)
         text = texts.caption(t, mv.state, names(t, mv), viewer=None,
-                             notes=event_notes(t, mv, notes))
+                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv))
         seat = mv.to_act
         if seat is not None and not mv.seats[seat].is_computer:
             player = mv.seats[seat].player
@@ -132,7 +132,7 @@ class Publisher:
     ) -> tuple[str, Tr]:
         t = self.p.t_user(mv.seats[seat].player)
         text = texts.caption(t, mv.state, names(t, mv), viewer=seat,
-                             notes=event_notes(t, mv, notes))
+                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv))
         return "\n".join((*reminder_lines(t, mv, notes, shared=False), text)), t
 
     def keyboard(self, t: Tr, mv: MatchView, *, selected: int | None = None) -> Markup | None:

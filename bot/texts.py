@@ -130,6 +130,20 @@ def match_won_text(t: Tr, names: Names, match: Match) -> str:
                won=match.score[match.winner], lost=match.score[1 - match.winner])
 
 
+def rating_lines(t: Tr, mv: MatchView) -> list[str]:
+    """Each player's global rating change once a rated match is over ("Alice +7.3 → 1507.3")."""
+    seat_names = names(t, mv)
+    lines = []
+    for change in mv.rating_changes:
+        seat = mv.seat_of(change.player_id)
+        if change.scope != 0 or seat is None:
+            continue
+        lines.append(t._("📈 {player} {change} → {rating}", player=seat_names[seat],
+                         change=f"{change.after - change.before:+.1f}",
+                         rating=f"{change.after:.1f}"))
+    return lines
+
+
 def caption(
     t: Tr,
     match: Match,
@@ -137,6 +151,7 @@ def caption(
     *,
     viewer: int | None,
     notes: Sequence[str] = (),
+    ratings: Sequence[str] = (),
 ) -> str:
     """The board message's caption: the score, what happened (in the order it happened), whose
     turn, the roll, the partial play, the pips. ``viewer`` is the player reading it (``None``
@@ -180,6 +195,7 @@ def caption(
             lines.append(t._("{player} resigned the match.", player=names[1 - match.winner]))
         elif match.end_reason == "timeout":
             lines.append(t._("{player} did not move in time.", player=names[1 - match.winner]))
+        lines.extend(ratings)
     elif match.phase == Phase.CANCELLED:
         lines.append(t._("This match was cancelled."))
     text = "\n".join(lines)

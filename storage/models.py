@@ -16,6 +16,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -342,3 +343,35 @@ class DeliveryChatRow(Base):
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     last_message_id: Mapped[int] = mapped_column(BigInteger, default=0)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RatingRow(Base):
+    """A player's FIBS rating in one scope (revision 0007): ``scope`` 0 is the global rating, a
+    negative one the group chat's. Written in the transaction that ends a rated match."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_scope_rating", "scope", "rating"),)
+
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
+    scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    rating: Mapped[float] = mapped_column(Float)
+    experience: Mapped[int] = mapped_column(Integer)
+    """The sum of the lengths of the rated matches played (FIBS's experience)."""
+    matches: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class RatingChangeRow(Base):
+    """What one rated match did to one player's rating in one scope (revision 0007)."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("match_id", "player_id", "scope"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    scope: Mapped[int] = mapped_column(BigInteger)
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)

@@ -159,6 +159,16 @@ class BoardMessageView:
 
 
 @dataclass(frozen=True)
+class RatingChange:
+    """What a rated match did to one player's rating in one scope (0: global; a group's id)."""
+
+    player_id: int
+    scope: int
+    before: float
+    after: float
+
+
+@dataclass(frozen=True)
 class MatchView:
     """Everything needed to draw a match and build its keyboard."""
 
@@ -185,6 +195,8 @@ class MatchView:
     chat_language: str | None = None
     """The language set with ``/lang`` in the match's chat (a group), read with the match;
     ``None`` when none was set (use the match creator's language)."""
+    rating_changes: tuple[RatingChange, ...] = ()
+    """Once a rated match is over: what it did to each player's ratings."""
 
     @property
     def length(self) -> int:

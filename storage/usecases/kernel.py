@@ -36,11 +36,13 @@ from storage.results import (
     Outcome,
     Place,
     PlayerView,
+    RatingChange,
     Seat,
     TimerPolicy,
 )
 from storage.usecases.eventlog import event_steps, waiting_timers
 from storage.usecases.outbox import outbox_step
+from storage.usecases.rating_write import RATED_STATUSES, is_rated, rate_match, rating_changes
 from storage.usecases.rows import (
     DELETE_PENDING_TIMERS,
     SELECT_BOARDS,
@@ -193,7 +195,8 @@ class Kernel:
             )
         players = self.players(session, row.player0_id, row.player1_id)
         boards = self.boards(session, match_id)
-        return Loaded(row, state, players, boards, chat_language)
+        changes = rating_changes(session.connection(), match_id) if row.winner is not None else ()
+        return Loaded(row, state, players, boards, chat_language, changes)
 
     def view(
         self,
@@ -202,6 +205,7 @@ class Kernel:
         players: dict[int, PlayerView],
         boards: Sequence[BoardMessageView] = (),
         chat_language: str | None = None,
+        rating_changes: Sequence[RatingChange] = (),
     ) -> MatchView:
         status = MatchStatus(row.status)
         seat1 = Seat(
@@ -225,11 +229,13 @@ class Kernel:
             finished_at=row.finished_at,
             board_messages=tuple(boards),
             chat_language=chat_language,
+            rating_changes=tuple(rating_changes),
         )
 
     def loaded_view(self, loaded: Loaded) -> MatchView:
         return self.view(
-            loaded.row, loaded.state, loaded.players, loaded.boards, loaded.chat_language
+            loaded.row, loaded.state, loaded.players, loaded.boards, loaded.chat_language,
+            loaded.rating_changes,
         )
 
     # -- writing ------------------------------------------------------------------------
@@ -320,6 +326,7 @@ class Kernel:
             return False
         for stmt, step_params in plan.steps:
             conn.execute(stmt, step_params)
+        plan.rating_changes = Kernel._rate(session, plan)
         # Mirror the new values on the row read (an ORM row is detached first: the session
         # must not flush it again).
         if isinstance(row, MatchRow) and row in session:
@@ -327,6 +334,21 @@ class Kernel:
         for key, value in plan.values.items():
             setattr(row, key, value)
         return True
+
+    @staticmethod
+    def _rate(session: Session, plan: Plan) -> tuple[RatingChange, ...]:
+        """A match this write ends with a winner between two people: the ratings, in the
+        same transaction (:mod:`storage.usecases.rating_write`)."""
+        row, values = plan.row, plan.values
+        if values["status"] not in RATED_STATUSES or row.status == values["status"]:
+            return ()
+        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "length")
+        match = {key: values.get(key, getattr(row, key)) for key in keys}
+        match.update(status=values["status"], winner=values["winner"])
+        if not is_rated(match):
+            return ()
+        rate_match(session.connection(), match, values["updated_at"])
+        return rating_changes(session.connection(), row.id)
 
     # -- an action on an active match ---------------------------------------------------
 
@@ -364,7 +386,8 @@ class Kernel:
                 return self.stale(match_id)
         self.checkpoint("committed")
         boards = [] if row.status in ENDED_STATUSES else loaded.boards
-        view = self.view(row, new_state, loaded.players, boards, loaded.chat_language)
+        view = self.view(row, new_state, loaded.players, boards, loaded.chat_language,
+                         plan.rating_changes)
         return ActionResult(Outcome.OK, match=view, events=tuple(events))
 
     def _admit(

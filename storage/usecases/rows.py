@@ -22,6 +22,7 @@ from storage.results import (
     MatchView,
     Outcome,
     PlayerView,
+    RatingChange,
 )
 
 Decision = Callable[[Match, int, DiceSource], tuple[Match, list[Event]]]
@@ -86,6 +87,7 @@ class Loaded:
     players: dict[int, PlayerView]
     boards: list[BoardMessageView]
     chat_language: str | None = None
+    rating_changes: tuple[RatingChange, ...] = ()
 
 
 @dataclass
@@ -96,6 +98,8 @@ class Plan:
     values: dict[str, Any]
     expect_status: str | None
     steps: list[Step]
+    rating_changes: tuple[RatingChange, ...] = ()
+    """Set by the write when it ended a rated match (what it did to the ratings)."""
 
 
 # Statements of the hot path, built once: executing a prebuilt statement skips building the

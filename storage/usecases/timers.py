@@ -105,12 +105,13 @@ class TimerCases(Feature):
             return TimerFired(timer.id, kind, timer.seat, after, k.loaded_view(loaded))
         assert timer.seat is not None
         new_state, events = state.resign_match(timer.seat, reason="timeout")
-        if not k.apply(session, k.plan(row, state, new_state, events, now,
-                                       players=loaded.players)):
+        plan = k.plan(row, state, new_state, events, now, players=loaded.players)
+        if not k.apply(session, plan):
             session.rollback()  # the player acted meanwhile
             return None
         session.commit()
-        view = k.view(row, new_state, loaded.players, chat_language=loaded.chat_language)
+        view = k.view(row, new_state, loaded.players, chat_language=loaded.chat_language,
+                      rating_changes=plan.rating_changes)
         return TimerFired(timer.id, kind, timer.seat, None, view, events=tuple(events))
 
     @off_loop

@@ -1,0 +1,64 @@
+"""Ratings written in the transaction that ends a match, and rebuilt from the history."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from storage.db import Database
+from storage.ratings import main as ratings_main
+from storage.usecases import UseCases
+from tests.storage.helpers import ALICE, BOB, CAROL, players
+
+
+def ratings(db: Database) -> dict[tuple[int, int], tuple[float, int, int]]:
+    with db.engine.connect() as conn:
+        rows = conn.execute(text("SELECT player_id, scope, rating, experience, matches "
+                                 "FROM ratings")).all()
+    return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+
+
+async def resigned(uc: UseCases, author: int, taker: int, chat: int, length: int,
+                   loser: int) -> int:
+    created = await uc.create_challenge(author, length=length, chat_id=chat)
+    assert created.ok and created.challenge is not None
+    accepted = await uc.accept_challenge(created.challenge.id, taker, mix="m")
+    assert accepted.ok and accepted.match is not None
+    ended = await uc.resign_match(accepted.match.id, loser)
+    assert ended.ok
+    return accepted.match.id
+
+
+async def test_two_groups_rated_by_hand_then_rebuilt(uc: UseCases, db: Database,
+                                                     db_url: str) -> None:
+    await players(uc)
+    # -100, 1 point: Alice beats Bob, newcomers of equal rating: 4 * 5 * 1 * 0.5 = 10
+    await resigned(uc, ALICE, BOB, -100, 1, BOB)
+    # -200, 3 points: Carol (1500, exp 0) beats Alice (global 1510, exp 1).
+    # Global: D = 10, P_upset = 1 / (10 ** (10 * sqrt 3 / 2000) + 1) = 0.495015; the underdog
+    # wins, P = 0.504985, 4 * sqrt 3 * P = 3.498640; Carol K = 5: +17.49320, Alice K = 4.99:
+    # -17.45821. In -200 both are new: 4 * sqrt 3 * 0.5 = 3.464102, times 5 = 17.32051.
+    await resigned(uc, CAROL, ALICE, -200, 3, ALICE)
+    got = ratings(db)
+    assert set(got) == {(ALICE, 0), (BOB, 0), (CAROL, 0), (ALICE, -100), (BOB, -100),
+                        (ALICE, -200), (CAROL, -200)}
+    assert got[(BOB, 0)] == (1490.0, 1, 1) and got[(BOB, -100)] == (1490.0, 1, 1)
+    assert got[(ALICE, -100)] == (1510.0, 1, 1)
+    assert got[(ALICE, 0)][0] == pytest.approx(1492.54179, abs=1e-4)
+    assert got[(ALICE, 0)][1:] == (4, 2)
+    assert got[(CAROL, 0)][0] == pytest.approx(1517.49320, abs=1e-4)
+    assert got[(CAROL, -200)][0] == pytest.approx(1517.32051, abs=1e-4)
+    assert got[(ALICE, -200)][0] == pytest.approx(1482.67949, abs=1e-4)
+
+    ratings_main(["rebuild", "--database-url", db_url])
+    assert ratings(db) == got  # exactly the same numbers
+
+
+async def test_a_cancelled_match_is_not_rated(uc: UseCases, db: Database) -> None:
+    await players(uc)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    assert created.ok and created.challenge is not None
+    accepted = await uc.accept_challenge(created.challenge.id, BOB, mix="m")
+    assert accepted.match is not None
+    assert (await uc.cancel_match(accepted.match.id, BOB)).ok
+    assert ratings(db) == {}
