@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -91,6 +92,9 @@ class Player(Base):
     """Whether their boards and reminders notify (``/notices``); off: they come silently."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Left out of every leaderboard (``/top hide``, revision 0008). A deleted player's
+    stand-in row (a negative id, see :mod:`storage.social`) is hidden too."""
 
 
 class MatchRow(Base):
@@ -103,6 +107,11 @@ class MatchRow(Base):
             "computer_level IS NULL OR player1_id IS NULL", name="computer_has_no_user"
         ),
         Index("ix_matches_status_updated", "status", "updated_at"),
+        # /stats and head to head (revision 0008): a player's matches, read from the index alone
+        Index("ix_matches_player0_stats", "player0_id", "player1_id", "status", "winner",
+              "score0", "score1", "computer_level", "finished_at"),
+        Index("ix_matches_player1_stats", "player1_id", "player0_id", "status", "winner",
+              "score0", "score1", "finished_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -145,7 +154,10 @@ class MatchRow(Base):
 
 class GameRow(Base):
     __tablename__ = "games"
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "number"),
+        Index("ix_games_match_kind", "match_id", "kind", "winner"),  # /stats (revision 0008)
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))

@@ -1,0 +1,43 @@
+"""Social: a player may hide from the leaderboards (/top hide); /stats and head to head read a
+player's ended matches and their games from covering indexes.
+
+Revision ID: 0008
+Revises: 0007
+Create Date: 2026-12-04 12:00:00.000000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0008"
+down_revision: str | None = "0007"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    # A column with a server default: SQLite adds it with ALTER TABLE, no batch copy, and
+    # every existing player is listed.
+    op.add_column("players", sa.Column("hidden", sa.Boolean(), server_default=sa.false(),
+                                       nullable=False))
+    # /stats and head to head read a player's ended matches from these indexes alone (no row of
+    # the wide matches table), and their gammons from the games' index
+    op.create_index("ix_matches_player0_stats", "matches", [
+        "player0_id", "player1_id", "status", "winner", "score0", "score1", "computer_level",
+        "finished_at"])
+    op.create_index("ix_matches_player1_stats", "matches", [
+        "player1_id", "player0_id", "status", "winner", "score0", "score1", "finished_at"])
+    op.create_index("ix_games_match_kind", "games", ["match_id", "kind", "winner"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_games_match_kind", table_name="games")
+    op.drop_index("ix_matches_player1_stats", table_name="matches")
+    op.drop_index("ix_matches_player0_stats", table_name="matches")
+    # batch: older SQLite drops a column only by copying the table
+    with op.batch_alter_table("players") as batch:
+        batch.drop_column("hidden")
