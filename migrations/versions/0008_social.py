@@ -8,6 +8,7 @@ Create Date: 2026-12-04 12:00:00.000000
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
 import sqlalchemy as sa
@@ -38,6 +39,11 @@ def downgrade() -> None:
     op.drop_index("ix_games_match_kind", table_name="games")
     op.drop_index("ix_matches_player1_stats", table_name="matches")
     op.drop_index("ix_matches_player0_stats", table_name="matches")
-    # batch: older SQLite drops a column only by copying the table
+    # SQLite 3.35+ drops a column in place; a batch copy of players would have to drop the
+    # old table, which the matches' foreign keys refuse once there are matches
+    bind = op.get_bind()
+    if bind.dialect.name != "sqlite" or sqlite3.sqlite_version_info >= (3, 35):
+        op.drop_column("players", "hidden")
+        return
     with op.batch_alter_table("players") as batch:
         batch.drop_column("hidden")
