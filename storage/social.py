@@ -239,7 +239,7 @@ def head_to_head(conn: Connection, first: int, second: int) -> HeadToHead:
         won += winner == seat
         points_a += mine
         points_b += theirs
-    names = dict(conn.execute(
+    names: dict[int, str] = dict(conn.execute(
         text("SELECT id, display_name FROM players WHERE id IN (:a, :b)"),
         {"a": first, "b": second}).all())
     return HeadToHead(first, second, names.get(first, ""), names.get(second, ""), played, won,
