@@ -37,10 +37,18 @@ def ranked_line(t: Tr, r: Ranked) -> str:
                       rating=rating_text(r.rating, r.matches))
 
 
+def leaderboard_title(t: Tr, group_title: str | None) -> str:
+    return (t._("🏆 Leaderboard of {group}", group=group_title) if group_title is not None
+            else t._("🏆 Global leaderboard"))
+
+
+def provisional_note(t: Tr) -> str:
+    return t._("* provisional: fewer than {least} rated matches", least=PROVISIONAL_BELOW)
+
+
 def leaderboard_text(t: Tr, board: Leaderboard, group_title: str | None) -> str:
     """``/top``: the title, the top ten, the caller's place (or why they are not listed)."""
-    lines = [t._("🏆 Leaderboard of {group}", group=group_title) if group_title is not None
-             else t._("🏆 Global leaderboard")]
+    lines = [leaderboard_title(t, group_title)]
     if not board.top:
         lines.append(t._("Nobody is listed yet: a player is listed from {least} rated matches "
                          "on.", least=LISTED_FROM))
@@ -53,8 +61,7 @@ def leaderboard_text(t: Tr, board: Leaderboard, group_title: str | None) -> str:
         lines += ["", t._("You are listed from {least} rated matches on (you have {mine}).",
                           least=LISTED_FROM, mine=board.my_matches)]
     if any(r.provisional for r in (*board.top, *([board.mine] if board.mine else []))):
-        lines += ["", t._("* provisional: fewer than {least} rated matches",
-                          least=PROVISIONAL_BELOW)]
+        lines += ["", provisional_note(t)]
     return "\n".join(lines)
 
 
@@ -115,8 +122,7 @@ def stats_text(t: Tr, stats: PlayerStats, in_group: bool) -> str:
     if stats.computer.played:
         lines += ["", *record_lines(t, stats.computer, computer=True)]
     if _provisional(stats):
-        lines += ["", t._("* provisional: fewer than {least} rated matches",
-                          least=PROVISIONAL_BELOW)]
+        lines += ["", provisional_note(t)]
     return "\n".join(lines)
 
 

@@ -1,12 +1,15 @@
 """/top (leaderboards, hiding from them), /stats (a record, or head to head) and /forgetme.
 
 In a group, ``/top`` is that group's leaderboard (its matches only), in a private chat the
-global one. ``/stats`` replying to someone's message, or ``/stats @username``, compares the
-caller with that player. ``/forgetme`` asks first, in the private chat only; the button deletes
-(:func:`storage.social.forget`).
+global one: a picture (:mod:`rendering.leaderboard`) with the same text as its caption, or the
+text alone when a picture would not read better. ``/stats`` replying to someone's message, or
+``/stats @username``, compares the caller with that player. ``/forgetme`` asks first, in the
+private chat only; the button deletes (:func:`storage.social.forget`).
 """
 
 from __future__ import annotations
+
+import asyncio
 
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
@@ -21,11 +24,16 @@ from bot.social_texts import (
     forget_question,
     head_to_head_text,
     leaderboard_text,
+    leaderboard_title,
+    provisional_note,
+    rating_text,
     stats_text,
 )
-from storage.social import Forgotten
+from rendering.leaderboard import Line, drawable, render_leaderboard
+from storage.social import Forgotten, Leaderboard
 
 GLOBAL = 0
+CAPTION_LIMIT = 1024
 
 
 async def cmd_top(update: Update, context: Ctx) -> None:
@@ -45,7 +53,36 @@ async def cmd_top(update: Update, context: Ctx) -> None:
     group = is_group_chat(msg.chat)
     board = await p.uc.leaderboard(msg.chat.id if group else GLOBAL, user.id)
     title = (msg.chat.title or "") if group else None
-    await msg.reply_text(leaderboard_text(t, board, title))
+    text = leaderboard_text(t, board, title)
+    picture = await leaderboard_picture(t, board, title, text)
+    if picture is None:
+        await msg.reply_text(text)
+        return
+    await msg.reply_photo(picture, caption=text)
+
+
+async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
+                              caption: str) -> bytes | None:
+    """The leaderboard drawn (its text goes as the caption), or ``None`` when text reads as
+    well: nobody listed, a caption over Telegram's limit, or a name the font cannot draw."""
+    lines = picture_lines(board)
+    heading = leaderboard_title(t, title).removeprefix("🏆").strip()
+    footer = provisional_note(t) if any(line.provisional for line in lines) else ""
+    if not board.top or len(caption) > CAPTION_LIMIT or not drawable(
+            heading + footer + "".join(line.name for line in lines)):
+        return None
+    gap = board.mine is not None and board.mine not in board.top
+    return await asyncio.to_thread(render_leaderboard, heading, lines, gap=gap, footer=footer,
+                                   matches_label=t._("matches"))
+
+
+def picture_lines(board: Leaderboard) -> list[Line]:
+    ranked = list(board.top)
+    if board.mine is not None and board.mine not in board.top:
+        ranked.append(board.mine)
+    me = board.mine.player_id if board.mine is not None else None
+    return [Line(r.rank, r.name, rating_text(r.rating, r.matches), r.matches,
+                 mine=r.player_id == me, provisional=r.provisional) for r in ranked]
 
 
 async def cmd_stats(update: Update, context: Ctx) -> None:

@@ -4,9 +4,15 @@ ratings worked out by hand from the FIBS formula, a record, head to head (by rep
 
 from __future__ import annotations
 
+from rendering.leaderboard import MINE, WIDTH, layout
 from tests.bot.conftest import Running
 from tests.bot.players import live_board
 from tests.standin import Chat, Message, StandIn, User
+
+
+def near(colour: tuple[int, ...], wanted: tuple[int, ...]) -> bool:
+    """Equal but for JPEG's rounding (Telegram recompresses photos)."""
+    return all(abs(a - b) <= 8 for a, b in zip(colour, wanted, strict=True))
 
 
 async def ask(user: User, chat: Chat, text: str, mark: str, *,
@@ -86,15 +92,17 @@ async def test_leaderboards_of_two_groups_stats_and_head_to_head(
     # 3rd: D = 39.730212, P_upset = 0.488567, 4 * P = 1.954267, K = 4.98 -> +-9.732249:
     #      1529.597 / 1470.403.
     top = await ask(carol, kafeneio, "/top", "🏆")
-    assert top.text.splitlines()[:3] == [
+    picture = top.image()  # the leaderboard drawn, its text as the caption
+    assert picture.size == (WIDTH, layout(2, gap=False, footer=True).height)
+    assert top.content.splitlines()[:3] == [
         "🏆 Leaderboard of Kafeneio",
         "1. Alice · 1529.6* · 3 matches",
         "2. Bob · 1470.4* · 3 matches",
     ]
-    assert "You are listed from 3 rated matches on (you have 0)." in top.text
-    assert "* provisional: fewer than 10 rated matches" in top.text
+    assert "You are listed from 3 rated matches on (you have 0)." in top.content
+    assert "* provisional: fewer than 10 rated matches" in top.content
     top = await ask(dave, taverna, "/top", "🏆")
-    assert top.text.splitlines()[:3] == [
+    assert top.content.splitlines()[:3] == [
         "🏆 Leaderboard of Taverna", "1. Carol · 1529.6* · 3 matches",
         "2. Alice · 1470.4* · 3 matches"]
     # The global one in private. Alice (1529.597, experience 3) then lost three times to
@@ -102,7 +110,7 @@ async def test_leaderboards_of_two_groups_stats_and_head_to_head(
     # Carol +10.170 (K 5) -> 1510.170, Alice -10.109 (K 4.97) -> 1519.488; then Carol
     # 1520.204 / Alice 1509.515, then Carol 1530.103 / Alice 1499.676.
     top = await ask(bob, bob.private, "/top", "🏆")
-    assert top.text.splitlines()[:4] == [
+    assert top.content.splitlines()[:4] == [
         "🏆 Global leaderboard", "1. Carol · 1530.1* · 3 matches",
         "2. Alice · 1499.7* · 6 matches", "3. Bob · 1470.4* · 3 matches"]
 
@@ -110,13 +118,17 @@ async def test_leaderboards_of_two_groups_stats_and_head_to_head(
     answer = await ask(alice, alice.private, "/top hide", "hidden")
     assert "/top show" in answer.text
     top = await ask(bob, bob.private, "/top", "🏆")
-    assert "Alice" not in top.text and "2. Bob · 1470.4* · 3 matches" in top.text
+    assert "Alice" not in top.content and "2. Bob · 1470.4* · 3 matches" in top.content
     top = await ask(alice, kafeneio, "/top", "🏆")
-    assert "1. Bob · 1470.4* · 3 matches" in top.text and "Alice" not in top.text
-    assert "You are hidden from leaderboards: /top show lists you again." in top.text
+    assert "1. Bob · 1470.4* · 3 matches" in top.content and "Alice" not in top.content
+    assert "You are hidden from leaderboards: /top show lists you again." in top.content
     await ask(alice, alice.private, "/top show", "listed")
     top = await ask(bob, kafeneio, "/top", "🏆")
-    assert "1. Alice · 1529.6* · 3 matches" in top.text
+    assert "1. Alice · 1529.6* · 3 matches" in top.content
+    rows = layout(2, gap=False, footer=True).rows  # Bob's own line is highlighted
+    picture = top.image().convert("RGB")
+    assert near(picture.getpixel((WIDTH // 2, sum(rows[1]) // 2)), MINE)
+    assert not near(picture.getpixel((WIDTH // 2, sum(rows[0]) // 2)), MINE)
 
     # /stats in a group: the record, the global rating and the group's, the trend
     stats = await ask(alice, taverna, "/stats", "📊")
@@ -163,7 +175,7 @@ async def test_stats_of_a_newcomer_and_in_greek(standin: StandIn, bot: Running) 
     stats = await ask(eleni, eleni.private, "/stats", "📊")
     assert stats.text.splitlines() == ["📊 Eleni", "Κανένας αγώνας δεν έχει τελειώσει ακόμα."]
     top = await ask(eleni, eleni.private, "/top", "🏆")
-    assert top.text.splitlines()[:2] == [
+    assert top.content.splitlines()[:2] == [
         "🏆 Γενική κατάταξη",
         "Δεν υπάρχει ακόμα κανείς στην κατάταξη: ένας παίκτης μπαίνει σε αυτήν από τους 3 "
         "βαθμολογημένους αγώνες και πάνω."]
