@@ -1,6 +1,6 @@
 """The screenshots in README.md and docs/bot.md, made from real play.
 
-    python docs/screenshots.py                  # rewrites docs/screenshot-{group,private,end,top}.png
+    python docs/screenshots.py           # rewrites docs/screenshot-{group,private,end,top}.png
     python docs/screenshots.py --only end -o /tmp
 
 (with the project's virtual environment, from the repository's root; about a minute). Then look

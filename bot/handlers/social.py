@@ -68,7 +68,8 @@ async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
     lines = picture_lines(board)
     heading = leaderboard_title(t, title).removeprefix("🏆").strip()
     footer = provisional_note(t) if any(line.provisional for line in lines) else ""
-    if not board.top or len(caption) > CAPTION_LIMIT or not drawable(
+    too_long = len(caption.encode("utf-16-le")) // 2 > CAPTION_LIMIT  # Telegram counts UTF-16
+    if not board.top or too_long or not drawable(
             heading + footer + "".join(line.name for line in lines)):
         return None
     gap = board.mine is not None and board.mine not in board.top

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sqlalchemy.exc import IntegrityError
+
 from storage.social import (
     Forgotten,
     HeadToHead,
@@ -50,6 +52,11 @@ class SocialCases(Feature):
 
     @off_loop
     def forget_player(self, player: int) -> Forgotten:
-        """``/forgetme``: delete the player's data (refused while they play)."""
-        with self.kernel.db.write_lock(), self.kernel.db.engine.begin() as conn:
-            return forget(conn, player, self.kernel.clock())
+        """``/forgetme``: delete the player's data (refused while they play). A match they
+        joined meanwhile (PostgreSQL: no write lock) makes the player row's deletion fail on
+        its foreign key: then nothing is deleted and they are told they play."""
+        try:
+            with self.kernel.db.write_lock(), self.kernel.db.engine.begin() as conn:
+                return forget(conn, player, self.kernel.clock())
+        except IntegrityError:
+            return Forgotten.PLAYING
