@@ -28,6 +28,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     false,
+    text,
     true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -79,6 +80,10 @@ def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
+ENDED_MATCH = "status IN ('finished', 'abandoned')"
+"""The matches ``/stats`` counts (with a winner), and the condition of its partial indexes."""
+
+
 class Player(Base):
     __tablename__ = "players"
 
@@ -107,11 +112,14 @@ class MatchRow(Base):
             "computer_level IS NULL OR player1_id IS NULL", name="computer_has_no_user"
         ),
         Index("ix_matches_status_updated", "status", "updated_at"),
-        # /stats and head to head (revision 0008): a player's matches, read from the index alone
-        Index("ix_matches_player0_stats", "player0_id", "player1_id", "status", "winner",
-              "score0", "score1", "computer_level", "finished_at"),
-        Index("ix_matches_player1_stats", "player1_id", "player0_id", "status", "winner",
-              "score0", "score1", "finished_at"),
+        # /stats and head to head (revision 0008): a player's ended matches, read from the index
+        # alone; partial, so the writes of a match in play never touch them
+        Index("ix_matches_player0_stats", "player0_id", "player1_id", "winner", "score0",
+              "score1", "computer_level", "finished_at", "status",
+              sqlite_where=text(ENDED_MATCH), postgresql_where=text(ENDED_MATCH)),
+        Index("ix_matches_player1_stats", "player1_id", "player0_id", "winner", "score0",
+              "score1", "finished_at", "status",
+              sqlite_where=text(ENDED_MATCH), postgresql_where=text(ENDED_MATCH)),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)

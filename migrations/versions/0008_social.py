@@ -19,6 +19,8 @@ down_revision: str | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
+ENDED = "status IN ('finished', 'abandoned')"
+
 
 def upgrade() -> None:
     # A column with a server default: SQLite adds it with ALTER TABLE, no batch copy, and
@@ -26,12 +28,15 @@ def upgrade() -> None:
     op.add_column("players", sa.Column("hidden", sa.Boolean(), server_default=sa.false(),
                                        nullable=False))
     # /stats and head to head read a player's ended matches from these indexes alone (no row of
-    # the wide matches table), and their gammons from the games' index
+    # the wide matches table), and their gammons from the games' index. Partial: a match in
+    # play is not in them, so its writes (every move sets status and scores) never touch them.
+    ended = sa.text(ENDED)
     op.create_index("ix_matches_player0_stats", "matches", [
-        "player0_id", "player1_id", "status", "winner", "score0", "score1", "computer_level",
-        "finished_at"])
+        "player0_id", "player1_id", "winner", "score0", "score1", "computer_level",
+        "finished_at", "status"], sqlite_where=ended, postgresql_where=ended)
     op.create_index("ix_matches_player1_stats", "matches", [
-        "player1_id", "player0_id", "status", "winner", "score0", "score1", "finished_at"])
+        "player1_id", "player0_id", "winner", "score0", "score1", "finished_at", "status"],
+        sqlite_where=ended, postgresql_where=ended)
     op.create_index("ix_games_match_kind", "games", ["match_id", "kind", "winner"])
 
 
