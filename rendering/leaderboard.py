@@ -97,6 +97,20 @@ def drawable(text: str) -> bool:
     return all(ch.isspace() or _glyph(ch) != missing for ch in set(text))
 
 
+def printable(text: str) -> str | None:
+    """``text`` without the symbols the font cannot draw (emoji, flags), or ``None`` when it
+    cannot draw one of its letters or digits (a name must not lose any)."""
+    missing = _glyph("\U0010ffff")
+    out = []
+    for ch in text:
+        if ch.isspace() or _glyph(ch) != missing:
+            out.append(ch)
+        elif ch.isalnum():
+            return None
+    kept = " ".join("".join(out).split())
+    return kept if kept or not text.strip() else None
+
+
 def _fit(draw: ImageDraw.ImageDraw, text: str, face: Font, width: float) -> str:
     """``text``, shortened with "…" to fit ``width`` pixels."""
     if draw.textlength(text, font=face) <= width:

@@ -29,7 +29,7 @@ from bot.social_texts import (
     rating_text,
     stats_text,
 )
-from rendering.leaderboard import Line, drawable, render_leaderboard
+from rendering.leaderboard import Line, drawable, printable, render_leaderboard
 from storage.social import Forgotten, Leaderboard
 
 GLOBAL = 0
@@ -66,24 +66,33 @@ async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
     """The leaderboard drawn (its text goes as the caption), or ``None`` when text reads as
     well: nobody listed, a caption over Telegram's limit, or a name the font cannot draw."""
     lines = picture_lines(board)
-    heading = leaderboard_title(t, title).removeprefix("🏆").strip()
-    footer = provisional_note(t) if any(line.provisional for line in lines) else ""
+    heading = printable(leaderboard_title(t, title).removeprefix("🏆"))
     too_long = len(caption.encode("utf-16-le")) // 2 > CAPTION_LIMIT  # Telegram counts UTF-16
-    if not board.top or too_long or not drawable(
-            heading + footer + "".join(line.name for line in lines)):
+    if not board.top or too_long or heading is None or lines is None:
+        return None
+    footer = provisional_note(t) if any(line.provisional for line in lines) else ""
+    if not drawable(footer):
         return None
     gap = board.mine is not None and board.mine not in board.top
     return await asyncio.to_thread(render_leaderboard, heading, lines, gap=gap, footer=footer,
                                    matches_label=t._("matches"))
 
 
-def picture_lines(board: Leaderboard) -> list[Line]:
+def picture_lines(board: Leaderboard) -> list[Line] | None:
+    """The picture's lines: the names without the symbols the font lacks (the caption keeps
+    them whole); ``None`` when a name would lose a letter (then no picture)."""
     ranked = list(board.top)
     if board.mine is not None and board.mine not in board.top:
         ranked.append(board.mine)
     me = board.mine.player_id if board.mine is not None else None
-    return [Line(r.rank, r.name, rating_text(r.rating, r.matches), r.matches,
-                 mine=r.player_id == me, provisional=r.provisional) for r in ranked]
+    lines = []
+    for r in ranked:
+        name = printable(r.name)
+        if name is None:
+            return None
+        lines.append(Line(r.rank, name, rating_text(r.rating, r.matches), r.matches,
+                          mine=r.player_id == me, provisional=r.provisional))
+    return lines
 
 
 async def cmd_stats(update: Update, context: Ctx) -> None:

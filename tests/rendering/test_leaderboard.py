@@ -17,6 +17,7 @@ from rendering.leaderboard import (
     Line,
     drawable,
     layout,
+    printable,
     render_leaderboard,
 )
 
@@ -44,6 +45,15 @@ def test_what_the_font_can_draw() -> None:
     assert drawable("Κατάταξη: Ελένη") == dejavu
     assert not drawable("\U000f0000")  # a private-use character: no glyph anywhere
     assert not drawable("🏆 Leaderboard")
+
+
+def test_printable_drops_the_symbols_it_cannot_draw_never_a_letter() -> None:
+    assert printable("Nikos \U000f0000") == "Nikos"  # a symbol without a glyph: dropped
+    assert printable("Ni\U000f0000kos") == "Nikos"
+    assert printable("\U000f0000") is None  # nothing left of a name: no picture
+    assert printable("Alice 1529.6*") == "Alice 1529.6*"
+    dejavu = any((folder / "DejaVuSans.ttf").exists() for folder in FONT_DIRS)
+    assert printable("Ελένη") == ("Ελένη" if dejavu else None)  # a letter is never dropped
 
 
 def test_medals_and_the_readers_line() -> None:
