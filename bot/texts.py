@@ -53,6 +53,7 @@ ERRORS = {
                                    "withdraw one, or wait until one is accepted."),
     "too_many_challenges": N_("You already have too many open challenges: withdraw one, or "
                               "wait until one is accepted."),
+    "opponent_deleted": N_("Your opponent deleted their data: no rematch with them."),
 }
 
 KIND_TEXT = {

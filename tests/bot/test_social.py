@@ -214,6 +214,11 @@ async def test_forgetme_deletes_the_players_data_and_keeps_the_match_for_the_oth
     stats = await bot.uc.player_stats(bob.id)
     assert (stats.people.played, stats.people.won) == (1, 0)  # Bob keeps his match
 
+    # no rematch with a deleted player
+    final = live_board(group)
+    assert final is not None and "🔁 Rematch" in final.button_texts
+    refused = await bob.tap(final, "🔁 Rematch")
+    assert refused.show_alert and "deleted their data" in (refused.text or "")
     # Bob's history shows "a deleted player"; his record stays
     listing = await ask(bob, group, "/history", "Your recent matches")
     assert "a deleted player · 0–0/1" in listing.text
