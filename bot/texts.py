@@ -98,6 +98,8 @@ def names(t: Tr, mv: MatchView) -> Names:
             out.append(t._("Computer"))
         elif seat.player is None:
             out.append("?")
+        elif deleted_player(seat.player.id):
+            out.append(t._("a deleted player"))
         else:
             out.append(html.escape(seat.player.display_name))
     return Names(out[0], out[1])
