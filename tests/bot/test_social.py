@@ -7,6 +7,7 @@ from __future__ import annotations
 from rendering.leaderboard import MINE, WIDTH, layout
 from tests.bot.conftest import Running
 from tests.bot.players import live_board
+from tests.bot.test_computer import start_computer_match
 from tests.standin import Chat, Message, StandIn, User
 
 
@@ -180,6 +181,23 @@ async def test_stats_of_a_newcomer_and_in_greek(standin: StandIn, bot: Running) 
         "🏆 Γενική κατάταξη",
         "Δεν υπάρχει ακόμα κανείς στην κατάταξη: ένας παίκτης μπαίνει σε αυτήν από τους 3 "
         "βαθμολογημένους αγώνες και πάνω."]
+
+
+async def test_matches_against_the_computer_are_counted_apart(
+    standin: StandIn, bot: Running
+) -> None:
+    zoe = standin.user("Zoe", username="zoe")
+    await start_computer_match(standin, zoe)
+    menu = await ask(zoe, zoe.private, "/resign", "", button="🏳 Resign the match")
+    await zoe.tap(menu, "🏳 Resign the match")
+    await standin.wait_for(lambda: any("wins the match" in m.content
+                                       for m in zoe.private.bot_messages()), what="the end")
+    stats = await ask(zoe, zoe.private, "/stats", "📊")
+    assert stats.text.splitlines()[:2] == ["📊 Zoe", "Rating: no rated match yet"]
+    assert "🤖 Against the computer: 1 match · 0 won · 1 lost" in stats.text
+    assert "Streak: 1 loss in a row" in stats.text and "Against people" not in stats.text
+    top = await ask(zoe, zoe.private, "/top", "🏆")  # never rated: nobody is listed
+    assert top.photo_bytes is None and "Nobody is listed yet" in top.text
 
 
 async def test_forgetme_deletes_the_players_data_and_keeps_the_match_for_the_other(
