@@ -72,20 +72,25 @@ async def gammon_then_match_resigned(standin: StandIn, alice: User, bob: User,
     return other, mover
 
 
-async def test_leaderboards_of_two_groups_stats_and_head_to_head(
-    standin: StandIn, bot: Running
-) -> None:
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    carol = standin.user("Carol", username="carol")
-    dave = standin.user("Dave", username="dave")
+async def two_groups(standin: StandIn) -> tuple[dict[str, User], Chat, Chat]:
+    """Alice beats Bob three times in Kafeneio, then Carol beats Alice three times in Taverna
+    (1-point matches, each resigned); Dave watches in Taverna."""
+    users = {n: standin.user(n, username=n.lower()) for n in ("Alice", "Bob", "Carol", "Dave")}
+    alice, bob, carol, dave = users.values()
     kafeneio = standin.group("Kafeneio", alice, bob, carol)
     taverna = standin.group("Taverna 🎲", alice, carol, dave)
     for _ in range(3):
         await won_by_resignation(standin, alice, bob, kafeneio)
     for _ in range(3):
         await won_by_resignation(standin, carol, alice, taverna)
+    return users, kafeneio, taverna
 
+
+async def test_leaderboards_of_two_groups_and_the_global_one(
+    standin: StandIn, bot: Running
+) -> None:
+    users, kafeneio, taverna = await two_groups(standin)
+    alice, bob, carol, dave = users.values()
     # Each group's leaderboard counts its own matches only. By hand, 1-point matches:
     # 1st: equal newcomers, 4 * K 5 * sqrt 1 * P 0.5 = 10 -> 1510 / 1490.
     # 2nd: D = 20, P_upset = 1 / (10 ** (20 / 2000) + 1) = 0.494244 (the favourite wins, so
@@ -132,7 +137,12 @@ async def test_leaderboards_of_two_groups_stats_and_head_to_head(
     assert near(picture.getpixel((WIDTH // 2, sum(rows[1]) // 2)), MINE)
     assert not near(picture.getpixel((WIDTH // 2, sum(rows[0]) // 2)), MINE)
 
-    # /stats in a group: the record, the global rating and the group's, the trend
+
+async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
+    users, kafeneio, taverna = await two_groups(standin)
+    alice, bob, carol, dave = users.values()
+    # /stats in a group: the record, the global rating (worked out in the test above) and the
+    # group's, the trend
     stats = await ask(alice, taverna, "/stats", "📊")
     lines = stats.text.splitlines()
     assert lines[:4] == [
