@@ -57,6 +57,8 @@ class Action(StrEnum):
     # "which match?" when several could be meant: the match chosen, with the version offered
     PICK_PLAY = "tp"  # for the play typed in the message the question replies to
     PICK_RESIGN = "rs"  # for /resign: show that match's resignation card
+    # /forgetme: match id 0, version 0, arg "yes" (delete my data) or "no"
+    FORGET = "fg"
 
 
 BOARD_ACTIONS = frozenset({

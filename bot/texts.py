@@ -17,6 +17,7 @@ from bot.i18n import N_, Tr
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
+from storage.ratings import deleted_player
 from storage.results import ChallengeView, MatchSummary, MatchView
 
 if TYPE_CHECKING:  # the engine's value types only; texts need not load the engine
@@ -52,6 +53,7 @@ ERRORS = {
                                    "withdraw one, or wait until one is accepted."),
     "too_many_challenges": N_("You already have too many open challenges: withdraw one, or "
                               "wait until one is accepted."),
+    "opponent_deleted": N_("Your opponent deleted their data: no rematch with them."),
 }
 
 KIND_TEXT = {
@@ -96,6 +98,8 @@ def names(t: Tr, mv: MatchView) -> Names:
             out.append(t._("Computer"))
         elif seat.player is None:
             out.append("?")
+        elif deleted_player(seat.player.id):
+            out.append(t._("a deleted player"))
         else:
             out.append(html.escape(seat.player.display_name))
     return Names(out[0], out[1])
@@ -103,6 +107,8 @@ def names(t: Tr, mv: MatchView) -> Names:
 
 def opponent_name(t: Tr, s: MatchSummary) -> str:
     """The opponent in a listed match, as plain text: for buttons as it is, escaped for HTML."""
+    if s.opponent is not None and deleted_player(s.opponent.id):
+        return t._("a deleted player")
     return t._("Computer") if s.opponent is None else s.opponent.display_name
 
 
@@ -263,6 +269,11 @@ def help_text(t: Tr, username: str) -> str:
         "again play by play (◀ ▶, and ⏮ ⏭ game by game; 📍 Position gives the GNU Backgammon "
         "IDs of the board shown); 📄 Download sends it as a .mat file for GNU Backgammon or "
         "eXtreme Gammon."
+    ) + "\n\n" + t._(
+        "<b>Ratings</b>: /top shows the group's leaderboard (in private: everyone's); /stats "
+        "your record and rating, or, replying to someone (or /stats @name), the two of you "
+        "head to head. /top hide leaves you out of leaderboards (/top show brings you back); "
+        "/forgetme deletes your data."
     ) + "\n\n" + t._(
         "<b>The board</b>: the last play is marked in orange: a faint ring where a checker left, "
         "a dot where it landed, and ✖ on a checker it hit, now on the bar. Your moves this turn "

@@ -7,6 +7,7 @@ the result (see docs/bot.md for the map).
 - :mod:`~bot.handlers.resigning`: /resign, the resignation buttons, Rematch
 - :mod:`~bot.handlers.computer`: Hint, Review, /review
 - :mod:`~bot.handlers.history`: /history, Download (.mat), Replay, Position
+- :mod:`~bot.handlers.social`: /top (and hiding from it), /stats (and head to head), /forgetme
 - :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
 - :mod:`~bot.handlers.errors`: the error handler
 - :mod:`~bot.handlers.router`: every button tap, routed by its action
@@ -30,9 +31,11 @@ from bot.handlers.errors import on_error
 from bot.handlers.history import cmd_history
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
+from bot.handlers.social import cmd_forgetme, cmd_stats, cmd_top
 from bot.handlers.turn import on_private_text
 
 __all__ = [
+    "cmd_forgetme",
     "cmd_games",
     "cmd_help",
     "cmd_history",
@@ -43,6 +46,8 @@ __all__ = [
     "cmd_review",
     "cmd_rules",
     "cmd_start",
+    "cmd_stats",
+    "cmd_top",
     "on_callback",
     "on_chosen_inline",
     "on_error",

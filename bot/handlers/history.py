@@ -26,6 +26,7 @@ from rules.fairdice import FairDice
 from rules.match import Match
 from storage.history import finished_matches
 from storage.matfile import match_text
+from storage.ratings import deleted_player
 from storage.replay import replay
 from storage.results import LoggedTurn, MatchRecord, MatchView
 from storage.usecases.reading import REVIEWABLE
@@ -39,6 +40,8 @@ def seat_names(t: Tr, mv: MatchView) -> tuple[str, str]:
     """The two players' names as plain text (the computer's in the reader's language)."""
     out = [t._("Computer") if s.is_computer else (s.player.display_name if s.player else "?")
            for s in mv.seats]
+    out = [t._("a deleted player") if s.player is not None and deleted_player(s.player.id)
+           else name for s, name in zip(mv.seats, out, strict=True)]
     return out[0], out[1]
 
 
