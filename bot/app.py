@@ -67,6 +67,7 @@ COMMANDS = (
     ("lang", N_("Language: Ελληνικά / English")),
     ("notices", N_("Notices of your turn: on or off")),
     ("start", N_("Start")),
+    ("settings", N_("Your settings: board, language, notices")),
 )
 
 
@@ -109,7 +110,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("rules", h.cmd_rules), ("new", h.cmd_new), ("games", h.cmd_games),
                            ("resign", h.cmd_resign), ("lang", h.cmd_lang),
                            ("notices", h.cmd_notices), ("review", h.cmd_review),
-                           ("history", h.cmd_history)):
+                           ("history", h.cmd_history), ("settings", h.cmd_settings)):
         app.add_handler(CommandHandler(name, callback, filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
