@@ -115,6 +115,13 @@ async def test_language_and_notices_from_the_card(standin: StandIn, bot: Running
     assert notices.content.startswith("🔕 Your notices are off")
     player = await bot.uc.get_player(alice.id)
     assert player is not None and not player.notices and player.language == "en"
+    # the command is in the menu, in both languages, and /help tells of it
+    menus = [str(c.params.get("commands")) for c in standin.calls("setMyCommands")]
+    assert any("Your settings: board, language, notices" in m for m in menus)
+    assert any("Οι ρυθμίσεις σου: ταμπλό, γλώσσα, ειδοποιήσεις" in m for m in menus)
+    cmd = alice.send(alice.private, "/help")
+    help_text = await alice.private.wait_for_bot_message(after=cmd)
+    assert "Settings: /settings chooses your board" in help_text.content
 
 
 async def test_in_a_group_the_groups_language_wins(standin: StandIn, bot: Running) -> None:
