@@ -117,6 +117,8 @@ def close_challenge(
 
 def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place: Any) -> MatchRow:
     """A new match in status ``challenge``, committed to ``seed``."""
+    if (place.get("move_seconds") or 1) <= 0:
+        raise ValueError("move_seconds must be positive")
     return MatchRow(
         status=MatchStatus.CHALLENGE.value,
         version=1,
@@ -210,25 +212,20 @@ class ChallengeCases(Feature):
         ``rematch_of``: the finished match this is the rematch of (at most one each, however
         taps race). ``move_seconds``: the time per move (``None``: the operator's default,
         ``TimerPolicy.turn_timeout``). An expiry timer is set (``TimerPolicy.challenge_ttl``).
-        Refusals:
-        ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
+        Refusals: ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
         ``too_many_challenges_here`` / ``too_many_challenges`` (the author already has
         ``ChallengeLimits.per_chat`` open challenges in this group / ``overall`` anywhere); for a
-        rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing
-        challenge).
+        rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing one).
         """
         state = _new_match(length, no_triple, author_id, target_id)
         if isinstance(state, ChallengeResult):
             return state
         if target_username:
             target_username = target_username.lstrip("@")[:64] or None
-        k = self.kernel
-        now, seed = k.clock(), k.seeds()
+        k, now, seed = self.kernel, self.kernel.clock(), self.kernel.seeds()
         fields: dict[str, Any] = {"target_id": target_id, "target_username": target_username,
                                   "inline": inline, "rematch_of": rematch_of}
         place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
-        if move_seconds is not None and move_seconds <= 0:
-            raise ValueError("move_seconds must be positive")
         try:
             with k.db.write_lock(), k.sessions.begin() as session:
                 refusal = self._open(session, author_id, fields) or over_cap(
