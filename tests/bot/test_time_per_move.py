@@ -80,6 +80,12 @@ async def test_a_chosen_time_reminds_at_half_and_times_out(standin: StandIn, bot
     assert other.first_name in final.content.split("wins the match")[0].split("\n")[-1]
     loaded = await bot.uc.load_match(1)
     assert loaded.match is not None and loaded.match.state.end_reason == "timeout"
+    # a rematch keeps the time per move
+    await other.tap(final, "🔁 Rematch")
+    rematch = await standin.wait_for(
+        lambda: next((m for m in group.bot_messages() if "SHA-256" in m.content
+                      and m.message_id > final.message_id), None), what="the rematch's card")
+    assert "⏱ 1 hour per move" in rematch.content
 
 
 async def test_the_default_time_keeps_the_operators_reminders(
