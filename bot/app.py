@@ -70,6 +70,7 @@ COMMANDS = (
     ("top", N_("Leaderboard: this group's, or everyone's in private")),
     ("stats", N_("Your record, or head to head (reply to someone)")),
     ("forgetme", N_("Delete your data")),
+    ("settings", N_("Your settings: board, language, notices")),
 )
 
 
@@ -113,7 +114,8 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("resign", h.cmd_resign), ("lang", h.cmd_lang),
                            ("notices", h.cmd_notices), ("review", h.cmd_review),
                            ("history", h.cmd_history), ("top", h.cmd_top),
-                           ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme)):
+                           ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
+                           ("settings", h.cmd_settings)):
         app.add_handler(CommandHandler(name, callback, filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused

@@ -59,6 +59,9 @@ class Action(StrEnum):
     PICK_RESIGN = "rs"  # for /resign: show that match's resignation card
     # /forgetme: match id 0, version 0, arg "yes" (delete my data) or "no"
     FORGET = "fg"
+    # /settings: match id 0, version the settings' state code (bot.player_settings), arg the
+    # change ("th-<theme>", "home-left", "lang-el", "nt-off"...)
+    SETTINGS = "st"
 
 
 BOARD_ACTIONS = frozenset({

@@ -10,6 +10,7 @@ from telegram import InlineKeyboardMarkup as Markup
 
 from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
+from bot.player_settings import move_buttons
 from bot.texts import match_label, match_state, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from rules.match import MATCH_LENGTHS, Match, Phase
@@ -86,21 +87,27 @@ def turn_keyboard(
 
 
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
-                      computer: bool = False) -> Markup:
-    """The /new card: a button per match length, and the "no triple" switch; ``computer``
-    (private chats): a button to play against the computer instead."""
+                      computer: bool = False, hours: int | None = None,
+                      default_move: float = 7 * 24 * 3600.0) -> Markup:
+    """The /new card: a button per match length, the times per move (``hours`` ticked;
+    ``None``: the operator's ``default_move`` seconds), and the "no triple" switch;
+    ``computer`` (private chats): a button to play against the computer instead."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
+    chosen = f"h{hours}" if hours else ""
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}"))
+            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}"))
         for n in MATCH_LENGTHS
     ]
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     rows = [
         lengths,
-        [Btn(toggle_text, callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}"))],
+        *move_buttons(t, hours, default_move, lambda h: encode(
+            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else ""))),
+        [Btn(toggle_text,
+             callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}"))],
     ]
     if computer:
         rows.append([Btn("🤖 " + t._("Against the computer"),

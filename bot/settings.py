@@ -107,9 +107,10 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "(default 3; 0 lifts the cap)"),
     ("PORTES_OPEN_CHALLENGES", "open challenges one player may have in all (default 10; "
      "0 lifts the cap)"),
-    ("PORTES_REMINDERS", "hours after which the player to move is reminded (default 12,24)"),
-    ("PORTES_MOVE_TIMEOUT", "hours without a move after which the player to move loses the "
-     "match (default 168 = 7 days)"),
+    ("PORTES_REMINDERS", "hours after which the player to move is reminded (default 12,24), "
+     "with the default time per move; another time chosen at /new reminds at half of it"),
+    ("PORTES_MOVE_TIMEOUT", "the default time per move, ticked on the /new card: hours without "
+     "a move after which the player to move loses the match (default 168 = 7 days)"),
     ("PORTES_CHALLENGE_TTL", "hours a challenge stays open (default 24)"),
     ("PORTES_TIMER_POLL", "seconds between checks for due reminders and timeouts (default 30)"),
     ("PORTES_DELIVERY_LEASE", "seconds a delivery worker holds a board it is posting before "

@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
+from bot.player_settings import per_move_line, settings_help
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
@@ -248,8 +249,9 @@ def help_text(t: Tr, username: str) -> str:
         "legal move are played for you.\n\n"
         "<b>Fair dice</b>: every match commits to a secret dice seed (its SHA-256 is on the "
         "challenge card) and reveals it at the end, so anyone can recompute every roll.\n\n"
-        "<b>Time</b>: you are reminded when it is your move; a match nobody moves on for a "
-        "week is lost by the player to move."
+        "<b>Time</b>: the /new card sets the time per move (from 1 hour to 7 days); you are "
+        "reminded when it is your move, and the player to move who lets it run out loses the "
+        "match."
     ) + "\n\n" + t._(
         "<b>Notices</b>: when it is your move, your board comes to you as a new message, so "
         "Telegram notifies you: in the private chat with the bot (in a group match too, once "
@@ -279,7 +281,7 @@ def help_text(t: Tr, username: str) -> str:
         "a dot where it landed, and ✖ on a checker it hit, now on the bar. Your moves this turn "
         "are marked the same way in blue. The score box shows each colour's score beside a "
         "checker of that colour, and the match length (/5)."
-    )
+    ) + "\n\n" + settings_help(t)
 
 
 def notices_text(t: Tr, on: bool) -> str:
@@ -359,12 +361,13 @@ def resign_card_text(t: Tr, match_id: int) -> str:
 # -- challenges --------------------------------------------------------------------------
 
 
-def new_card_text(t: Tr, no_triple: bool) -> str:
-    """The /new card: choose the length (and whether a backgammon counts 3)."""
+def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
+    """The /new card: choose the length (and whether a backgammon counts 3, the time per
+    move: ``per_move`` seconds, the one ticked)."""
     text = t._("New match: choose its length.")
     if no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
-    return text
+    return text + ("\n" + per_move_line(t, per_move) if per_move else "")
 
 
 def challenge_line(t: Tr, author: str, who: str, length: int) -> str:
@@ -376,11 +379,14 @@ def challenge_line(t: Tr, author: str, who: str, length: int) -> str:
 
 
 def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
-                        target_name: str | None) -> str:
-    """A challenge card: who challenges whom, "no triple", the dice commitment."""
+                        target_name: str | None, default_move: float | None = None) -> str:
+    """A challenge card: who challenges whom, "no triple", the time per move (the one chosen,
+    else ``default_move`` seconds, the operator's), the dice commitment."""
     text = challenge_line(t, author_name, target_name or t._("anyone"), c.length)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    if c.move_seconds or default_move:
+        text += "\n" + per_move_line(t, c.move_seconds or default_move or 0)
     text += "\n" + t._("Dice commitment (SHA-256): {commitment}",
                        commitment=f"<code>{c.commitment}</code>")
     return text

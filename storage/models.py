@@ -95,6 +95,10 @@ class Player(Base):
     can_message: Mapped[bool] = mapped_column(Boolean, default=False)
     notices: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether their boards and reminders notify (``/notices``); off: they come silently."""
+    theme: Mapped[str] = mapped_column(String(16), default="classic", server_default="classic")
+    """The board theme of their private boards (``/settings``): a ``rendering.THEMES`` name."""
+    home_side: Mapped[str] = mapped_column(String(8), default="right", server_default="right")
+    """Where their home board is drawn on their private boards: ``right`` or ``left``."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
@@ -158,6 +162,8 @@ class MatchRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    move_seconds: Mapped[int | None] = mapped_column(Integer)
+    """The time per move chosen at ``/new``; NULL: the operator's default."""
 
 
 class GameRow(Base):

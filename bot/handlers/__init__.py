@@ -8,6 +8,7 @@ the result (see docs/bot.md for the map).
 - :mod:`~bot.handlers.computer`: Hint, Review, /review
 - :mod:`~bot.handlers.history`: /history, Download (.mat), Replay, Position
 - :mod:`~bot.handlers.social`: /top (and hiding from it), /stats (and head to head), /forgetme
+- :mod:`~bot.handlers.player_settings`: /settings and its buttons
 - :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
 - :mod:`~bot.handlers.errors`: the error handler
 - :mod:`~bot.handlers.router`: every button tap, routed by its action
@@ -29,6 +30,7 @@ from bot.handlers.commands import (
 from bot.handlers.computer import cmd_review
 from bot.handlers.errors import on_error
 from bot.handlers.history import cmd_history
+from bot.handlers.player_settings import cmd_settings
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
 from bot.handlers.social import cmd_forgetme, cmd_stats, cmd_top
@@ -45,6 +47,7 @@ __all__ = [
     "cmd_resign",
     "cmd_review",
     "cmd_rules",
+    "cmd_settings",
     "cmd_start",
     "cmd_stats",
     "cmd_top",
