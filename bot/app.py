@@ -62,15 +62,15 @@ COMMANDS = (
     ("resign", N_("Resign a game or the match")),
     ("review", N_("Review a finished match")),
     ("history", N_("Your finished matches: replay or download")),
+    ("top", N_("Leaderboard: this group's, or everyone's in private")),
+    ("stats", N_("Your record, or head to head (reply to someone)")),
+    ("settings", N_("Your settings: board, language, notices")),
     ("rules", N_("The rules of Portes")),
     ("help", N_("How to play")),
     ("lang", N_("Language: Ελληνικά / English")),
     ("notices", N_("Notices of your turn: on or off")),
-    ("start", N_("Start")),
-    ("top", N_("Leaderboard: this group's, or everyone's in private")),
-    ("stats", N_("Your record, or head to head (reply to someone)")),
     ("forgetme", N_("Delete your data")),
-    ("settings", N_("Your settings: board, language, notices")),
+    ("start", N_("Start")),
 )
 
 
