@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
@@ -175,8 +176,12 @@ class ComputerSide:
         assert state.dice is not None
         player = self.player_for(mv.computer_level)
         context = match_context(state, state.turn)
+        began = time.monotonic()
         try:
-            return await aio.choose_play_async(player, state.position, state.dice, context)
+            play = await aio.choose_play_async(player, state.position, state.dice, context)
+            if self.p.metrics is not None:
+                self.p.metrics.computer_seconds.observe(time.monotonic() - began)
+            return play
         except Exception:
             log.exception("match %s: the engine failed; the easy level plays instead", mv.id)
             easy = self.players[1]

@@ -1,0 +1,122 @@
+"""The operator's endpoints: ``/healthz``, ``/readyz`` (the database, never Telegram) and
+``/metrics`` (Prometheus text), on the side port in polling mode and beside the webhook in
+webhook mode, with the real bot against the stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.bot.test_computer import start_computer_match
+from tests.bot.test_webhook import free_port, listening
+from tests.standin import StandIn
+
+SERIES = (
+    "portes_updates_total", "portes_taps_total", "portes_tap_seconds_bucket",
+    "portes_telegram_errors_total", "portes_telegram_reachable", "portes_delivery_backlog",
+    "portes_active_matches", "portes_computer_think_seconds_bucket",
+)
+
+
+async def get(port: int, path: str) -> httpx.Response:
+    async with httpx.AsyncClient() as client:
+        return await client.get(f"http://127.0.0.1:{port}{path}", timeout=10)
+
+
+def value(text: str, series: str) -> float:
+    """The value of one series (with its labels, if any) in a Prometheus text page."""
+    for line in text.splitlines():
+        if line.startswith(series + " "):
+            return float(line.split()[-1])
+    raise AssertionError(f"{series} not in the page:\n{text}")
+
+
+async def test_polling_mode_serves_health_readiness_and_metrics_on_the_side_port(
+        standin: StandIn, make_bot: Callable[..., Any], db_url: str) -> None:
+    port = free_port()
+    await make_bot(metrics_port=port)
+    assert (await get(port, "/healthz")).status_code == 200
+    ready = await get(port, "/readyz")
+    assert ready.status_code == 200 and ready.text.strip() == "ok"
+
+    before = (await get(port, "/metrics")).text
+    assert value(before, "portes_taps_total") == 0
+    assert value(before, "portes_active_matches") == 0
+
+    alice = standin.user("Alice", username="alice")
+    await start_computer_match(standin, alice)  # four taps on the card, then the match
+    page = await get(port, "/metrics")
+    assert page.headers["content-type"].startswith("text/plain")
+    after = page.text
+    assert value(after, "portes_taps_total") >= 4
+    assert value(after, "portes_tap_seconds_count") >= 4
+    assert value(after, 'portes_updates_total{kind="callback_query"}') >= 4
+    assert value(after, 'portes_updates_total{kind="message"}') >= 2  # /start, /new
+    assert value(after, "portes_active_matches") == 1
+    assert value(after, "portes_telegram_reachable") == 1
+    assert value(after, "portes_telegram_requests_total") > value(
+        before, "portes_telegram_requests_total")
+    for series in SERIES:
+        assert re.search(rf"^{series}[ {{]", after, re.M), series
+
+    # the database file disappears: not ready (while alive); back: ready again
+    path = Path(db_url.removeprefix("sqlite:///"))
+    moved = path.with_name("elsewhere.sqlite3")
+    path.rename(moved)
+    try:
+        gone = await get(port, "/readyz")
+        assert gone.status_code == 503 and "missing" in gone.text
+        assert (await get(port, "/healthz")).status_code == 200
+    finally:
+        moved.rename(path)
+    assert (await get(port, "/readyz")).status_code == 200
+
+
+async def test_readyz_fails_when_the_schema_is_behind(
+        standin: StandIn, make_bot: Callable[..., Any], db_url: str) -> None:
+    port = free_port()
+    running = await make_bot(metrics_port=port)
+    db = running.uc.db
+
+    def set_revision(rev: str) -> str:
+        from sqlalchemy import text
+
+        with db.engine.begin() as conn:
+            old = conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+            conn.execute(text("UPDATE alembic_version SET version_num = :v"), {"v": rev})
+        return str(old)
+
+    head = await asyncio.to_thread(set_revision, "0001")
+    behind = await get(port, "/readyz")
+    assert behind.status_code == 503 and "not at head" in behind.text and head in behind.text
+    await asyncio.to_thread(set_revision, head)
+    assert (await get(port, "/readyz")).status_code == 200
+
+
+async def test_webhook_mode_serves_them_beside_the_webhook(
+        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]) -> None:
+    proc, port = webhook_bot
+    for _ in range(500):
+        if await listening(port):
+            break
+        assert proc.poll() is None, "the bot exited"
+        await asyncio.sleep(0.02)
+    assert (await get(port, "/healthz")).status_code == 200
+    for _ in range(100):  # ready once started (migrations run before the listener opens)
+        if (await get(port, "/readyz")).status_code == 200:
+            break
+        await asyncio.sleep(0.05)
+    assert (await get(port, "/readyz")).text.strip() == "ok"
+    page = (await get(port, "/metrics")).text
+    assert "portes_updates_total" in page and "portes_delivery_backlog" in page
+    # the webhook is still the webhook: GET is not allowed, POST without the secret refused
+    assert (await get(port, "/telegram")).status_code == 405
+
+
+from tests.bot.test_webhook import webhook_bot  # noqa: E402,F401  (the fixture)
