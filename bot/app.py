@@ -29,7 +29,9 @@ from bot.delivery import Delivery
 from bot.i18n import N_, tr
 from bot.lanes import ChatLanes
 from bot.limiter import ChatLimiter
+from bot.logsafe import Redact, token_secrets
 from bot.metrics import MeteredRequest, Metrics
+from bot.reports import Reporter, start_sentry
 from bot.settings import Settings
 from bot.timers import resume_after_downtime, timer_tick
 from storage.db import Database
@@ -101,6 +103,10 @@ def build_application(
     app.bot_data["settings"] = settings
     app.bot_data["migrate"] = migrate
     app.bot_data["metrics"] = metrics
+    app.bot_data["reporter"] = Reporter(
+        app.bot, settings.admin_chat,
+        Redact(token_secrets(settings.token, settings.webhook_secret)),
+        sentry=start_sentry(settings.sentry_dsn))
     if usecases is not None:
         app.bot_data["portes"] = Portes(settings, usecases)
     add_handlers(app)
