@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from tests.bot.test_computer import start_computer_match
-from tests.bot.test_webhook import free_port, listening
+from tests.bot.test_webhook import free_port, listening, webhook_bot  # noqa: F401 (fixture)
 from tests.standin import StandIn
 
 SERIES = (
@@ -100,7 +100,8 @@ async def test_readyz_fails_when_the_schema_is_behind(
 
 
 async def test_webhook_mode_serves_them_beside_the_webhook(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]) -> None:
+        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]  # noqa: F811
+) -> None:
     proc, port = webhook_bot
     for _ in range(500):
         if await listening(port):
@@ -117,6 +118,3 @@ async def test_webhook_mode_serves_them_beside_the_webhook(
     assert "portes_updates_total" in page and "portes_delivery_backlog" in page
     # the webhook is still the webhook: GET is not allowed, POST without the secret refused
     assert (await get(port, "/telegram")).status_code == 405
-
-
-from tests.bot.test_webhook import webhook_bot  # noqa: E402,F401  (the fixture)
