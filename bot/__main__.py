@@ -39,7 +39,9 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--check", action="store_true",
-                   help="check the settings and the token with Telegram, apply migrations, exit")
+                   help="check the settings, the token with Telegram and the database, apply "
+                        "the migrations, then exit: 0 all good, 1 database, 2 settings or "
+                        "token, 3 Telegram unreachable (for ExecStartPre=)")
     return p
 
 

@@ -258,8 +258,6 @@ def run(settings: Settings, *, check_only: bool = False) -> int:
         # Ask Telegram who we are first: a rejected token gets a clear message, not a traceback.
         async with app.bot:
             pass
-        if check_only:
-            await apply_migrations(settings.database_url)
 
     try:
         asyncio.run(check())
@@ -268,8 +266,7 @@ def run(settings: Settings, *, check_only: bool = False) -> int:
     except (NetworkError, TimedOut) as exc:
         return _unreachable(settings, exc)
     if check_only:
-        print(f"portes-bot: OK, @{app.bot.username}, database {settings.database_url}")
-        return 0
+        return check_database(settings, app.bot.username)
     try:
         if settings.webhook:
             from bot.service import serve_webhook
@@ -281,6 +278,21 @@ def run(settings: Settings, *, check_only: bool = False) -> int:
         return _token_rejected(settings)
     except (NetworkError, TimedOut) as exc:
         return _unreachable(settings, exc)
+    return 0
+
+
+def check_database(settings: Settings, username: str) -> int:
+    """``--check``'s second half: the database is reachable, migrated to the newest revision."""
+    from sqlalchemy.engine import make_url
+
+    shown = make_url(settings.database_url).render_as_string(hide_password=True)
+    try:
+        asyncio.run(apply_migrations(settings.database_url))
+    except Exception as exc:
+        print(f"portes-bot: the database {shown} cannot be used: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return 1
+    print(f"portes-bot: OK, @{username}, database {shown} migrated to the newest revision")
     return 0
 
 

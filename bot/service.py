@@ -39,7 +39,7 @@ def _portes(app: Application) -> Any:  # type: ignore[type-arg]
 
 
 class _Base(tornado.web.RequestHandler):
-    def initialize(self, app: Application) -> None:  # type: ignore[override,type-arg]
+    def initialize(self, app: Application) -> None:  # type: ignore[type-arg]
         self.app = app
 
     def log_exception(self, typ: Any, value: Any, tb: Any) -> None:
@@ -91,7 +91,7 @@ class MetricsPage(_Base):
 class Webhook(_Base):
     """Telegram's POSTs: JSON with the secret token, else 403 (as python-telegram-bot)."""
 
-    def initialize(self, app: Application, secret: str | None = None  # type: ignore[override,type-arg]
+    def initialize(self, app: Application, secret: str | None = None  # type: ignore[type-arg]
                    ) -> None:
         self.app = app
         self.secret = secret

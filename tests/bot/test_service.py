@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 
 from tests.bot.test_computer import start_computer_match
+from tests.bot.test_process import ROOT, env_for, run
 from tests.bot.test_webhook import free_port, listening, webhook_bot  # noqa: F401 (fixture)
 from tests.standin import StandIn
 
@@ -118,3 +119,36 @@ async def test_webhook_mode_serves_them_beside_the_webhook(
     assert "portes_updates_total" in page and "portes_delivery_backlog" in page
     # the webhook is still the webhook: GET is not allowed, POST without the secret refused
     assert (await get(port, "/telegram")).status_code == 405
+
+
+def healthcheck(**env: str) -> subprocess.CompletedProcess[str]:
+    import os
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("PORTES_")}
+    return subprocess.run([sys.executable, "-m", "bot.healthcheck"], env={**clean, **env},
+                          cwd=ROOT, capture_output=True, text=True, timeout=30)
+
+
+async def test_the_container_healthcheck_asks_healthz(
+        standin: StandIn, make_bot: Callable[..., Any]) -> None:
+    port = free_port()
+    assert healthcheck(PORTES_METRICS_PORT=str(port)).returncode == 1  # nothing listens yet
+    await make_bot(metrics_port=port)
+    result = await asyncio.to_thread(healthcheck, PORTES_METRICS_PORT=str(port))
+    assert result.returncode == 0, result.stderr
+    # in webhook mode it asks the webhook's port
+    other = await asyncio.to_thread(
+        healthcheck, PORTES_METRICS_PORT=str(port), PORTES_WEBHOOK_URL="https://x.example/",
+        PORTES_WEBHOOK_PORT=str(free_port()))
+    assert other.returncode == 1
+
+
+def test_check_says_when_the_database_cannot_be_used(standin: StandIn, tmp_path: Path) -> None:
+    env = env_for(standin, tmp_path,
+                  DATABASE_URL="postgresql://portes:hunter2secret@127.0.0.1:1/portes")
+    result = run(["--check"], env)
+    assert result.returncode == 1, (result.stdout, result.stderr)
+    assert "cannot be used" in result.stderr and "127.0.0.1:1" in result.stderr
+    assert "hunter2secret" not in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
