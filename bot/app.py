@@ -232,9 +232,11 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def apply_migrations(url: str) -> None:
-    from storage.migrate import upgrade_async
+    """The migrations, in a child process (Alembic stays out of the bot's memory)."""
+    from storage.health import know_head
+    from storage.migrate import upgrade_in_child
 
-    await upgrade_async(url)
+    know_head(await upgrade_in_child(url))
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from functools import lru_cache
 
 from sqlalchemy import func, select, text
 from sqlalchemy.engine import make_url
@@ -19,16 +18,24 @@ from storage.db import Database
 from storage.models import DeliveryRow, MatchRow
 from storage.results import MatchStatus
 
+_head: str | None = None
 
-@lru_cache(maxsize=1)
+
 def head_revision() -> str:
-    """The newest migration's revision id (read from the migration scripts, once)."""
-    from alembic.script import ScriptDirectory
+    """The newest migration's revision id: told at start by whoever ran the migrations
+    (:func:`know_head`), else read from the migration scripts (importing Alembic), once."""
+    global _head
+    if _head is None:
+        from storage.migrate import head
 
-    from storage.migrate import SCRIPT_LOCATION
+        _head = head()
+    return _head
 
-    heads = ScriptDirectory(SCRIPT_LOCATION).get_heads()
-    return ",".join(sorted(heads))
+
+def know_head(revision: str) -> None:
+    global _head
+    if revision:
+        _head = revision
 
 
 @dataclass(frozen=True)
