@@ -15,7 +15,13 @@ import httpx
 
 from tests.bot.test_computer import start_computer_match
 from tests.bot.test_process import ROOT, env_for, run
-from tests.bot.test_webhook import free_port, listening, webhook_bot  # noqa: F401 (fixture)
+from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
+    SECRET,
+    free_port,
+    listening,
+    post,
+    webhook_bot,
+)
 from tests.standin import StandIn
 
 SERIES = (
@@ -152,3 +158,26 @@ def test_check_says_when_the_database_cannot_be_used(standin: StandIn, tmp_path:
     assert "cannot be used" in result.stderr and "127.0.0.1:1" in result.stderr
     assert "hunter2secret" not in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
+
+
+async def test_sigterm_in_webhook_mode_finishes_the_update_in_flight(
+        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]  # noqa: F811
+) -> None:
+    proc, port = webhook_bot
+    for _ in range(500):
+        if await listening(port):
+            break
+        assert proc.poll() is None, "the bot exited"
+        await asyncio.sleep(0.02)
+    alice = standin.user("Alice")
+    hello = alice.start_bot()
+    (update,) = standin.take_updates()
+    # Telegram is slow to take the answer: the update is still being handled at SIGTERM
+    standin.inject_delay("sendMessage", 1.5, chat_id=alice.id)
+    assert await post(port, update, SECRET) == 200
+    await asyncio.sleep(0.2)
+    proc.terminate()
+    welcome = await alice.private.wait_for_bot_message(after=hello, timeout=20)
+    assert "Portes" in welcome.text
+    assert await asyncio.to_thread(proc.wait, 30) == 0
+    assert not await listening(port)
