@@ -103,10 +103,9 @@ def build_application(
     app.bot_data["settings"] = settings
     app.bot_data["migrate"] = migrate
     app.bot_data["metrics"] = metrics
-    app.bot_data["reporter"] = Reporter(
-        app.bot, settings.admin_chat,
-        Redact(token_secrets(settings.token, settings.webhook_secret)),
-        sentry=start_sentry(settings.sentry_dsn))
+    secrets = Redact(token_secrets(settings.token, settings.webhook_secret))
+    app.bot_data["reporter"] = Reporter(app.bot, settings.admin_chat, secrets,
+                                        sentry=start_sentry(settings.sentry_dsn, secrets))
     if usecases is not None:
         app.bot_data["portes"] = Portes(settings, usecases)
     add_handlers(app)

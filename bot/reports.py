@@ -11,6 +11,7 @@ through at once. A report names the update's chat, user and match, never its tex
 from __future__ import annotations
 
 import html
+import json
 import logging
 import time
 import traceback
@@ -110,8 +111,10 @@ class Reporter:
         return "\n".join(lines)
 
 
-def start_sentry(dsn: str | None) -> bool:
-    """Initialise Sentry when a DSN is set and the optional package is there."""
+def start_sentry(dsn: str | None, secrets: Redact) -> bool:
+    """Initialise Sentry when a DSN is set and the optional package is there. Every event and
+    breadcrumb goes through ``secrets`` (the Bot API's URLs carry the token), and no local
+    variables are sent (they hold players' messages)."""
     if not dsn:
         return False
     try:
@@ -120,7 +123,14 @@ def start_sentry(dsn: str | None) -> bool:
         log.warning("SENTRY_DSN is set but sentry-sdk is not installed: "
                     "pip install 'portes[sentry]'; errors go to the log only")
         return False
-    sentry_sdk.init(dsn=dsn, send_default_pii=False)
+    from sentry_sdk.integrations.logging import LoggingIntegration
+
+    def scrub(item: Any, _hint: Any) -> Any:
+        return json.loads(secrets.hide(json.dumps(item, default=str)))
+
+    # error log lines stay breadcrumbs: the error handler sends each error once, with its tags
+    sentry_sdk.init(dsn=dsn, include_local_variables=False, before_send=scrub,
+                    before_breadcrumb=scrub, integrations=[LoggingIntegration(event_level=None)])
     return True
 
 

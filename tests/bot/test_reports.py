@@ -3,12 +3,17 @@ lines (``PORTES_LOG_FORMAT=json``)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
+
+import pytest
 
 from bot.reports import Reporter
 from tests.bot.test_process import ROOT, env_for
@@ -65,3 +70,49 @@ def test_json_log_lines_parse(standin: StandIn, tmp_path: Path) -> None:
     assert all({"time", "level", "logger", "message"} <= set(r) for r in records)
     assert any(r["level"] == "DEBUG" for r in records)
     assert standin.token not in result.stderr
+
+
+class Collector(BaseHTTPRequestHandler):
+    """A stand-in for Sentry's ingest endpoint: keeps every envelope posted to it."""
+
+    bodies: ClassVar[list[bytes]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        if self.headers.get("Content-Encoding") == "gzip":
+            body = gzip.decompress(body)
+        Collector.bodies.append(body)
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+async def test_errors_go_to_sentry_when_a_dsn_is_set(
+        standin: StandIn, make_bot: Callable[..., Any]) -> None:
+    sentry_sdk = pytest.importorskip("sentry_sdk")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    Collector.bodies.clear()
+    try:
+        alice = standin.user("Alice")
+        hers = alice.start_bot()
+        await make_bot(sentry_dsn=f"http://abc123@127.0.0.1:{server.server_port}/7")
+        await alice.private.wait_for_bot_message(after=hers)
+        standin.inject_error("sendMessage", 400, description=CHAT_NOT_FOUND, chat_id=alice.id)
+        alice.send(alice.private, "/help")
+
+        def sent() -> bool:
+            sentry_sdk.flush(timeout=1)
+            return any(b"BadRequest" in body for body in Collector.bodies)
+
+        await standin.wait_for(sent, timeout=15, what="an event at the Sentry stand-in")
+        (event,) = [b for b in Collector.bodies if b"BadRequest" in b]
+        assert b"Chat not found" in event and str(alice.id).encode() in event
+        assert standin.token.encode() not in event
+    finally:
+        sentry_sdk.get_client().close()
+        sentry_sdk.init()  # no DSN: Sentry off again for the tests that follow
+        server.shutdown()
