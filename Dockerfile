@@ -15,7 +15,7 @@ COPY bot bot
 # the computer extra where its wheels exist (x86_64); elsewhere the bot runs without it
 ARG EXTRAS=computer
 RUN python -m venv /opt/portes \
-    && /opt/portes/bin/pip install --no-cache-dir ".[${EXTRAS}]"
+    && /opt/portes/bin/pip install --no-cache-dir ".${EXTRAS:+[$EXTRAS]}"
 
 FROM python:3.12-slim
 RUN useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin portes \
