@@ -32,6 +32,8 @@ from bot.metrics import CONTENT_TYPE, Metrics
 from bot.settings import Settings
 
 log = logging.getLogger("bot.service")
+READY_TIMEOUT = 5.0
+"""Seconds ``/readyz`` waits for the database before it answers 503."""
 
 
 def _portes(app: Application) -> Any:  # type: ignore[type-arg]
@@ -56,7 +58,7 @@ class Healthz(_Base):
 
 class Readyz(_Base):
     async def get(self) -> None:
-        from storage.health import readiness
+        from storage.health import Readiness, readiness
 
         portes = _portes(self.app)
         self.set_header("Content-Type", "text/plain; charset=utf-8")
@@ -64,7 +66,10 @@ class Readyz(_Base):
             self.set_status(HTTPStatus.SERVICE_UNAVAILABLE)
             self.write("starting\n")
             return
-        found = await readiness(portes.uc.db)
+        try:
+            found = await asyncio.wait_for(readiness(portes.uc.db), READY_TIMEOUT)
+        except TimeoutError:
+            found = Readiness(False, f"the database did not answer in {READY_TIMEOUT:g} s")
         if not found.ready:
             self.set_status(HTTPStatus.SERVICE_UNAVAILABLE)
         self.write(found.reason + "\n")
