@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from tests.bot.players import board_version, next_private_turn, play_turn
 from tests.bot.test_computer import start_computer_match
 from tests.bot.test_process import ROOT, env_for, run
 from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
@@ -23,6 +24,7 @@ from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
     webhook_bot,
 )
 from tests.standin import StandIn
+from tests.standin.errors import BLOCKED
 
 SERIES = (
     "portes_updates_total", "portes_taps_total", "portes_tap_seconds_bucket",
@@ -71,6 +73,33 @@ async def test_polling_mode_serves_health_readiness_and_metrics_on_the_side_port
         before, "portes_telegram_requests_total")
     for series in SERIES:
         assert re.search(rf"^{series}[ {{]", after, re.M), series
+
+    # Alice plays a turn; the computer thinks and answers
+    _, board = await next_private_turn(standin, [alice], 0)
+    version = board_version(board)
+    await play_turn(standin, alice, alice.private, wait=False)
+    await next_private_turn(standin, [alice], version)
+    thought = (await get(port, "/metrics")).text
+    assert value(thought, "portes_computer_think_seconds_count") >= 1
+    assert value(thought, "portes_taps_total") > value(after, "portes_taps_total")
+
+    # Telegram's refusals, counted by kind: a 429 (retried), a 502 (retried), a 403
+    standin.inject_error("sendMessage", 429, retry_after=1, chat_id=alice.id)
+    hello = alice.send(alice.private, "/help")
+    await alice.private.wait_for_bot_message(after=hello, timeout=10)
+    bob = standin.user("Bob")
+    bob.start_bot()
+    standin.inject_error("sendMessage", 403, description=BLOCKED, chat_id=bob.id)
+    await standin.wait_for(lambda: standin.calls("sendMessage", chat_id=bob.id),
+                           what="the refused welcome")
+    for _ in range(100):  # the bot counts the answer when it has read it
+        errors = (await get(port, "/metrics")).text
+        if value(errors, 'portes_telegram_errors_total{kind="403"}') >= 1:
+            break
+        await asyncio.sleep(0.05)
+    assert value(errors, 'portes_telegram_errors_total{kind="429"}') == 1
+    assert value(errors, 'portes_telegram_errors_total{kind="403"}') == 1
+    assert value(errors, 'portes_telegram_errors_total{kind="network"}') == 0
 
     # the database file disappears: not ready (while alive); back: ready again
     path = Path(db_url.removeprefix("sqlite:///"))
