@@ -46,6 +46,17 @@ def value(text: str, series: str) -> float:
     raise AssertionError(f"{series} not in the page:\n{text}")
 
 
+async def metrics_once(port: int, series: str, at_least: float) -> str:
+    """The metrics page once ``series`` reached ``at_least`` (counted when the handling or the
+    answer is over, a moment after what the players see), or as it is after 5 s."""
+    for _ in range(100):
+        page = (await get(port, "/metrics")).text
+        if re.search(rf"^{re.escape(series)} ", page, re.M) and value(page, series) >= at_least:
+            break
+        await asyncio.sleep(0.05)
+    return page
+
+
 async def test_polling_mode_serves_health_readiness_and_metrics_on_the_side_port(
         standin: StandIn, make_bot: Callable[..., Any], db_url: str) -> None:
     port = free_port()
@@ -92,11 +103,7 @@ async def test_polling_mode_serves_health_readiness_and_metrics_on_the_side_port
     standin.inject_error("sendMessage", 403, description=BLOCKED, chat_id=bob.id)
     await standin.wait_for(lambda: standin.calls("sendMessage", chat_id=bob.id),
                            what="the refused welcome")
-    for _ in range(100):  # the bot counts the answer when it has read it
-        errors = (await get(port, "/metrics")).text
-        if value(errors, 'portes_telegram_errors_total{kind="403"}') >= 1:
-            break
-        await asyncio.sleep(0.05)
+    errors = await metrics_once(port, 'portes_telegram_errors_total{kind="403"}', 1)
     assert value(errors, 'portes_telegram_errors_total{kind="429"}') == 1
     assert value(errors, 'portes_telegram_errors_total{kind="403"}') == 1
     assert value(errors, 'portes_telegram_errors_total{kind="network"}') == 0
@@ -152,6 +159,14 @@ async def test_webhook_mode_serves_them_beside_the_webhook(
     assert (await get(port, "/readyz")).text.strip() == "ok"
     page = (await get(port, "/metrics")).text
     assert "portes_updates_total" in page and "portes_delivery_backlog" in page
+    # an update through the webhook is counted
+    alice = standin.user("Alice")
+    hello = alice.start_bot()
+    (update,) = standin.take_updates()
+    assert await post(port, update, SECRET) == 200
+    await alice.private.wait_for_bot_message(after=hello, timeout=20)
+    page = await metrics_once(port, 'portes_updates_total{kind="message"}', 1)
+    assert value(page, "portes_telegram_reachable") == 1
     # the webhook is still the webhook: GET is not allowed, POST without the secret refused
     assert (await get(port, "/telegram")).status_code == 405
 
