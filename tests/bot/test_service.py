@@ -73,7 +73,7 @@ async def test_polling_mode_serves_health_readiness_and_metrics_on_the_side_port
     await start_computer_match(standin, alice)  # four taps on the card, then the match
     page = await get(port, "/metrics")
     assert page.headers["content-type"].startswith("text/plain")
-    after = page.text
+    after = await metrics_once(port, "portes_tap_seconds_count", 4)
     assert value(after, "portes_taps_total") >= 4
     assert value(after, "portes_tap_seconds_count") >= 4
     assert value(after, 'portes_updates_total{kind="callback_query"}') >= 4
@@ -90,7 +90,7 @@ async def test_polling_mode_serves_health_readiness_and_metrics_on_the_side_port
     version = board_version(board)
     await play_turn(standin, alice, alice.private, wait=False)
     await next_private_turn(standin, [alice], version)
-    thought = (await get(port, "/metrics")).text
+    thought = await metrics_once(port, "portes_computer_think_seconds_count", 1)
     assert value(thought, "portes_computer_think_seconds_count") >= 1
     assert value(thought, "portes_taps_total") > value(after, "portes_taps_total")
 
