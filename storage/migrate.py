@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from alembic.config import Config
 import migrations
 from storage.db import database_url, normalise_url
 
+log = logging.getLogger("storage.migrate")
 SCRIPT_LOCATION = str(Path(next(iter(migrations.__path__))).resolve())
 
 
@@ -62,6 +64,9 @@ async def upgrade_in_child(url: str) -> str:
         sys.executable, "-m", "storage.migrate", "upgrade", "--say-head", env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     out, err = await child.communicate()
+    for line in err.decode(errors="replace").splitlines():
+        if line.strip() and child.returncode == 0:
+            log.info("%s", line)  # Alembic's "Running upgrade 0006 -> 0007, ..."
     if child.returncode != 0:
         lines = [x for x in err.decode(errors="replace").splitlines() if x.strip()]
         raise RuntimeError("\n".join(lines[-3:]) or f"exit status {child.returncode}")
@@ -91,6 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--say-head", action="store_true",
                         help="after the action, print the head revision as 'head: REV'")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = alembic_config(args.url)
     if args.action == "upgrade":
         command.upgrade(config, args.revision or "head")
