@@ -101,6 +101,12 @@ class Delivery:
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        try:  # hand over: another instance takes what this one had claimed at once,
+            # not when the lease runs out
+            await self.p.uc.release_claims(self.worker)
+        except Exception:
+            log.warning("could not release this worker's claims; they expire with the lease",
+                        exc_info=True)
 
     async def poll(self) -> None:
         """Kick every chat with due work (another instance's, a retry, a restart's)."""

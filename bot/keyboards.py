@@ -11,12 +11,25 @@ from telegram import InlineKeyboardMarkup as Markup
 from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
 from bot.player_settings import move_buttons
-from bot.texts import match_label, match_state, opponent_name
+from bot.texts import DEFAULT_LEVEL, match_label, match_state, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
+from computer import LEVELS, playable_levels
 from rules.match import MATCH_LENGTHS, Match, Phase
 from storage.results import MatchSummary
 
 PER_ROW = 6
+
+
+def offered_levels() -> tuple[int, ...]:
+    """The computer's levels on offer, as storage keeps them (1 easy, 2 medium, 3 strong):
+    without the ``computer`` extra (gnubg-nn), easy only."""
+    playable = playable_levels()
+    return tuple(n for n, name in enumerate(LEVELS, start=1) if name in playable)
+
+
+def default_level() -> int:
+    offered = offered_levels()
+    return DEFAULT_LEVEL if DEFAULT_LEVEL in offered else offered[0]
 
 
 def _rows(buttons: list[Btn], per_row: int = PER_ROW) -> list[list[Btn]]:
@@ -111,7 +124,8 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     ]
     if computer:
         rows.append([Btn("🤖 " + t._("Against the computer"),
-                         callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}2"))])
+                         callback_data=encode(Action.NEW_COMPUTER, 0, 0,
+                                              f"o{flag}{default_level()}"))])
     rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
     return Markup(rows)
 
@@ -123,9 +137,9 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
     # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [
-        Btn(("✔ " if n == level else "") + name,
+        Btn(("✔ " if n == level else "") + names[n],
             callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}"))
-        for n, name in names.items()
+        for n in offered_levels()
     ]
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),

@@ -420,6 +420,10 @@ def inline_result_title(t: Tr, length: int, no_triple: bool) -> str:
     return title
 
 
+NO_ENGINE_HINT = N_("Hints need the computer's engine (gnubg-nn), which is not installed on "
+                    "this bot.")
+NO_ENGINE_REVIEW = N_("Reviews need the computer's engine (gnubg-nn), which is not installed "
+                      "on this bot.")
 DEFAULT_LEVEL = 2
 """The computer's level when none is known, as storage keeps levels (1 easy, 2 medium, 3
 strong; :data:`bot.computer_player.LEVELS` names them for the engine)."""

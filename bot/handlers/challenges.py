@@ -26,8 +26,10 @@ from bot.keyboards import (
     challenge_keyboard,
     computer_card_keyboard,
     computer_challenge_keyboard,
+    default_level,
     inline_accept_keyboard,
     new_card_keyboard,
+    offered_levels,
 )
 from bot.player_settings import move_seconds_of
 from rules.match import MATCH_LENGTHS
@@ -151,6 +153,8 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         return
     mode, flag, level_raw = m.groups()
     no_triple, level = flag == "n", int(level_raw)
+    if level not in offered_levels():  # a card from before gnubg-nn was uninstalled
+        level = default_level()
     if mode == "o":
         await q.answer()
         await quietly(msg.edit_text(texts.computer_card_text(t, no_triple),
