@@ -20,7 +20,7 @@ from tests.standin import StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ("screenshot-group.png", "screenshot-private.png", "screenshot-end.png",
-         "screenshot-top.png")
+         "screenshot-top.png", "screenshot-replay.png")
 
 
 def chat_bubble() -> ModuleType:
@@ -112,5 +112,6 @@ def test_the_committed_screenshots_are_small_pngs_shown_in_the_docs() -> None:
     assert 'src="docs/screenshot-private.png"' in readme
     assert "(docs/screenshot-end.png)" in readme
     assert 'src="docs/screenshot-top.png"' in readme
+    assert 'src="docs/screenshot-replay.png"' in readme
     # the set-up commands stay at the top, before the pictures
     assert readme.index("portes-bot") < readme.index("pytest -q") < readme.index("screenshot")
