@@ -202,7 +202,7 @@ async def test_matches_against_the_computer_are_counted_apart(
     await zoe.tap(menu, "🏳 Resign the match")
     await standin.wait_for(lambda: any("wins the match" in m.content
                                        for m in zoe.private.bot_messages()), what="the end")
-    stats = await ask(zoe, zoe.private, "/stats", "📊")
+    stats = await ask(zoe, zoe.private, "/stats", "📊 Zoe")  # not the review, also 📊
     assert stats.text.splitlines()[:2] == ["📊 Zoe", "Rating: no rated match yet"]
     assert "🤖 Against the computer: 1 match · 0 won · 1 lost" in stats.text
     assert "Streak: 1 loss in a row" in stats.text and "Against people" not in stats.text
