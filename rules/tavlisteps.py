@@ -17,6 +17,10 @@ many checkers left the head this turn (Long Nardy). Rules enforced, per game:
   of all the opponent's checkers (:meth:`FevgaSteps.prefer`); optional Nardy-style block rule;
 * Long Nardy: one checker holds a point; one checker from the head per turn (two on the first
   turn with the named doubles); no six in a row unless an opposing checker is ahead of them.
+
+The block rules (Long Nardy's six in a row, Fevga's starting quarter) forbid *making* the block:
+a move (or, checked at the end, a play) may not leave a forbidden block that was not there
+before it, so a block the turn began with does not freeze the board.
 """
 
 from __future__ import annotations
@@ -140,18 +144,25 @@ class SameWaySteps(Steps):
         self.their_lowest = min((q for q in range(1, 25) if b[_MINE[q]] < 0), default=25)
         self.prime_step = prime and prime_check == "step"
         self.prime_end = prime and prime_check == "end"
+        # Six in a row held when the turn begins are not made by it (the checker ahead of them
+        # may have been borne off since): the block rule is about making one.
+        self.held_at_start = frozenset(lo for lo in range(1, 20) if self._full(b, lo))
 
     def _sources(self, b: tuple[int, ...], h: int) -> range | tuple[int, ...]:
         return range(24, 0, -1)
 
     def _step_ok(self, nb: list[int], dest: int) -> bool:
-        return not self.prime_step or self._prime_ok(nb, same_way_point(dest))
+        # Only a point just taken (nb[dest] == 1) can complete a new block.
+        return not self.prime_step or nb[dest] != 1 or self._prime_ok(nb, same_way_point(dest))
+
+    def _full(self, nb: list[int] | tuple[int, ...], lo: int) -> bool:
+        return all(nb[_MINE[q]] > 0 for q in range(lo, lo + 6))
 
     def _prime_ok(self, nb: list[int] | tuple[int, ...], around: int) -> bool:
         """No six of the mover's points in a row along the opponent's path, containing the
         opponent's point ``around``, unless an opposing checker is ahead of it."""
         for lo in range(max(1, around - 5), min(19, around) + 1):
-            if lo > self.their_lowest and all(nb[_MINE[q]] > 0 for q in range(lo, lo + 6)):
+            if lo <= self.their_lowest and self._full(nb, lo):
                 return False
         return True
 
@@ -159,7 +170,10 @@ class SameWaySteps(Steps):
         if not self.prime_end:
             return True
         b = state[0]
-        return all(self._prime_ok(b, q) for q in range(6, 25, 6))
+        return not any(
+            lo <= self.their_lowest and self._full(b, lo) and lo not in self.held_at_start
+            for lo in range(1, 20)
+        )
 
     def steps(self, state: State, die: int) -> list[tuple[Move, State]]:
         b, t, h = state
@@ -199,8 +213,12 @@ class FevgaSteps(SameWaySteps):
     ) -> None:
         super().__init__(position, dice, options.fevga_prime == "nardy", options.prime_check)
         self.until = options.fevga_first_until
+        # The quarter is about taking its last point: a board that already holds all six
+        # (only a crafted one) does not forbid every move.
+        held = all(position.board[p] > 0 for p in range(19, 25))
         self.quarter_step = options.fevga_start_quarter and options.prime_check == "step"
-        self.quarter_end = options.fevga_start_quarter and options.prime_check == "end"
+        self.quarter_end = options.fevga_start_quarter and options.prime_check == "end" \
+            and not held
         self.must_open = self._block_to_open(options) if options.fevga_unblock else ()
 
     def _block_to_open(self, options: FevgaOptions) -> tuple[int, ...]:
@@ -225,7 +243,8 @@ class FevgaSteps(SameWaySteps):
         return out or (24,)
 
     def _step_ok(self, nb: list[int], dest: int) -> bool:
-        if self.quarter_step and dest >= 19 and all(nb[p] > 0 for p in range(19, 25)):
+        if self.quarter_step and dest >= 19 and nb[dest] == 1 and \
+                all(nb[p] > 0 for p in range(19, 25)):
             return False
         return super()._step_ok(nb, dest)
 
