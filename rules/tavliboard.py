@@ -80,10 +80,10 @@ class TavliPosition(Position):
         self._set(game, slots, marks)
 
     def _set(self, variant: Variant, slots: tuple[int, ...], marks: tuple[int, ...]) -> None:
+        # The hash is worked out when first asked for: the generator builds many positions.
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "board", slots)
         object.__setattr__(self, "pins", marks)
-        object.__setattr__(self, "_hash", hash((variant, slots, marks)))
 
     @classmethod
     def make(
@@ -171,7 +171,12 @@ class TavliPosition(Position):
         )
 
     def __hash__(self) -> int:
-        return self._hash
+        try:
+            return self._hash
+        except AttributeError:
+            value = hash((self.variant, self.board, self.pins))
+            object.__setattr__(self, "_hash", value)
+            return value
 
     def __repr__(self) -> str:
         return f"parse_tavli({self.variant.value!r}, {self.to_fixture()!r})"

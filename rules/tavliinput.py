@@ -50,8 +50,8 @@ class TavliTurnInput:
             if die in remaining[:i]:
                 continue
             rest = remaining[:i] + remaining[i + 1 :]
-            for move, after in self._steps.steps(state, die):
-                yield move, after, rest
+            for raw, after in self._steps.steps(state, die):
+                yield Move(*raw), after, rest
 
     def _final(self, state: State, used: int) -> bool:
         return self._finals.get((state[0], state[1])) == used

@@ -23,9 +23,13 @@ from rules.legal import Play
 from rules.moves import Move
 from rules.tavliboard import TavliPosition
 from rules.tavlioptions import RuleOptions
-from rules.tavlisteps import Key, State, Steps, stepper
+from rules.tavlisteps import Key, Raw, State, Steps, stepper
 
-Found = dict[Key, tuple[Move, ...]]
+Found = dict[Key, tuple[Raw, ...]]
+
+_as_move = tuple.__new__
+"""``_as_move(Move, raw)``: a :class:`Move` from the search's ``(from, to, die, pin)`` without
+NamedTuple's slower constructor (a turn can make thousands)."""
 
 
 def search(st: Steps) -> Found:
@@ -38,20 +42,28 @@ def search(st: Steps) -> Found:
     by_die: dict[int, Found] = {d1: {}, d2: {}}
     seen: set[tuple[State, tuple[int, ...]]] = set()
 
-    def walk(state: State, remaining: tuple[int, ...], moves: tuple[Move, ...]) -> None:
-        terminal = st.terminal(state)
-        if st.final_ok(state):
+    simple = st.simple
+    last = levels[full]
+
+    def walk(state: State, remaining: tuple[int, ...], moves: tuple[Raw, ...]) -> None:
+        terminal = not simple and st.terminal(state)
+        if simple or st.final_ok(state):
             key = (state[0], state[1])
             level = full if terminal else len(moves)
             levels[level].setdefault(key, moves)
             if level == 1:
-                by_die[moves[0].die].setdefault(key, moves)
+                by_die[moves[0][2]].setdefault(key, moves)
         if terminal:
             return
         for i, die in enumerate(remaining):
             if die in remaining[:i]:
                 continue
             rest = remaining[:i] + remaining[i + 1 :]
+            if simple and not rest:
+                # The last die: record the plays without a call each.
+                for move, after in st.steps(state, die):
+                    last.setdefault((after[0], after[1]), (*moves, move))
+                continue
             for move, after in st.steps(state, die):
                 mark = (after, rest)
                 if mark not in seen:
@@ -71,7 +83,7 @@ def search(st: Steps) -> Found:
     else:
         return {}
     found = levels[level]
-    if level == 1 and d1 != d2 and level != full:
+    if level == 1 and d1 != d2:
         found = by_die[max(d1, d2)] or by_die[min(d1, d2)]
     return st.prefer(found)
 
@@ -86,7 +98,10 @@ def legal_plays(
     if not found:
         return [Play((), position)]
     v = position.variant
-    return [Play(moves, TavliPosition.make(v, b, t)) for (b, t), moves in found.items()]
+    return [
+        Play(tuple([_as_move(Move, m) for m in moves]), TavliPosition.make(v, b, t))
+        for (b, t), moves in found.items()
+    ]
 
 
 def legal_finals(

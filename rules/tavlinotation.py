@@ -57,7 +57,7 @@ def _result(
     st = stepper(position, (dice[0], dice[1]), options)
     state = st.initial()
     for move in moves:
-        state = next(a for m, a in st.steps(state, move.die) if m[:2] == move[:2])
+        state = next(a for m, a in st.steps(state, move.die) if m[:2] == tuple(move[:2]))
     return (state[0], state[1])
 
 
@@ -87,7 +87,8 @@ def _realisations(st: Steps, dice: Dice, hops: list[Hop], finals: dict[Key, int]
             if die in remaining[:i]:
                 continue
             rest = remaining[:i] + remaining[i + 1 :]
-            for move, after in st.steps(state, die):
+            for raw, after in st.steps(state, die):
+                move = Move(*raw)
                 for h, hop in enumerate(hops):
                     if cursors[h] != move.from_point or cursors[h] == hop.end:
                         continue

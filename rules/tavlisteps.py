@@ -25,12 +25,13 @@ before it, so a block the turn began with does not freeze the board.
 
 from __future__ import annotations
 
-from rules.moves import Move
 from rules.tavliboard import TavliPosition, Variant, same_way_point
 from rules.tavlioptions import FevgaOptions, NardyOptions, PlakotoOptions, RuleOptions
 
 State = tuple[tuple[int, ...], tuple[int, ...], int]
 """``(board, pins, head)``: a position's slots and pins, and checkers taken from the head."""
+Raw = tuple[int, int, int, bool]
+"""A single move as the search makes it: ``(from, to, die, pin)`` (a :class:`Move`'s fields)."""
 Key = tuple[tuple[int, ...], tuple[int, ...]]
 """A resulting position, as plays are deduplicated: ``(board, pins)``."""
 
@@ -54,6 +55,9 @@ class Steps:
     """A turn's single moves in one game (see the module's text); a base for each game."""
 
     variant: Variant
+    simple = True
+    """Whether :meth:`final_ok` and :meth:`terminal` always say True and False (the search
+    then skips asking)."""
 
     def __init__(self, position: TavliPosition, dice: tuple[int, int]) -> None:
         self.position = position
@@ -62,7 +66,7 @@ class Steps:
     def initial(self) -> State:
         return (self.position.board, self.position.pins, 0)
 
-    def steps(self, state: State, die: int) -> list[tuple[Move, State]]:
+    def steps(self, state: State, die: int) -> list[tuple[Raw, State]]:
         raise NotImplementedError
 
     def final_ok(self, state: State) -> bool:
@@ -73,7 +77,7 @@ class Steps:
         """Whether the play ends here whatever dice are left (it has decided the game)."""
         return False
 
-    def prefer(self, finals: dict[Key, tuple[Move, ...]]) -> dict[Key, tuple[Move, ...]]:
+    def prefer(self, finals: dict[Key, tuple[Raw, ...]]) -> dict[Key, tuple[Raw, ...]]:
         """The legal plays among the maximal ones (Fevga's block to open)."""
         return finals
 
@@ -87,10 +91,11 @@ class PlakotoSteps(Steps):
         super().__init__(position, dice)
         self.blocks = options.plakoto_pinned_blocks_bearoff
         self.ends = options.plakoto_mother_ends_turn
+        self.simple = not self.ends
 
-    def steps(self, state: State, die: int) -> list[tuple[Move, State]]:
+    def steps(self, state: State, die: int) -> list[tuple[Raw, State]]:
         b, t, _ = state
-        out: list[tuple[Move, State]] = []
+        out: list[tuple[Raw, State]] = []
         high = 24
         while high and b[high] <= 0 and t[high] != 1:
             high -= 1
@@ -123,7 +128,7 @@ class PlakotoSteps(Steps):
                 nt = (*nt[:dest], -1, *nt[dest + 1 :])
             elif dest:
                 nb[dest] += 1
-            out.append((Move(src, dest, die, pin), (tuple(nb), nt, 0)))
+            out.append(((src, dest, die, pin), (tuple(nb), nt, 0)))
         return out
 
     def terminal(self, state: State) -> bool:
@@ -147,6 +152,7 @@ class SameWaySteps(Steps):
         # Six in a row held when the turn begins are not made by it (the checker ahead of them
         # may have been borne off since): the block rule is about making one.
         self.held_at_start = frozenset(lo for lo in range(1, 20) if self._full(b, lo))
+        self.simple = not self.prime_end
 
     def _sources(self, b: tuple[int, ...], h: int) -> range | tuple[int, ...]:
         return range(24, 0, -1)
@@ -175,9 +181,9 @@ class SameWaySteps(Steps):
             for lo in range(1, 20)
         )
 
-    def steps(self, state: State, die: int) -> list[tuple[Move, State]]:
+    def steps(self, state: State, die: int) -> list[tuple[Raw, State]]:
         b, t, h = state
-        out: list[tuple[Move, State]] = []
+        out: list[tuple[Raw, State]] = []
         high = 24
         while high and b[high] <= 0:
             high -= 1
@@ -201,7 +207,7 @@ class SameWaySteps(Steps):
                 nb[dest] += 1
                 if not self._step_ok(nb, dest):
                     continue
-            out.append((Move(src, dest, die), (tuple(nb), t, h + (src == 24 and self.head))))
+            out.append(((src, dest, die, False), (tuple(nb), t, h + (src == 24 and self.head))))
         return out
 
 
@@ -220,6 +226,7 @@ class FevgaSteps(SameWaySteps):
         self.quarter_end = options.fevga_start_quarter and options.prime_check == "end" \
             and not held
         self.must_open = self._block_to_open(options) if options.fevga_unblock else ()
+        self.simple = self.simple and not self.quarter_end
 
     def _block_to_open(self, options: FevgaOptions) -> tuple[int, ...]:
         """The six points (mover's numbering) right in front of all the opponent's checkers, when
@@ -254,7 +261,7 @@ class FevgaSteps(SameWaySteps):
             return False
         return super().final_ok(state)
 
-    def prefer(self, finals: dict[Key, tuple[Move, ...]]) -> dict[Key, tuple[Move, ...]]:
+    def prefer(self, finals: dict[Key, tuple[Raw, ...]]) -> dict[Key, tuple[Raw, ...]]:
         if not self.must_open:
             return finals
         opened = {k: m for k, m in finals.items() if any(k[0][p] <= 0 for p in self.must_open)}
