@@ -61,8 +61,11 @@ def crafted_plakoto(rng: random.Random) -> TavliPosition:
     if rng.random() < 0.4:  # pin one of their lone checkers (maybe the mother)
         lone = [p for p in range(1, 25) if board[p] == -1 and not pins[p]]
         if lone and sum(c for c in board if c > 0) + pins.count(1) < 15:
-            p = rng.choice(lone)
+            p = 1 if 1 in lone and rng.random() < 0.6 else rng.choice(lone)
             board[p], pins[p] = 1, -1
+    if rng.random() < 0.15 and board[24] == 0 and pins.count(1) < 15 - sum(
+            c for c in board if c > 0):  # my own mother pinned under one of theirs
+        board[24], pins[24] = -1, 1
     return TavliPosition(Variant.PLAKOTO, board, pins)
 
 
@@ -125,4 +128,10 @@ CRAFTERS = {
 
 def crafted_positions(variant: Variant, count: int, seed: int = 15) -> list[TavliPosition]:
     rng = random.Random(seed)
-    return [CRAFTERS[variant](rng) for _ in range(count)]
+    out: list[TavliPosition] = []
+    while len(out) < count:
+        try:
+            out.append(CRAFTERS[variant](rng))
+        except ValueError:  # too many checkers on a side: draw again
+            continue
+    return out
