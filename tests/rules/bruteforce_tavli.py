@@ -75,10 +75,14 @@ class Game:
         points = mover_points(stacks)
         if any(p > 6 for p in points):
             return False
-        if self.variant == Variant.PLAKOTO and self.opts.plakoto.plakoto_pinned_blocks_bearoff:
-            if any(stacks[p][0] == "x" and stacks[p][-1] == "o" for p in range(1, 7) if stacks[p]):
-                return False
-        return True
+        pinned_at_home = any(
+            stacks[p] and stacks[p][0] == "x" and stacks[p][-1] == "o" for p in range(1, 7)
+        )
+        return not (
+            self.variant == Variant.PLAKOTO
+            and self.opts.plakoto.plakoto_pinned_blocks_bearoff
+            and pinned_at_home
+        )
 
     def may_land(self, stacks: Stacks, p: int) -> bool:
         s = stacks[p]
@@ -146,9 +150,9 @@ class Game:
         """The forbidden blocks the mover has: the full starting quarter (Fevga), and six
         points in a row along the other side's path with none of his checkers past them."""
         bad: set[object] = set()
-        if self.variant == Variant.FEVGA and self.opts.fevga.fevga_start_quarter:
-            if all(holds(stacks, p) for p in range(19, 25)):
-                bad.add("quarter")
+        quarter = all(holds(stacks, p) for p in range(19, 25))
+        if self.variant == Variant.FEVGA and self.opts.fevga.fevga_start_quarter and quarter:
+            bad.add("quarter")
         if self.prime_rule():
             for i in range(len(THEIR_PATH) - 5):
                 window = THEIR_PATH[i : i + 6]
