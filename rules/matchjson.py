@@ -20,6 +20,11 @@ from rules.tavliboard import NO_PINS, TavliPosition, Variant
 from rules.tavlioptions import RuleOptions
 
 FORMAT_VERSION = 1
+FORMAT_VERSION_TAVLI = 2
+"""Written instead of :data:`FORMAT_VERSION` by a match of another game than Portes (its extra
+fields: ``game_type``, ``variant``, ``pins``, ``options``, ``winner_starts``, a 6th item in a
+result), so that a reader that knows only Portes refuses it instead of misreading it. A Portes
+match is written exactly as before."""
 
 State = TypeVar("State", bound=MatchState)
 
@@ -43,7 +48,7 @@ def _last_play_object(last: LastPlay | None) -> dict[str, Any] | None:
 
 def match_to_dict(match: MatchState) -> dict[str, Any]:
     """The match as a JSON-able object (see :data:`FORMAT_VERSION`)."""
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "length": match.length,
         "no_triple": match.no_triple,
@@ -63,8 +68,11 @@ def match_to_dict(match: MatchState) -> dict[str, Any]:
         "results": [_result_list(r) for r in match.results],
         "winner": match.winner,
         "end_reason": match.end_reason,
-        **_tavli_fields(match),
     }
+    extra = _tavli_fields(match)
+    if extra or any(r.variant != Variant.PORTES for r in match.results):
+        out.update(extra, format=FORMAT_VERSION_TAVLI)
+    return out
 
 
 def _result_list(r: GameResult) -> list[Any]:
@@ -169,7 +177,7 @@ def _read(cls: type[State], data: Any) -> State:
     if not isinstance(data, dict):
         raise CorruptState("The stored match state is not an object")
     version = data.get("format")
-    if version != FORMAT_VERSION:
+    if version not in (FORMAT_VERSION, FORMAT_VERSION_TAVLI):
         raise CorruptState(f"Unknown match state format {version!r}")
     last = data["last_play"]
     opening = data["opening"]

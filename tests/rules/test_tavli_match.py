@@ -118,13 +118,16 @@ def test_the_stored_form_keeps_the_game_options_and_pins() -> None:
     match = replace(match, position=parse_tavli(Variant.PLAKOTO, "x 8:1p 2:14; o 24:14"))
     again = Match.from_json(match.to_json())
     assert again == match and again.options == options
+    assert json.loads(match.to_json())["format"] == 2  # a Portes-only reader refuses it
     assert again.position.pins == match.position.pins  # type: ignore[attr-defined]
     assert match.gnubg_id() == ""
 
 
 def test_a_portes_match_is_stored_as_before() -> None:
     match, _ = Match.new(3).start(RecordedDice([5, 3]))
-    keys = set(json.loads(match.to_json()))
+    data = json.loads(match.to_json())
+    keys = set(data)
+    assert data["format"] == 1
     assert not keys & {"game_type", "variant", "options", "pins", "winner_starts"}
 
 
