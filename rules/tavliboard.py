@@ -35,6 +35,7 @@ class Variant(StrEnum):
 
 
 NO_PINS: tuple[int, ...] = (0,) * 26
+_Reduced = tuple[type["TavliPosition"], tuple[Variant, tuple[int, ...], tuple[int, ...]]]
 
 
 def same_way_point(point: int) -> int:
@@ -94,8 +95,8 @@ class TavliPosition(Position):
         obj._set(variant, slots, marks)
         return obj
 
-    def __reduce__(self) -> tuple[type[TavliPosition], tuple[Variant, tuple[int, ...],  # type: ignore[override]
-                                                              tuple[int, ...]]]:
+    def __reduce__(self) -> _Reduced:  # type: ignore[override]
+        # Pickle through the constructor, with the game and the pins.
         return (TavliPosition, (self.variant, self.board, self.pins))
 
     @classmethod
