@@ -118,7 +118,8 @@ async def test_review_after_a_match_between_people(standin: StandIn, bot: Runnin
         version = board_version(board)
         await play_turn(standin, mover, mover.private, wait=False)
     cmd = alice.send(alice.private, "/resign")
-    menu = await alice.private.wait_for_bot_message(after=cmd)
+    menu = await alice.private.wait_for_bot_message(  # not the last turn's board, if later
+        after=cmd, predicate=lambda m: "🏳 Resign the match" in m.button_texts)
     await alice.tap(menu, "🏳 Resign the match")
     for user, title in ((alice, "Review of match #1"), (bob, "Ανάλυση του αγώνα #1")):
         review = await standin.wait_for(
