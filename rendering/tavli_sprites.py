@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 from rendering.geometry import HEIGHT, MIDDLE, WIDTH, Home, Point, board_geometry
 from rendering.leaderboard import drawable
 from rendering.leaderboard import font as text_font
-from rendering.sprites import NUMBER_SIZE, SS, _reduce, empty_board, font
+from rendering.sprites import NUMBER_SIZE, SS, empty_board, font, shrink
 from rendering.theme import CheckerStyle, Colour, Theme
 
 TITLE_H = 64  # the band above the board with the game's name
@@ -47,7 +47,7 @@ def pin_badge_sprite(colour: Colour) -> Image.Image:
     for x in (c - 3.4 * u, c + 3.4 * u - 1.8 * u):
         draw.rectangle((x, c - 2.3 * u, x + 1.8 * u, c), fill=white)
     draw.ellipse((c - u, c + 1 * u, c + u, c + 3 * u), fill=(*colour, 255))  # keyhole
-    return _reduce(big)
+    return shrink(big)
 
 
 @lru_cache(maxsize=64)
@@ -64,7 +64,7 @@ def tag_sprite(style: CheckerStyle, label: str, pointing: str) -> Image.Image:
     middle = (w - tip) // 2 if pointing == "right" else tip + (w - tip) // 2
     draw.text((middle, h // 2), label, font=font(NUMBER_SIZE * SS), fill=style.ink, anchor="mm",
               stroke_width=SS, stroke_fill=style.ink)
-    return _reduce(big)
+    return shrink(big)
 
 
 @lru_cache(maxsize=16)
@@ -80,7 +80,7 @@ def arrow_sprite(style: CheckerStyle, down: bool) -> Image.Image:
     if not down:
         shape = [(x, h - y) for x, y in shape]
     ImageDraw.Draw(big).polygon(shape, fill=style.fill, outline=style.rim, width=3 * SS)
-    return _reduce(big)
+    return shrink(big)
 
 
 def title_text(title: str) -> str:
