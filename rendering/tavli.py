@@ -40,7 +40,14 @@ from rendering.paint import (
     text,
 )
 from rendering.scene import CheckerColour
-from rendering.sprites import checker_sprite, frame_sprite, ring_sprite, triangle_sprite
+from rendering.sprites import (
+    checker_sprite,
+    dot_sprite,
+    frame_sprite,
+    ghost_sprite,
+    ring_sprite,
+    triangle_sprite,
+)
 from rendering.tavli_sprites import (
     TITLE_H,
     CourseMark,
@@ -48,11 +55,14 @@ from rendering.tavli_sprites import (
     pin_badge_sprite,
     title_band,
 )
-from rendering.theme import CLASSIC, CheckerStyle, Theme
+from rendering.theme import CLASSIC, CheckerStyle, Colour, Theme
 
 PIN_STEP = 40  # how far a pinner sits from the checker it pins: the pinned one shows below it
 PIN_BADGE_DX = 22  # the lock sits this far right of the pinned checker's centre
 Stack = tuple[Side, ...]
+Hop = tuple[int, int]
+"""One checker's move ``(from, to)`` in the viewer's numbering: 25 = its side's bar, 0 = off."""
+Dots = dict[tuple[str, int | str], tuple[int, Colour]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +97,12 @@ class TableView:
     ``points`` holds 24 stacks, ``points[0]`` being the viewer's point 1, each listed bottom to
     top (:func:`points_of` builds it from a mapping). ``bar``, ``off`` and ``courses`` are
     ``(viewer's, opponent's)``; ``dice_used`` are the dice the viewer's moves this turn used
-    (drawn faded); ``score`` is ``(viewer's, opponent's, match length)``. ``chosen_point``
-    (25 = bar) and ``targets`` (0 = bear off) are the move input, as on a Portes board. With
-    ``title=""`` there is no title band; with ``show_course=False`` no tags and arrows.
+    (drawn faded); ``last_play`` (by ``last_play_by``) and ``moves_made`` (the viewer's, this
+    turn) are hops ``(from, to)`` in the viewer's numbering, marked as on a Portes board: a ghost
+    where a checker left, a dot where it arrived; ``score`` is ``(viewer's, opponent's, match
+    length)``. ``chosen_point`` (25 = bar) and ``targets`` (0 = bear off) are the move input,
+    as on a Portes board. With ``title=""`` there is no title band; with ``show_course=False``
+    no tags and arrows.
     """
 
     points: tuple[Stack, ...]
@@ -102,6 +115,9 @@ class TableView:
     dice: tuple[int, int] | None = None
     opening_roll: tuple[int, int] | None = None
     dice_used: tuple[int, ...] = ()
+    last_play: tuple[Hop, ...] = ()
+    last_play_by: Side = OPPONENT
+    moves_made: tuple[Hop, ...] = ()
     chosen_point: int | None = None
     targets: frozenset[int] = field(default_factory=frozenset)
     score: tuple[int, int, int] | None = None
@@ -135,6 +151,11 @@ class TableView:
             raise ValueError(f"chosen_point must be 1-25, not {self.chosen_point}")
         if any(not 0 <= t <= 24 for t in self.targets):
             raise ValueError(f"targets must be points 0-24, not {sorted(self.targets)}")
+        for start, end in (*self.last_play, *self.moves_made):
+            if not (1 <= start <= 25 and 0 <= end <= 24):
+                raise ValueError(f"a hop goes from 1-25 to 0-24, not {(start, end)}")
+        if self.last_play_by not in (VIEWER, OPPONENT):
+            raise ValueError(f"last_play_by is 'viewer' or 'opponent', not {self.last_play_by!r}")
         if self.score is not None and (len(self.score) != 3 or min(self.score) < 0):
             raise ValueError(f"score is (viewer, opponent, match length), not {self.score!r}")
 
@@ -179,9 +200,11 @@ def draw_table(view: TableView) -> Image.Image:
     else:
         image = course_board(view.theme, view.home, ()).copy()
     _draw_target_tints(image, geo, view)
-    tops = _draw_stacks(image, geo, view)
-    draw_trays(image, geo, view, view.off, {})
-    _draw_input(image, geo, view, tops)
+    ghosts, dots = hop_marks(view)
+    centres = _draw_stacks(image, geo, view, ghosts)
+    draw_trays(image, geo, view, view.off, dots)
+    _draw_arrivals(image, centres, dots)
+    _draw_input(image, geo, view, {p: spots[-1] for p, spots in centres.items() if spots})
     draw_dice(image, geo, view)
     if view.show_pips:
         draw_pips(image, geo, view, view.pips())
@@ -243,24 +266,39 @@ def pin_badge_centre(geo: Geometry, point: int) -> Point:
     return x + PIN_BADGE_DX, geo.point_base_y(point) + sign * (CHECKER // 2 + uncovered)
 
 
-def _draw_stacks(image: Image.Image, geo: Geometry, view: TableView) -> dict[int, Point]:
-    """Checkers on the points and the bar, pins marked; returns the top checker of each
-    occupied place (points 1-24, 25 the viewer's bar)."""
-    tops: dict[int, Point] = {}
+def hop_marks(view: TableView) -> tuple[dict[int, list[tuple[Side, Colour]]], Dots]:
+    """Ghosts per point (whose, in which colour) and dots per place (how many, which colour),
+    by net flow per place: a checker that moved on through a point leaves no mark there."""
+    ghosts: dict[int, list[tuple[Side, Colour]]] = {}
+    dots: Dots = {}
+    theme = view.theme
+    for hops, side, colour in ((view.last_play, view.last_play_by, theme.last_play),
+                               (view.moves_made, VIEWER, theme.moved)):
+        flow: dict[tuple[str, int | str], int] = {}
+        for start, end in hops:
+            source = ("bar", side) if start == 25 else ("point", start)
+            target = ("off", side) if end == 0 else ("point", end)
+            flow[source] = flow.get(source, 0) - 1
+            flow[target] = flow.get(target, 0) + 1
+        for (kind, where), net in flow.items():
+            if net < 0 and kind == "point":
+                assert isinstance(where, int)
+                ghosts.setdefault(where, []).extend([(side, colour)] * -net)
+            elif net > 0:
+                dots[(kind, where)] = (net, colour)
+    return ghosts, dots
+
+
+def _draw_stacks(
+    image: Image.Image, geo: Geometry, view: TableView, ghosts: dict[int, list[tuple[Side, Colour]]]
+) -> dict[int, list[Point]]:
+    """Checkers on the points and the bar, pins marked, ghosts beyond each stack; returns where
+    the checkers of each occupied place stand (points 1-24, 25 the viewer's bar)."""
+    placed: dict[int, list[Point]] = {}
     for point, stack in enumerate(view.points, start=1):
-        if not stack:
-            continue
-        centres, pinned, squeezed = stack_centres(geo, point, stack)
-        for i, (side, centre) in enumerate(zip(stack, centres, strict=True)):
-            paste_centred(image, checker_sprite(view.style(side)), centre)
-            if i < pinned:  # the pin's ring shows around the part left uncovered
-                paste_centred(image, ring_sprite(view.theme.hit, CHECKER - 4, 5), centre)
-        if pinned:
-            paste_centred(image, pin_badge_sprite(view.theme.hit), pin_badge_centre(geo, point))
-        if squeezed:
-            run = len(stack) - pinned
-            text(image, centres[-1], str(run), COUNT_SIZE, view.style(stack[-1]).ink)
-        tops[point] = centres[-1]
+        extra = ghosts.get(point, [])
+        if stack or extra:
+            placed[point] = _draw_stack(image, geo, view, point, stack, extra)
     for side, count in zip((VIEWER, OPPONENT), view.bar, strict=True):
         spots = geo.bar_centers(side, count)
         for centre in spots:
@@ -268,8 +306,51 @@ def _draw_stacks(image: Image.Image, geo: Geometry, view: TableView) -> dict[int
         if count > BAR_PLAIN:
             text(image, spots[-1], str(count), COUNT_SIZE, view.style(side).ink)
         if count and side == VIEWER:
-            tops[25] = spots[-1]
-    return tops
+            placed[25] = spots
+    return placed
+
+
+def _draw_stack(
+    image: Image.Image,
+    geo: Geometry,
+    view: TableView,
+    point: int,
+    stack: Stack,
+    ghosts: list[tuple[Side, Colour]],
+) -> list[Point]:
+    """One point's checkers, the pinned ones ringed and locked, a squeezed run counted, and
+    ghosts beyond the top as if they were more of the top run (without pins: exactly where a
+    Portes board puts them). Returns where the checkers stand."""
+    shape = (*stack, *[stack[-1]] * len(ghosts)) if stack else tuple(s for s, _ in ghosts)
+    spots, _, _ = stack_centres(geo, point, shape)
+    _, pinned, squeezed = stack_centres(geo, point, stack) if stack else ([], 0, False)
+    centres = spots[: len(stack)]
+    for i, (side, centre) in enumerate(zip(stack, centres, strict=True)):
+        paste_centred(image, checker_sprite(view.style(side)), centre)
+        if i < pinned:  # the pin's ring shows around the part left uncovered
+            paste_centred(image, ring_sprite(view.theme.hit, CHECKER - 4, 5), centre)
+    for (side, colour), centre in zip(ghosts, spots[len(stack):], strict=True):
+        paste_centred(image, ghost_sprite(view.style(side), colour), centre)
+    if pinned:
+        paste_centred(image, pin_badge_sprite(view.theme.hit), pin_badge_centre(geo, point))
+    if squeezed:
+        text(image, centres[-1], str(len(stack) - pinned), COUNT_SIZE, view.style(stack[-1]).ink)
+    return centres
+
+
+def _draw_arrivals(image: Image.Image, centres: dict[int, list[Point]], dots: Dots) -> None:
+    """Dots on the checkers that arrived on a point (a counted stack: one dot by the count)."""
+    for (kind, where), (count, colour) in dots.items():
+        if kind != "point":
+            continue
+        assert isinstance(where, int)
+        spots = centres.get(where, [])
+        if len(spots) > MAX_PLAIN:
+            x, y = spots[-1]
+            paste_centred(image, dot_sprite(colour, 18), (x + 22, y))
+            continue
+        for centre in spots[-count:]:
+            paste_centred(image, dot_sprite(colour, 22), centre)
 
 
 def _draw_target_tints(image: Image.Image, geo: Geometry, view: TableView) -> None:

@@ -31,7 +31,7 @@ from rendering.tavli import (
     view_of_counts,
 )
 from rendering.tavli_sprites import TITLE_H
-from rules.position import Position, parse_fixture
+from rules.position import Move, Position, parse_fixture
 from tests.rendering.helpers import assert_colour, at, closer_to, count_near
 
 WHITE = CLASSIC.white.fill
@@ -213,6 +213,35 @@ PORTES = [
      {"home": "left", "viewer_color": "black", "dice": (5, 2), "chosen_point": 6,
       "targets": {0, 4}, "score": (12, 10, 15)}),
 ]
+
+
+AFTER_PLAYS = parse_fixture("x 24:2 13:4 8:4 6:5; o 24:1 18:1 13:4 11:1 8:3 6:5")
+
+
+def test_marks_through_a_view_are_the_portes_marks():
+    # The opponent played 24/18 13/11 (its numbering: the viewer's 1/7 12/14), the viewer 13/8.
+    portes = render_board(
+        AFTER_PLAYS, image_format="png", dice=(5, 2),
+        last_play=[Move(24, 18, 6), Move(13, 11, 2)], moves_made=[Move(13, 8, 5)],
+    )
+    view = portes_view(AFTER_PLAYS, dice=(5, 2), dice_used=(5,),
+                       last_play=((1, 7), (12, 14)), moves_made=((13, 8),))
+    expected = Image.open(io.BytesIO(portes)).convert("RGB")
+    assert ImageChops.difference(draw(view), expected).getbbox() is None
+    assert ImageChops.difference(draw(dataclasses.replace(view, last_play=())),
+                                 expected).getbbox() is not None
+
+
+def test_a_pin_just_made_is_marked_where_the_pinner_landed():
+    # Black came from 13 (now one pinner left there) to pin the white checker on 8.
+    view = TableView(PLAKOTO, last_play=((13, 8),), show_course=False)
+    image = draw(view)
+    assert_colour(image, 404, 908 - 131, CLASSIC.last_play, 30)  # the dot on the pinner
+    assert pin_ink(image, 8) > 300  # the lock still on the pinned checker
+    # the ghost beyond 13's stack (white pinned, two black): one more black's place, +180
+    ghost_y = 56 + 35 + 40 + 2 * 70
+    ring = count_near(image, (84 - 40, ghost_y - 40, 84 + 40, ghost_y + 40), CLASSIC.last_play, 30)
+    assert ring > 200
 
 
 @pytest.mark.parametrize("case", range(len(PORTES)))
