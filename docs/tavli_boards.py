@@ -19,13 +19,15 @@ from rendering.tavli import OPPONENT, VIEWER  # noqa: E402
 
 V, B = VIEWER, OPPONENT
 
-# The viewer (white) pins a black checker on 20; black pins white on 13 (under two) and on 8.
+# The viewer (white) pins a black checker on 20; black pins white on 13 (under two) and has
+# just pinned the white checker on 8, coming from 3.
 PLAKOTO = TableView(
     points_of({
         24: [V] * 6, 20: [B, V], 17: [V] * 3, 16: [V], 13: [V, B, B], 8: [V, B], 6: [V, V],
-        1: [B] * 8, 9: [B, B], 3: [B],
+        1: [B] * 9, 9: [B, B],
     }),
     title="Plakoto · Πλακωτό",
+    last_play=((3, 8),),
     dice=(5, 3),
     score=(2, 1, 5),
 )

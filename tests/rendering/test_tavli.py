@@ -233,15 +233,17 @@ def test_marks_through_a_view_are_the_portes_marks():
 
 
 def test_a_pin_just_made_is_marked_where_the_pinner_landed():
-    # Black came from 13 (now one pinner left there) to pin the white checker on 8.
-    view = TableView(PLAKOTO, last_play=((13, 8),), show_course=False)
+    # Black came from 3 (where one black checker is left) to pin the white checker on 8.
+    view = TableView(PLAKOTO, last_play=((3, 8),), show_course=False)
     image = draw(view)
     assert_colour(image, 404, 908 - 131, CLASSIC.last_play, 30)  # the dot on the pinner
     assert pin_ink(image, 8) > 300  # the lock still on the pinned checker
-    # the ghost beyond 13's stack (white pinned, two black): one more black's place, +180
-    ghost_y = 56 + 35 + 40 + 2 * 70
-    ring = count_near(image, (84 - 40, ghost_y - 40, 84 + 40, ghost_y + 40), CLASSIC.last_play, 30)
+    # the ghost beyond the checker left on 3 (x = 900), a checker further in
+    ghost_y = 908 - 56 - 35 - 70
+    ring = count_near(image, (860, ghost_y - 40, 940, ghost_y + 40), CLASSIC.last_play, 30)
     assert ring > 200
+    assert count_near(plakoto(show_course=False), (860, ghost_y - 40, 940, ghost_y + 40),
+                      CLASSIC.last_play, 30) == 0
 
 
 @pytest.mark.parametrize("case", range(len(PORTES)))
