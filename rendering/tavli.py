@@ -195,10 +195,8 @@ def draw_table(view: TableView) -> Image.Image:
     """The board image of ``view``, layer over layer as on a Portes board."""
     view.validate()
     geo = board_geometry(view.home)
-    if view.show_course:
-        image = course_board(view.theme, view.home, course_marks(view, geo)).copy()
-    else:
-        image = course_board(view.theme, view.home, ()).copy()
+    marks = course_marks(view, geo) if view.show_course else ()
+    image = course_board(view.theme, view.home, marks)
     _draw_target_tints(image, geo, view)
     ghosts, dots = hop_marks(view)
     centres = _draw_stacks(image, geo, view, ghosts)

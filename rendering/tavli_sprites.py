@@ -1,6 +1,6 @@
 """What the tavli boards draw beyond a Portes board, drawn once and cached like
 :mod:`rendering.sprites`: the pin badge, the start tags and turn arrows that show each side's
-course, the title band, and the empty board with both courses on it.
+course, the title band; and, not cached, the empty board with both courses pasted on it.
 """
 
 from __future__ import annotations
@@ -109,10 +109,11 @@ def title_band(theme: Theme, title: str, home: Home) -> Image.Image:
     return band
 
 
-@lru_cache(maxsize=32)
 def course_board(theme: Theme, home: Home, courses: tuple[CourseMark, ...]) -> Image.Image:
-    """The empty board with each side's start tag on its start point's number and its turn
-    arrow in the middle strip (two arrows in one column stand side by side)."""
+    """A copy of the empty board with each side's start tag on its start point's number and its
+    turn arrow in the middle strip (two arrows in one column stand side by side). Not cached:
+    pasting four cached sprites costs a fraction of a millisecond, and every combination of
+    theme, side, colours and courses kept would hold 3.5 MB."""
     image = empty_board(theme, home).copy()
     geo = board_geometry(home)
     columns = [geo.point_x(turn) for _, _, _, turn, _ in courses]
