@@ -296,3 +296,22 @@ def test_themes_and_home_sides(theme, home):
 def test_what_cannot_be_drawn_is_refused(points, options, message):
     with pytest.raises(ValueError, match=message):
         render_table(TableView(points, **options))
+
+
+def test_home_on_the_left_mirrors_the_courses():
+    image = plakoto(home="left")
+    # 12 and 13 are at the far right now (x = 1280 - 84): both turn there
+    assert_colour(image, 1196 - 20, 454, WHITE)
+    assert_colour(image, 1196 + 20, 454, BLACK)
+    assert_colour(image, 84 - 20, 454, CLASSIC.frame)  # the tray column (between its trays)
+    # black's start tag on 1 (x = 1280 - 1060 = 220) points right, towards 2
+    assert_colour(image, 220 + 9 + 43 - 8, 908 - 28, BLACK, 30)
+
+
+def test_a_title_the_font_cannot_draw_keeps_what_it_can():
+    from rendering.leaderboard import FONT_DIRS
+    from rendering.tavli_sprites import title_text
+
+    dejavu = any((folder / "DejaVuSans.ttf").exists() for folder in FONT_DIRS)
+    assert title_text("Plakoto · Πλακωτό") == ("Plakoto · Πλακωτό" if dejavu else "Plakoto")
+    assert title_text("Fevga \U000f0000 · Φεύγα") == ("Φεύγα" if dejavu else "")
