@@ -140,6 +140,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy, limits=limits))
     portes: Portes = app.bot_data["portes"]
     portes.username = app.bot.username
+    share_budgets(app, portes)
     await resume_after_downtime(portes)  # before any timer can fire
     start_computer(app, portes)
     await set_commands(app)
@@ -147,6 +148,14 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if app.job_queue is not None:
         app.job_queue.run_repeating(timer_tick, interval=settings.timeouts.timer_poll, first=1.0,
                                     name="timers")
+
+
+def share_budgets(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
+    """On PostgreSQL (where several instances may run) the groups' Telegram budgets are kept
+    in the database, shared by every instance; on a SQLite file (one instance) in memory."""
+    limiter = app.bot.rate_limiter
+    if isinstance(limiter, ChatLimiter) and not portes.uc.db.is_sqlite:
+        limiter.share_groups(portes.uc)
 
 
 def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]

@@ -83,9 +83,10 @@ class SendBudgetCases(Feature):
     """A group's calls to Telegram in its last window, shared by every instance."""
 
     @off_loop
-    def take_send_slot(self, chat_id: int, most: int, seconds: float) -> float:
+    def take_send_slot(self, chat_id: int, most: int, seconds: float) -> tuple[float, float]:
         """Count one call in ``chat_id`` now if fewer than ``most`` were made in the last
-        ``seconds``, and return 0; else count nothing and return the seconds until one fits.
+        ``seconds``: ``(0, the time counted)``; else count nothing: ``(the seconds until one
+        fits, 0)``.
         One short transaction with the chat's row locked (``SELECT ... FOR UPDATE``; SQLite
         locks the whole file for a write), so two instances never both take the last slot."""
         k = self.kernel
@@ -97,9 +98,9 @@ class SendBudgetCases(Feature):
                 wait = sorted(recent)[len(recent) - most] + seconds - now
                 if recent != times:
                     self._save(session, chat_id, recent)
-                return max(wait, 0.001)
+                return max(wait, 0.001), 0.0
             self._save(session, chat_id, [*recent, now])
-            return 0.0
+            return 0.0, now
 
     @off_loop
     def send_slot_wait(self, chat_id: int, most: int, seconds: float) -> float:
