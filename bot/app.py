@@ -186,7 +186,8 @@ def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[ty
 
 def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
     """Plug the computer player in, start the engine's worker process (in the background:
-    loading the nets takes a moment) and take up the computer's turns left pending."""
+    loading the nets takes a moment), take up the computer's turns left pending, and look for
+    unclaimed ones (another instance died) every third of a lease."""
     from bot.computer_player import ComputerSide
     from computer import aio
 
@@ -194,6 +195,13 @@ def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[ty
     portes.computer = side
     portes.spawn(aio.start())
     portes.spawn(side.resume())
+
+    async def take_over(_context: Any) -> None:
+        await side.take_over()
+
+    if app.job_queue is not None:  # the turns of an instance that died, once its lease ran out
+        every = max(1.0, side.lease / 3)
+        app.job_queue.run_repeating(take_over, interval=every, first=every, name="computer")
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
