@@ -53,6 +53,7 @@ class Tally:
     """Taps that changed nothing in ``LOST_AFTER`` s (never handled: tapped again)."""
     latencies: list[float] = field(default_factory=list)
     ended: bool = False
+    alerts: dict[str, int] = field(default_factory=dict)
     seats: tuple[int, ...] = (0, 1)
     """The seats of the people playing (the computer sits in seat 1)."""
 
@@ -229,6 +230,8 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         answer = tap.answer
         if answer is not None and answer.show_alert and not changed_since(chat, board):
             turn += 1  # not this player's turn (or an old board): look again
+            tally.alerts[answer.text or ""] = tally.alerts.get(answer.text or "", 0) + 1
+            await asyncio.sleep(0.2)
             continue
         if not moved:
             tally.retapped += 1
@@ -237,25 +240,36 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         if final:
             tally.finals += 1
             return True
-    raise AssertionError(f"a turn in {chat!r} took more than {timeout} s")
+    board = live_board(chat)
+    calls = [(c.method, c.ok, round(c.time, 2), c.params.get("message_id"),
+              str(c.params.get("reply_markup"))[:60]) for c in chat.standin.calls(chat_id=chat.id)]
+    raise AssertionError(f"a turn in {chat!r} took more than {timeout} s: {tally.alerts}, "
+                         f"{board and (board.message_id, board.caption, board.buttons)} "
+                         f"{calls[-8:]}")
 
 
 async def resign(standin: StandIn, chat: Chat, user: User) -> None:
     """``user`` resigns the match with /resign and its card's button; the board shows it."""
+    def over() -> bool:
+        board = live_board(chat)
+        return board is not None and MATCH_OVER in (board.caption or "")
+
     for _ in range(3):
         sent = user.send(chat, "/resign")
         try:
             card = await chat.wait_for_bot_message(
-                after=sent, predicate=lambda m: "🏳 Resign the match" in m.button_texts,
-                timeout=LOST_AFTER)
+                after=sent, predicate=lambda m: "🏳 Resign the match" in m.button_texts
+                or "no match here" in (m.text or ""), timeout=LOST_AFTER)
         except StandInError:
             continue  # the command went to an instance that was killed
-        user.tap(card, "🏳 Resign the match")
-        if await until(lambda: MATCH_OVER in (((b := live_board(chat)) and b.caption) or ""),
-                       timeout=LOST_AFTER * 2):
+        if "no match here" not in (card.text or ""):
+            user.tap(card, "🏳 Resign the match")
+        if await until(over, timeout=LOST_AFTER):
             return
-    seen = [(m.text or m.caption, m.button_texts) for m in chat.bot_messages()[-4:]]
-    raise AssertionError(f"{user.first_name} could not resign in {chat!r}: {seen}")
+        if await until(lambda c=card: changed_since(chat, c), timeout=1.0):
+            break  # the card was answered: the match is over, its board will follow
+    assert await until(over, timeout=60), [
+        (m.text or m.caption, m.button_texts) for m in chat.bot_messages()[-4:]]
 
 
 async def open_group_match(standin: StandIn, group: Chat, a: User, b: User) -> None:
