@@ -28,8 +28,8 @@ from sqlalchemy import select
 
 from storage.db import make_engine
 from storage.models import TurnRow
-from tests.bot.players import live_board, turn_actions
-from tests.standin import Chat, Message, StandIn, StandInError, User
+from tests.bot.players import board_version, live_board, turn_actions
+from tests.standin import Chat, Message, StandIn, StandInError, Tap, User
 from tests.standin.proxy import RoundRobinProxy, free_port
 from tests.standin.webhook import WebhookPusher
 from tests.storage.conftest import create_database, drop_database
@@ -225,27 +225,37 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         began = time.monotonic()
         tap = mover.tap(board, text)
         tally.taps += 1
-        moved = await until(lambda b=board, t=tap: changed_since(chat, b) or (
-            (a := t.answer) is not None and a.show_alert), timeout=LOST_AFTER, step=0.01)
+        version = board_version(board)
+
+        def moved(b: Message = board, t: Tap = tap, final: bool = final,
+                  version: int = version) -> bool:
+            """The tap took effect: the board changed, and after a tap that ends the turn,
+            the match moved past the version tapped (a board posted again, as after an
+            instance died, shows the same version: the tap was not handled)."""
+            if (a := t.answer) is not None and a.show_alert:
+                return True
+            if not final:
+                return changed_since(chat, b)
+            now = live_board(chat)
+            return now is not None and (MATCH_OVER in (now.caption or "")
+                                        or board_version(now) != version)
+
+        moved_on = await until(moved, timeout=LOST_AFTER, step=0.01)
         answer = tap.answer
         if answer is not None and answer.show_alert and not changed_since(chat, board):
             turn += 1  # not this player's turn (or an old board): look again
             tally.alerts[answer.text or ""] = tally.alerts.get(answer.text or "", 0) + 1
             await asyncio.sleep(0.2)
             continue
-        if not moved:
+        if not moved_on:
             tally.retapped += 1
             continue
         tally.latencies.append(time.monotonic() - began)
         if final:
             tally.finals += 1
             return True
-    board = live_board(chat)
-    calls = [(c.method, c.ok, round(c.time, 2), c.params.get("message_id"),
-              str(c.params.get("reply_markup"))[:60]) for c in chat.standin.calls(chat_id=chat.id)]
     raise AssertionError(f"a turn in {chat!r} took more than {timeout} s: {tally.alerts}, "
-                         f"{board and (board.message_id, board.caption, board.buttons)} "
-                         f"{calls[-8:]}")
+                         f"{diagnose(chat)}")
 
 
 async def resign(standin: StandIn, chat: Chat, user: User) -> None:
@@ -268,8 +278,7 @@ async def resign(standin: StandIn, chat: Chat, user: User) -> None:
             return
         if await until(lambda c=card: changed_since(chat, c), timeout=1.0):
             break  # the card was answered: the match is over, its board will follow
-    assert await until(over, timeout=60), [
-        (m.text or m.caption, m.button_texts) for m in chat.bot_messages()[-4:]]
+    assert await until(over, timeout=60), diagnose(chat)
 
 
 async def open_group_match(standin: StandIn, group: Chat, a: User, b: User) -> None:
@@ -318,6 +327,15 @@ async def play_computer_match(standin: StandIn, user: User, tally: Tally, turns:
     if board is not None and MATCH_OVER not in (board.caption or ""):
         await resign(standin, user.private, user)
     tally.ended = True
+
+
+def diagnose(chat: Chat) -> str:
+    """What a chat shows and the bot's last calls there (for a failure's message)."""
+    board = live_board(chat)
+    calls = [(c.method, c.ok, round(c.time, 2), c.params.get("message_id"),
+              str(c.params.get("reply_markup"))[:60]) for c in chat.standin.calls(chat_id=chat.id)]
+    return (f"{board and (board.message_id, board.caption, board.buttons)}, "
+            f"the last calls: {calls[-8:]}")
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -41,7 +41,7 @@ PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
 MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "50"))
 COMPUTER_MATCHES = 4
-TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "6"))
+TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
 CHALLENGE_TTL = 45.0
 EXPIRED = "This challenge has expired."
 
