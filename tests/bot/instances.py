@@ -213,7 +213,7 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
     while time.monotonic() < deadline:
         board = await until(lambda: (b := live_board(chat)) is not None and (
             MATCH_OVER in (b.caption or "") or pick(b)) and b, timeout=LOST_AFTER * 4)
-        assert board, f"no board to play on in {chat!r}"
+        assert board, f"no board to play on in {chat!r}: {diagnose(chat)}"
         if MATCH_OVER in (board.caption or ""):
             tally.ended = True
             return False
