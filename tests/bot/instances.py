@@ -204,6 +204,46 @@ async def until(predicate: Any, timeout: float, step: float = 0.03) -> Any:
         await asyncio.sleep(step)
 
 
+def took_effect(chat: Chat, board: Message, final: bool, version: int) -> bool:
+    """A tap on ``board`` took effect: the board changed, and after a tap that ends the turn
+    the match moved past the version tapped (a board posted again, as after an instance died,
+    shows the same version: the tap was not handled)."""
+    if not final:
+        return changed_since(chat, board)
+    now = live_board(chat)
+    return now is not None and (MATCH_OVER in (now.caption or "")
+                                or board_version(now) != version)
+
+
+async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bool,
+                   tally: Tally) -> str:
+    """Tap and watch: ``"done"``, ``"alert"`` (refused: not this player's turn) or
+    ``"lost"`` (nothing happened: the update went to an instance that died)."""
+    began = time.monotonic()
+    tap = mover.tap(board, text)
+    tally.taps += 1
+    version = board_version(board)
+
+    def seen(t: Tap = tap) -> bool:
+        return bool(took_effect(chat, board, final, version)
+                    or ((a := t.answer) is not None and a.show_alert))
+
+    await until(seen, timeout=LOST_AFTER, step=0.01)
+    answer = tap.answer
+    if answer is not None and answer.show_alert:
+        # a callback Telegram delivered twice is answered by whichever copy is handled
+        # first: an "earlier turn" alert may come for a tap that was applied; the board
+        # decides
+        if not await until(lambda: took_effect(chat, board, final, version), timeout=3.0):
+            tally.alerts[answer.text or ""] = tally.alerts.get(answer.text or "", 0) + 1
+            return "alert"
+    elif not took_effect(chat, board, final, version):
+        tally.retapped += 1
+        return "lost"
+    tally.latencies.append(time.monotonic() - began)
+    return "done"
+
+
 async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
                     timeout: float = 90.0) -> bool:
     """The player to move taps through one turn on ``chat``'s live board; false when the
@@ -222,36 +262,11 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         choice = pick(board)
         assert choice is not None
         text, final = choice
-        began = time.monotonic()
-        tap = mover.tap(board, text)
-        tally.taps += 1
-        version = board_version(board)
-
-        def moved(b: Message = board, t: Tap = tap, final: bool = final,
-                  version: int = version) -> bool:
-            """The tap took effect: the board changed, and after a tap that ends the turn,
-            the match moved past the version tapped (a board posted again, as after an
-            instance died, shows the same version: the tap was not handled)."""
-            if (a := t.answer) is not None and a.show_alert:
-                return True
-            if not final:
-                return changed_since(chat, b)
-            now = live_board(chat)
-            return now is not None and (MATCH_OVER in (now.caption or "")
-                                        or board_version(now) != version)
-
-        moved_on = await until(moved, timeout=LOST_AFTER, step=0.01)
-        answer = tap.answer
-        if answer is not None and answer.show_alert and not changed_since(chat, board):
+        outcome = await tap_once(chat, mover, board, text, final, tally)
+        if outcome == "alert":
             turn += 1  # not this player's turn (or an old board): look again
-            tally.alerts[answer.text or ""] = tally.alerts.get(answer.text or "", 0) + 1
             await asyncio.sleep(0.2)
-            continue
-        if not moved_on:
-            tally.retapped += 1
-            continue
-        tally.latencies.append(time.monotonic() - began)
-        if final:
+        elif outcome == "done" and final:
             tally.finals += 1
             return True
     raise AssertionError(f"a turn in {chat!r} took more than {timeout} s: {tally.alerts}, "
