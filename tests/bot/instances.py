@@ -62,13 +62,15 @@ class Cluster:
     """``n`` bot processes on one fresh PostgreSQL database behind one proxy."""
 
     def __init__(self, standin: StandIn, admin_url: str, logs: Path, *, n: int = 2,
-                 duplicate_every: int = 0, **env: str) -> None:
+                 duplicate_every: int = 0, duplicate_actions: tuple[str, ...] = (),
+                 **env: str) -> None:
         self.standin = standin
         self.admin_url = admin_url
         self.logs = logs
         self.n = n
         self.env = env
         self.duplicate_every = duplicate_every
+        self.duplicate_actions = duplicate_actions
         self.url = ""
         self.ports: list[int] = []
         self.procs: list[subprocess.Popen[str]] = []
@@ -103,7 +105,8 @@ class Cluster:
             await self._listening(i, port)
         self.proxy = RoundRobinProxy(self.ports).start()
         self.pusher = WebhookPusher(self.standin, f"{self.proxy.url}/telegram", SECRET,
-                                    duplicate_every=self.duplicate_every).start()
+                                    duplicate_every=self.duplicate_every,
+                                    duplicate_actions=self.duplicate_actions).start()
 
     async def _listening(self, i: int, port: int) -> None:
         deadline = time.monotonic() + 60

@@ -4,7 +4,8 @@ several connections at once, as Telegram does (``max_connections``).
 
 An update not answered 200 (the bot down, a proxy's 502, a timeout) is delivered again after a
 short wait, until it is; ``duplicate_every`` delivers every n-th callback query twice (Telegram
-redelivers an update whose answer it did not get, so a bot must expect a repeat)."""
+redelivers an update whose answer it did not get, so a bot must expect a repeat), counting only
+the callback queries whose data starts with one of ``duplicate_actions`` (all when empty)."""
 
 from __future__ import annotations
 
@@ -21,12 +22,14 @@ from .server import StandIn
 
 class WebhookPusher:
     def __init__(self, standin: StandIn, url: str, secret: str, *, connections: int = 8,
-                 duplicate_every: int = 0, retry_after: float = 0.3) -> None:
+                 duplicate_every: int = 0, duplicate_actions: tuple[str, ...] = (),
+                 retry_after: float = 0.3) -> None:
         self.standin = standin
         self.url = url
         self.secret = secret
         self.connections = connections
         self.duplicate_every = duplicate_every
+        self.duplicate_actions = duplicate_actions
         self.retry_after = retry_after
         self.queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.stopping = threading.Event()
@@ -65,7 +68,9 @@ class WebhookPusher:
                 with self.lock:
                     self.in_flight += 1
                 self.queue.put(update)
-                if "callback_query" in update and self.duplicate_every:
+                data = str(update.get("callback_query", {}).get("data", ""))
+                if ("callback_query" in update and self.duplicate_every
+                        and data.startswith(self.duplicate_actions or ("",))):
                     self._callbacks += 1
                     if self._callbacks % self.duplicate_every == 0:
                         with self.lock:
