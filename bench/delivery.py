@@ -20,7 +20,8 @@ them all:
   refusal notices the flooded group got, and how many calls the stand-in answered 429.
 
 - ``heal_p95_s`` (case 1 of issue 10; rate limits lifted, no flood limits): each of ``--trials``
-  trials plays a group turn up to its last tap, then makes Telegram fail: ``answerCallbackQuery``
+  trials plays a group turn up to its last tap (on the group's board: neither player started the
+  bot), then makes Telegram fail: ``answerCallbackQuery``
   answers 502 and the next three ``sendPhoto`` calls answer 502 (past what the client retries by
   itself: the delivery worker must come back to it). The fault has cleared when the last failing
   call was answered; the board has converged when the group shows exactly one live board, newer
@@ -191,9 +192,9 @@ async def measure_heal(args: argparse.Namespace) -> dict[str, float]:
     with StandIn(recompress_photos=False) as standin:
         async with running_bot(standin, PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0",
                    PORTES_RATE_CHAT="0"):
+            # Neither starts the bot, so every turn is played on the group's board: the board
+            # case 1 is about (players who started the bot play on private boards instead).
             alice, bob = standin.user("Alice", username="alice"), standin.user("Bob")
-            alice.start_bot()
-            bob.start_bot()
             group = standin.group("Kafeneio", alice, bob)
             await start_group_match(standin, alice, bob, group, length="7 points")
             for _ in range(args.trials):

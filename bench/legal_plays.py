@@ -3,8 +3,11 @@
 Corpus: a fixed, seeded set of self-play positions x all 21 rolls. Prints median and p99
 microseconds per position+roll for each, their ratio, and the median of the tap-by-tap
 "next moves" query (a fresh TurnInput and its first query, as the bot does for a new turn).
+Then each of the other games (Plakoto, Fevga, Long Nardy: seeded self-play positions x all 21
+rolls, default options; target median <= 100 us), one line each:
+``legal_plays[<game>]: median_us=<x> p99_us=<x> next_moves_median_us=<x> calls=<n>``.
 Last line: ``legal_plays: median_us=<x> p99_us=<x> gnubg_median_us=<x> ratio=<x>
-next_moves_median_us=<x>``.
+next_moves_median_us=<x>`` (Portes).
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.position import ALL_ROLLS, Position, TurnInput, legal_plays
-from rules.selfplay import selfplay_positions
+from rules.selfplay import selfplay_positions, tavli_selfplay_positions
+from rules.tavliboard import Variant
+from rules.tavliinput import TavliTurnInput
+from rules.tavlilegal import legal_plays as tavli_plays
 
 
 def to_gnubg(position: Position) -> list[list[int]]:
@@ -33,10 +39,35 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def bench_game(variant: Variant, positions: int, seed: int) -> str:
+    """One game's line: legal_plays per position x roll, and a new turn's first keyboard."""
+    corpus = tavli_selfplay_positions(variant, positions, seed)
+    clock = time.perf_counter_ns
+    times: list[float] = []
+    taps: list[float] = []
+    for position in corpus:
+        for roll in ALL_ROLLS:
+            t0 = clock()
+            tavli_plays(position, roll)
+            times.append((clock() - t0) / 1000)
+    for i, position in enumerate(corpus[:1000]):
+        roll = ALL_ROLLS[i % 21]
+        t0 = clock()
+        TavliTurnInput(position, roll).next_moves()
+        taps.append((clock() - t0) / 1000)
+    return (
+        f"legal_plays[{variant}]: median_us={statistics.median(times):.1f} "
+        f"p99_us={percentile(times, 0.99):.1f} "
+        f"next_moves_median_us={statistics.median(taps):.1f} calls={len(times)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--positions", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--tavli-positions", type=int, default=1500,
+                        help="self-play positions for each of Plakoto, Fevga, Long Nardy")
     args = parser.parse_args()
 
     corpus = selfplay_positions(args.positions, args.seed)
@@ -77,6 +108,8 @@ def main() -> None:
     if theirs:
         print(f"gnubg: median {gmedian:.1f} us  p99 {percentile(theirs, 0.99):.1f} us")
     print(f"next moves (new turn): median {tap_median:.1f} us  p99 {percentile(taps, 0.99):.1f} us")
+    for variant in (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY):
+        print(bench_game(variant, args.tavli_positions, args.seed))
     print(
         f"legal_plays: median_us={median:.1f} p99_us={p99:.1f} gnubg_median_us={gmedian:.1f} "
         f"ratio={ratio:.1f} next_moves_median_us={tap_median:.1f}"

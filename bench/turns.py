@@ -20,7 +20,7 @@ compete with the bot for the same two cores; Telegram does that work on its own 
 
 The last line is: ``turns: taps_per_s=<sustained> p50_ms=<paced> p95_ms=<paced> errors=<n>
 rss_mb=<peak>``. Targets on the project's machine: p95 <= 100 ms at 20 taps/s; >= 60 taps/s
-sustained with 0 errors; peak RSS <= 200 MB with 1,000 active matches in the database.
+sustained with 0 errors; peak RSS <= 150 MB with 1,000 active matches in the database.
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import logging
 import sys
 import textwrap
 
+from bot.logjson import configure
 from bot.logsafe import hide_secrets, token_secrets
 from bot.settings import ENV_HELP, SettingsError, from_env
 
@@ -38,7 +39,9 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--check", action="store_true",
-                   help="check the settings and the token with Telegram, apply migrations, exit")
+                   help="check the settings, the token with Telegram and the database, apply "
+                        "the migrations, then exit: 0 all good, 1 database, 2 settings or "
+                        "token, 3 Telegram unreachable (for ExecStartPre=)")
     return p
 
 
@@ -49,10 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"portes-bot: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        level=getattr(logging, settings.log_level, logging.INFO),
-    )
+    configure(getattr(logging, settings.log_level, logging.INFO), settings.log_format)
     hide_secrets(token_secrets(settings.token, settings.webhook_secret))
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from bot.app import run

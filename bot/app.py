@@ -29,6 +29,9 @@ from bot.delivery import Delivery
 from bot.i18n import N_, tr
 from bot.lanes import ChatLanes
 from bot.limiter import ChatLimiter
+from bot.logsafe import Redact, token_secrets
+from bot.metrics import MeteredRequest, Metrics
+from bot.reports import Reporter, start_sentry
 from bot.settings import Settings
 from bot.timers import resume_after_downtime, timer_tick
 from storage.db import Database
@@ -62,10 +65,14 @@ COMMANDS = (
     ("resign", N_("Resign a game or the match")),
     ("review", N_("Review a finished match")),
     ("history", N_("Your finished matches: replay or download")),
+    ("top", N_("Leaderboard: this group's, or everyone's in private")),
+    ("stats", N_("Your record, or head to head (reply to someone)")),
+    ("settings", N_("Your settings: board, language, notices")),
     ("rules", N_("The rules of Portes")),
     ("help", N_("How to play")),
     ("lang", N_("Language: Ελληνικά / English")),
     ("notices", N_("Notices of your turn: on or off")),
+    ("forgetme", N_("Delete your data")),
     ("start", N_("Start")),
 )
 
@@ -75,15 +82,19 @@ def build_application(
 ) -> Application:  # type: ignore[type-arg]
     """The bot's ``Application``: every handler, the rate limiter, the job queue, the timers."""
     rate = settings.rate
+    metrics = Metrics()
+    lanes = ChatLanes(64)
+    lanes.metrics = metrics
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.token)
+        .request(MeteredRequest(metrics, connection_pool_size=16))
+        .get_updates_request(MeteredRequest(metrics, connection_pool_size=1))
         .rate_limiter(ChatLimiter(
             overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
             chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
         ))
-        .concurrent_updates(ChatLanes(64))
-        .connection_pool_size(16)
+        .concurrent_updates(lanes)
         .post_init(_post_init)
         .post_stop(_post_stop)
         .post_shutdown(_post_shutdown)
@@ -95,6 +106,10 @@ def build_application(
     app = builder.build()
     app.bot_data["settings"] = settings
     app.bot_data["migrate"] = migrate
+    app.bot_data["metrics"] = metrics
+    secrets = Redact(token_secrets(settings.token, settings.webhook_secret))
+    app.bot_data["reporter"] = Reporter(app.bot, settings.admin_chat, secrets,
+                                        sentry=start_sentry(settings.sentry_dsn, secrets))
     if usecases is not None:
         app.bot_data["portes"] = Portes(settings, usecases)
     add_handlers(app)
@@ -109,7 +124,9 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("rules", h.cmd_rules), ("new", h.cmd_new), ("games", h.cmd_games),
                            ("resign", h.cmd_resign), ("lang", h.cmd_lang),
                            ("notices", h.cmd_notices), ("review", h.cmd_review),
-                           ("history", h.cmd_history)):
+                           ("history", h.cmd_history), ("top", h.cmd_top),
+                           ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
+                           ("settings", h.cmd_settings)):
         app.add_handler(CommandHandler(name, callback, filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
@@ -139,6 +156,12 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
                                  overall=settings.limits.open_overall)
         app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy, limits=limits))
     portes: Portes = app.bot_data["portes"]
+    portes.metrics = app.bot_data["metrics"]
+    if settings.metrics_port is not None and not settings.webhook:
+        from bot.service import start_server
+
+        app.bot_data["side_server"] = start_server(app, settings.metrics_listen,
+                                                   settings.metrics_port)
     portes.username = app.bot.username
     share_budgets(app, portes)
     await resume_after_downtime(portes)  # before any timer can fire
@@ -220,6 +243,9 @@ async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]
 async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     from computer import aio
 
+    side = app.bot_data.pop("side_server", None)
+    if side is not None:
+        side.stop()
     if aio.uses_default():
         aio.shutdown()
     db = app.bot_data.get("db")
@@ -228,9 +254,11 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def apply_migrations(url: str) -> None:
-    from storage.migrate import upgrade_async
+    """The migrations, in a child process (Alembic stays out of the bot's memory)."""
+    from storage.health import know_head
+    from storage.migrate import upgrade_in_child
 
-    await upgrade_async(url)
+    know_head(await upgrade_in_child(url))
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
@@ -254,8 +282,6 @@ def run(settings: Settings, *, check_only: bool = False) -> int:
         # Ask Telegram who we are first: a rejected token gets a clear message, not a traceback.
         async with app.bot:
             pass
-        if check_only:
-            await apply_migrations(settings.database_url)
 
     try:
         asyncio.run(check())
@@ -264,21 +290,33 @@ def run(settings: Settings, *, check_only: bool = False) -> int:
     except (NetworkError, TimedOut) as exc:
         return _unreachable(settings, exc)
     if check_only:
-        print(f"portes-bot: OK, @{app.bot.username}, database {settings.database_url}")
-        return 0
+        return check_database(settings, app.bot.username)
     try:
         if settings.webhook:
-            app.run_webhook(
-                listen=settings.webhook_listen, port=settings.webhook_port,
-                url_path=settings.webhook_path, webhook_url=webhook_url(settings),
-                secret_token=settings.webhook_secret, allowed_updates=Update.ALL_TYPES,
-            )
+            from bot.service import serve_webhook
+
+            asyncio.run(serve_webhook(app, settings, webhook_url(settings)))
         else:
             app.run_polling(allowed_updates=Update.ALL_TYPES)
     except InvalidToken:
         return _token_rejected(settings)
     except (NetworkError, TimedOut) as exc:
         return _unreachable(settings, exc)
+    return 0
+
+
+def check_database(settings: Settings, username: str) -> int:
+    """``--check``'s second half: the database is reachable, migrated to the newest revision."""
+    from sqlalchemy.engine import make_url
+
+    shown = make_url(settings.database_url).render_as_string(hide_password=True)
+    try:
+        asyncio.run(apply_migrations(settings.database_url))
+    except Exception as exc:
+        print(f"portes-bot: the database {shown} cannot be used: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return 1
+    print(f"portes-bot: OK, @{username}, database {shown} migrated to the newest revision")
     return 0
 
 

@@ -9,10 +9,33 @@ from __future__ import annotations
 import asyncio
 import functools
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from rendering import render_board
+from rendering.theme import CLASSIC, THEMES
 from rules.match import Match, Phase
 from rules.position import Move, Position
+from storage.results import PlayerView
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a board is drawn for whoever reads it: a theme's name (``rendering.THEMES``) and
+    the side of the viewer's home board. A group's boards have the default look; a player's
+    private boards theirs (``/settings``)."""
+
+    theme: str = CLASSIC.name
+    home: str = "right"
+
+    @classmethod
+    def of(cls, player: PlayerView | None) -> Look:
+        if player is None:
+            return DEFAULT_LOOK
+        theme = player.theme if player.theme in THEMES else CLASSIC.name
+        return cls(theme, "left" if player.home == "left" else "right")
+
+
+DEFAULT_LOOK = Look()
 
 
 @functools.lru_cache(maxsize=256)
@@ -24,6 +47,7 @@ def _draw(
     last_play: tuple[Move, ...],
     last_by_viewer: bool,
     score: tuple[int, int, int],
+    look: Look = DEFAULT_LOOK,
 ) -> bytes:
     return render_board(
         position,
@@ -33,10 +57,12 @@ def _draw(
         last_play=last_play,
         last_play_by="viewer" if last_by_viewer else "opponent",
         score=score,
+        theme=THEMES[look.theme],
+        home="left" if look.home == "left" else "right",
     )
 
 
-def board_key(match: Match, viewer: int) -> tuple[object, ...]:
+def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[object, ...]:
     """Everything the image of ``match`` from ``viewer``'s side depends on (turn-level)."""
     on_roll = viewer == match.turn
     position = match.position if on_roll else match.position.flip()
@@ -46,11 +72,11 @@ def board_key(match: Match, viewer: int) -> tuple[object, ...]:
     last_by_viewer = last is not None and last.player == viewer
     score = (match.score[viewer], match.score[1 - viewer], match.length)
     colour = "white" if viewer == 0 else "black"
-    return (position, on_roll, colour, dice, last_moves, last_by_viewer, score)
+    return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look)
 
 
-def draw_board(match: Match, viewer: int) -> bytes:
-    return _draw(*board_key(match, viewer))
+def draw_board(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:
+    return _draw(*board_key(match, viewer, look))
 
 
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
@@ -58,7 +84,7 @@ _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 full-size images and its own malloc arena), not speed."""
 
 
-async def draw_board_async(match: Match, viewer: int) -> bytes:
-    key = board_key(match, viewer)
+async def draw_board_async(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:
+    key = board_key(match, viewer, look)
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_RENDERER, _draw, *key)

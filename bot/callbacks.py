@@ -57,6 +57,11 @@ class Action(StrEnum):
     # "which match?" when several could be meant: the match chosen, with the version offered
     PICK_PLAY = "tp"  # for the play typed in the message the question replies to
     PICK_RESIGN = "rs"  # for /resign: show that match's resignation card
+    # /forgetme: match id 0, version 0, arg "yes" (delete my data) or "no"
+    FORGET = "fg"
+    # /settings: match id 0, version the settings' state code (bot.player_settings), arg the
+    # change ("th-<theme>", "home-left", "lang-el", "nt-off"...)
+    SETTINGS = "st"
 
 
 BOARD_ACTIONS = frozenset({

@@ -22,6 +22,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
@@ -35,6 +36,7 @@ from bot.core import Portes
 from bot.publish import Publisher
 from bot.texts import DEFAULT_LEVEL
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
+from computer.engine import available as engine_available
 from computer.met import match_equity
 from computer.players import ComputerPlayer
 from rules.match import Match, Phase
@@ -114,11 +116,16 @@ class ComputerSide:
         self.reviews: OrderedDict[int, MatchReview] = OrderedDict()
         self.reviewed: set[int] = set()
         """Matches whose end-of-match review was sent by this instance."""
+        self.engine = engine_available()
+        """Whether gnubg-nn is installed (the ``computer`` extra): the stronger levels, hints,
+        reviews and judging resignation offers need it."""
         self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:computer"
         self.turns = 0
         """Turn calls so far (each claims under its own name: ``<worker>:<n>``)."""
 
     def player_for(self, level: int | None) -> ComputerPlayer:
+        if not self.engine:  # without gnubg-nn every match gets the easy level
+            return self.players[1]
         return self.players.get(level or DEFAULT_LEVEL) or self.players[DEFAULT_LEVEL]
 
     @property
@@ -238,8 +245,12 @@ class ComputerSide:
         assert state.dice is not None
         player = self.player_for(mv.computer_level)
         context = match_context(state, state.turn)
+        began = time.monotonic()
         try:
-            return await aio.choose_play_async(player, state.position, state.dice, context)
+            play = await aio.choose_play_async(player, state.position, state.dice, context)
+            if self.p.metrics is not None:
+                self.p.metrics.computer_seconds.observe(time.monotonic() - began)
+            return play
         except Exception:
             log.exception("match %s: the engine failed; the easy level plays instead", mv.id)
             easy = self.players[1]
@@ -256,7 +267,7 @@ class ComputerSide:
         their_away = state.length - state.score[offerer]
         if points >= my_away:
             return True  # the points win the match
-        if state.dice is None:
+        if state.dice is None or not self.engine:
             return False
         try:
             h = await aio.hint_async(state.position, state.dice, match_context(state, offerer),
@@ -301,7 +312,7 @@ class ComputerSide:
 
     async def match_finished(self, mv: MatchView) -> None:
         """At match end: each human player gets the review privately (if the bot may write)."""
-        if mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed:
+        if mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed or not self.engine:
             return
         self.reviewed.add(mv.id)
         try:

@@ -31,6 +31,7 @@ from storage.usecases.outbox import places
 from storage.usecases.outbox import plays_privately as outbox_plays_privately
 
 if TYPE_CHECKING:  # the engine's value types only: core does not load the engine
+    from bot.metrics import Metrics
     from computer import Hint, MatchReview
 
 log = logging.getLogger("bot")
@@ -92,6 +93,8 @@ class Portes:
     delivery: Deliverer | None = None
     """The delivery worker making each chat show what the database says (installed at
     start-up; ``None`` until then: the periodic poll picks the work up)."""
+    metrics: Metrics | None = None
+    """The bot's Prometheus metrics (:class:`bot.metrics.Metrics`, installed at start-up)."""
     views: OrderedDict[int, MatchView] = field(default_factory=OrderedDict)
     """The last match views this instance saw, to decide a tap without reading the database
     first. Only a shortcut: every action still goes through the use case's version check, so a

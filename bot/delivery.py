@@ -32,7 +32,7 @@ from telegram import Bot, InputMediaPhoto
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from bot.board import draw_board_async
+from bot.board import DEFAULT_LOOK, Look, draw_board_async
 from bot.core import Portes, gone, is_group_match, not_modified, plays_privately
 from bot.limiter import ChatLimiter, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
@@ -101,6 +101,12 @@ class Delivery:
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
+        try:  # hand over: another instance takes what this one had claimed at once,
+            # not when the lease runs out
+            await self.p.uc.release_claims(self.worker)
+        except Exception:
+            log.warning("could not release this worker's claims; they expire with the lease",
+                        exc_info=True)
 
     async def poll(self) -> None:
         """Kick every chat with due work (another instance's, a retry, a restart's)."""
@@ -240,7 +246,7 @@ class Delivery:
         """Edit the live board; ``False`` when it is gone (a user deleted it)."""
         try:
             if media:
-                photo = await draw_board_async(mv.state, viewer)
+                photo = await draw_board_async(mv.state, viewer, self._looks(live.for_seat, mv))
                 await self.bot.edit_message_media(
                     InputMediaPhoto(photo, caption=caption, parse_mode=HTML),
                     chat_id=live.chat_id, message_id=live.message_id, reply_markup=markup)
@@ -263,7 +269,7 @@ class Delivery:
                     markup: Markup | None, viewer: int) -> None:
         chat_id = work.chat_id
         assert chat_id is not None
-        photo = await draw_board_async(mv.state, viewer)
+        photo = await draw_board_async(mv.state, viewer, self._looks(work.for_seat, mv))
         token = await self.p.uc.mark_sending(
             work.id, caption=caption, markup=markup.to_dict() if markup else None,
             lease=self.lease)
@@ -292,6 +298,12 @@ class Delivery:
         await self._retire(older)
         crash_point("retired")
         await self._probe(work, probes, top)
+
+    @staticmethod
+    def _looks(for_seat: int | None, mv: MatchView) -> Look:
+        """A player's private board has their look (``/settings``); a shared board (a group's,
+        where the group's settings win) the default one."""
+        return DEFAULT_LOOK if for_seat is None else Look.of(mv.seats[for_seat].player)
 
     def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
         """A board posted in a player's private chat comes silently when they turned notices

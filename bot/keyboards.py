@@ -10,12 +10,26 @@ from telegram import InlineKeyboardMarkup as Markup
 
 from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
-from bot.texts import match_label, match_state, opponent_name
+from bot.player_settings import move_buttons
+from bot.texts import DEFAULT_LEVEL, match_label, match_state, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
+from computer import LEVELS, playable_levels
 from rules.match import MATCH_LENGTHS, Match, Phase
 from storage.results import MatchSummary
 
 PER_ROW = 6
+
+
+def offered_levels() -> tuple[int, ...]:
+    """The computer's levels on offer, as storage keeps them (1 easy, 2 medium, 3 strong):
+    without the ``computer`` extra (gnubg-nn), easy only."""
+    playable = playable_levels()
+    return tuple(n for n, name in enumerate(LEVELS, start=1) if name in playable)
+
+
+def default_level() -> int:
+    offered = offered_levels()
+    return DEFAULT_LEVEL if DEFAULT_LEVEL in offered else offered[0]
 
 
 def _rows(buttons: list[Btn], per_row: int = PER_ROW) -> list[list[Btn]]:
@@ -86,25 +100,32 @@ def turn_keyboard(
 
 
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
-                      computer: bool = False) -> Markup:
-    """The /new card: a button per match length, and the "no triple" switch; ``computer``
-    (private chats): a button to play against the computer instead."""
+                      computer: bool = False, hours: int | None = None,
+                      default_move: float = 7 * 24 * 3600.0) -> Markup:
+    """The /new card: a button per match length, the times per move (``hours`` ticked;
+    ``None``: the operator's ``default_move`` seconds), and the "no triple" switch;
+    ``computer`` (private chats): a button to play against the computer instead."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
+    chosen = f"h{hours}" if hours else ""
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}"))
+            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}"))
         for n in MATCH_LENGTHS
     ]
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     rows = [
         lengths,
-        [Btn(toggle_text, callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}"))],
+        *move_buttons(t, hours, default_move, lambda h: encode(
+            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else ""))),
+        [Btn(toggle_text,
+             callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}"))],
     ]
     if computer:
         rows.append([Btn("🤖 " + t._("Against the computer"),
-                         callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}2"))])
+                         callback_data=encode(Action.NEW_COMPUTER, 0, 0,
+                                              f"o{flag}{default_level()}"))])
     rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
     return Markup(rows)
 
@@ -116,9 +137,9 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
     # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [
-        Btn(("✔ " if n == level else "") + name,
+        Btn(("✔ " if n == level else "") + names[n],
             callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}"))
-        for n, name in names.items()
+        for n in offered_levels()
     ]
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Coroutine
 from typing import Any
@@ -20,9 +21,13 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
+from bot.metrics import Metrics
+
 log = logging.getLogger("bot.lanes")
 
 LANE_BACKLOG = 64
+Queued = tuple[object, Awaitable[Any], float]
+"""An update waiting in its lane: the update, its handling, when it arrived."""
 
 
 def lane_of(update: object) -> int | None:
@@ -44,15 +49,17 @@ class ChatLanes(BaseUpdateProcessor):
                  backlog: int = LANE_BACKLOG) -> None:
         super().__init__(max_concurrent_updates)
         self.backlog = backlog
-        self.lanes: dict[int, deque[Awaitable[Any]]] = {}
+        self.lanes: dict[int, deque[Queued]] = {}
         self.workers: set[asyncio.Task[None]] = set()
         self.dropped = 0
+        self.metrics: Metrics | None = None
+        """Counts every update handled, and times taps (set by the application)."""
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Queue the update in its chat's lane (starting the lane's worker if it is idle)."""
         key = lane_of(update)
         if key is None:
-            await coroutine
+            await self._timed(update, coroutine, time.monotonic())
             return
         lane = self.lanes.get(key)
         if lane is None:
@@ -66,19 +73,26 @@ class ChatLanes(BaseUpdateProcessor):
             if isinstance(coroutine, Coroutine):
                 coroutine.close()
             return
-        lane.append(coroutine)
+        lane.append((update, coroutine, time.monotonic()))
 
-    async def _drain(self, key: int, lane: deque[Awaitable[Any]]) -> None:
+    async def _timed(self, update: object, coroutine: Awaitable[Any], started: float) -> None:
+        try:
+            await coroutine
+        finally:
+            if self.metrics is not None:
+                self.metrics.update_done(update, started)
+
+    async def _drain(self, key: int, lane: deque[Queued]) -> None:
         try:
             while lane:
                 try:
-                    await lane.popleft()
+                    await self._timed(*lane.popleft())
                 except Exception:  # the Application's own error handling ran already
                     log.exception("update in chat %s failed", key)
         finally:
             if self.lanes.get(key) is lane:
                 del self.lanes[key]
-            for left in lane:
+            for _update, left, _started in lane:
                 if isinstance(left, Coroutine):
                     left.close()
 

@@ -71,13 +71,17 @@ class Calls:
         self.times: list[list[float]] = []
 
     def wait(self, window: Window, now: float) -> float:
-        """Seconds until one more call fits in ``window``."""
+        """Seconds until one more call fits in ``window``. Reads only: one chat's calls are
+        checked against two windows (its few seconds and a group's minute), so the shorter
+        one must not drop what the longer still counts."""
         span = window.seconds + MARGIN
-        self.times = [cell for cell in self.times if cell[0] > now - span]
-        if len(self.times) < window.most:
+        recent = sorted(cell[0] for cell in self.times if cell[0] > now - span)
+        if len(recent) < window.most:
             return 0.0
-        ordered = sorted(cell[0] for cell in self.times)
-        return ordered[len(ordered) - window.most] + span - now
+        return recent[len(recent) - window.most] + span - now
+
+    def forget_before(self, moment: float) -> None:
+        self.times = [cell for cell in self.times if cell[0] > moment]
 
     def add(self, now: float) -> list[float]:
         cell = [now]
@@ -214,12 +218,14 @@ class ChatLimiter(BaseRateLimiter[int]):
         now = self.clock()
         cells = []
         if self.overall.on:
+            self.all_calls.forget_before(now - self.overall.seconds - MARGIN)
             cells.append(self.all_calls.add(now))
         if chat is not None and (self.chat.on or (self.group.on and is_group(chat))):
             calls = self.calls.get(chat)
             if calls is None:
                 calls = self.calls[chat] = Calls()
                 self._forget_quiet(now)
+            calls.forget_before(now - max(self.group.seconds, self.chat.seconds) - MARGIN)
             cells.append(calls.add(now))
         return cells, taken
 

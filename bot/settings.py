@@ -79,6 +79,15 @@ class Settings:
     dice_help_url: str | None = None
     """Where the seed reveal's "How to check the dice" link points (``None``: the bot's own
     page, ``t.me/<bot>?start=dice``)."""
+    metrics_port: int | None = None
+    """In polling mode, the port of ``/healthz``, ``/readyz`` and ``/metrics`` (``None``: not
+    served; in webhook mode they are beside the webhook)."""
+    metrics_listen: str = "127.0.0.1"
+    admin_chat: int | None = None
+    """The operator's chat, where unhandled errors are reported (rate-limited)."""
+    sentry_dsn: str | None = None
+    log_format: str = "text"
+    """``text`` or ``json`` (one JSON object per log line)."""
 
     @property
     def webhook(self) -> bool:
@@ -110,9 +119,10 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "(default 3; 0 lifts the cap)"),
     ("PORTES_OPEN_CHALLENGES", "open challenges one player may have in all (default 10; "
      "0 lifts the cap)"),
-    ("PORTES_REMINDERS", "hours after which the player to move is reminded (default 12,24)"),
-    ("PORTES_MOVE_TIMEOUT", "hours without a move after which the player to move loses the "
-     "match (default 168 = 7 days)"),
+    ("PORTES_REMINDERS", "hours after which the player to move is reminded (default 12,24), "
+     "with the default time per move; another time chosen at /new reminds at half of it"),
+    ("PORTES_MOVE_TIMEOUT", "the default time per move, ticked on the /new card: hours without "
+     "a move after which the player to move loses the match (default 168 = 7 days)"),
     ("PORTES_CHALLENGE_TTL", "hours a challenge stays open (default 24)"),
     ("PORTES_TIMER_POLL", "seconds between checks for due reminders and timeouts (default 30)"),
     ("PORTES_DELIVERY_LEASE", "seconds a delivery worker holds a board it is posting before "
@@ -126,6 +136,14 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
     ("PORTES_DICE_HELP_URL", "http(s) URL of a page on checking the dice (e.g. docs/dice.md "
      "where you publish the source), linked from the seed revealed at the end of every match "
      "(default: the bot's own page, t.me/<bot>?start=dice)"),
+    ("PORTES_METRICS_PORT", "in polling mode, serve /healthz, /readyz and /metrics on this "
+     "port (in webhook mode they are served beside the webhook; keep /metrics off the "
+     "public proxy)"),
+    ("PORTES_METRICS_LISTEN", "address of that side port (default 127.0.0.1)"),
+    ("PORTES_ADMIN_CHAT", "chat id (a number) of the operator's chat: unhandled errors are "
+     "reported there, at most one a minute of each kind, with how many were held back"),
+    ("SENTRY_DSN", "report unhandled errors to Sentry too (needs: pip install 'portes[sentry]')"),
+    ("PORTES_LOG_FORMAT", "text (default) or json: one JSON object per log line"),
     ("PORTES_LOG_LEVEL", "DEBUG, INFO, WARNING... (default INFO)"),
 )
 
@@ -173,6 +191,32 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
 
 def _hours(env: Mapping[str, str], name: str, default_seconds: float) -> float:
     return _float(env, name, default_seconds / 3600.0) * 3600.0
+
+
+def _port(env: Mapping[str, str], name: str) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise SettingsError(f"{name} must be a port number, not {raw!r}")
+    return int(raw)
+
+
+def _chat(env: Mapping[str, str], name: str) -> int | None:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return None
+    if not re.fullmatch(r"-?\d+", raw):
+        raise SettingsError(f"{name} must be a chat id (a number such as -1001234567890), "
+                            f"not {raw!r}")
+    return int(raw)
+
+
+def _log_format(env: Mapping[str, str]) -> str:
+    raw = env.get("PORTES_LOG_FORMAT", "").strip().lower() or "text"
+    if raw not in ("text", "json"):
+        raise SettingsError(f"PORTES_LOG_FORMAT must be text or json, not {raw!r}")
+    return raw
 
 
 def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -237,4 +281,9 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         log_level=env.get("PORTES_LOG_LEVEL", "").strip().upper() or "INFO",
         computer_delay=_float(env, "PORTES_COMPUTER_DELAY", Settings.computer_delay),
         dice_help_url=_url(env, "PORTES_DICE_HELP_URL"),
+        metrics_port=_port(env, "PORTES_METRICS_PORT"),
+        metrics_listen=env.get("PORTES_METRICS_LISTEN", "").strip() or "127.0.0.1",
+        admin_chat=_chat(env, "PORTES_ADMIN_CHAT"),
+        sentry_dsn=env.get("SENTRY_DSN", "").strip() or None,
+        log_format=_log_format(env),
     )

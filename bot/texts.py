@@ -14,9 +14,11 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
+from bot.player_settings import per_move_line, settings_help
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
+from storage.ratings import deleted_player
 from storage.results import ChallengeView, MatchSummary, MatchView
 
 if TYPE_CHECKING:  # the engine's value types only; texts need not load the engine
@@ -52,6 +54,7 @@ ERRORS = {
                                    "withdraw one, or wait until one is accepted."),
     "too_many_challenges": N_("You already have too many open challenges: withdraw one, or "
                               "wait until one is accepted."),
+    "opponent_deleted": N_("Your opponent deleted their data: no rematch with them."),
 }
 
 KIND_TEXT = {
@@ -96,6 +99,8 @@ def names(t: Tr, mv: MatchView) -> Names:
             out.append(t._("Computer"))
         elif seat.player is None:
             out.append("?")
+        elif deleted_player(seat.player.id):
+            out.append(t._("a deleted player"))
         else:
             out.append(html.escape(seat.player.display_name))
     return Names(out[0], out[1])
@@ -103,6 +108,8 @@ def names(t: Tr, mv: MatchView) -> Names:
 
 def opponent_name(t: Tr, s: MatchSummary) -> str:
     """The opponent in a listed match, as plain text: for buttons as it is, escaped for HTML."""
+    if s.opponent is not None and deleted_player(s.opponent.id):
+        return t._("a deleted player")
     return t._("Computer") if s.opponent is None else s.opponent.display_name
 
 
@@ -242,8 +249,9 @@ def help_text(t: Tr, username: str) -> str:
         "legal move are played for you.\n\n"
         "<b>Fair dice</b>: every match commits to a secret dice seed (its SHA-256 is on the "
         "challenge card) and reveals it at the end, so anyone can recompute every roll.\n\n"
-        "<b>Time</b>: you are reminded when it is your move; a match nobody moves on for a "
-        "week is lost by the player to move."
+        "<b>Time</b>: the /new card sets the time per move (from 1 hour to 7 days); you are "
+        "reminded when it is your move, and the player to move who lets it run out loses the "
+        "match."
     ) + "\n\n" + t._(
         "<b>Notices</b>: when it is your move, your board comes to you as a new message, so "
         "Telegram notifies you: in the private chat with the bot (in a group match too, once "
@@ -264,11 +272,16 @@ def help_text(t: Tr, username: str) -> str:
         "IDs of the board shown); 📄 Download sends it as a .mat file for GNU Backgammon or "
         "eXtreme Gammon."
     ) + "\n\n" + t._(
+        "<b>Ratings</b>: /top shows the group's leaderboard (in private: everyone's); /stats "
+        "your record and rating, or, replying to someone (or /stats @name), the two of you "
+        "head to head. /top hide leaves you out of leaderboards (/top show brings you back); "
+        "/forgetme deletes your data."
+    ) + "\n\n" + t._(
         "<b>The board</b>: the last play is marked in orange: a faint ring where a checker left, "
         "a dot where it landed, and ✖ on a checker it hit, now on the bar. Your moves this turn "
         "are marked the same way in blue. The score box shows each colour's score beside a "
         "checker of that colour, and the match length (/5)."
-    )
+    ) + "\n\n" + settings_help(t)
 
 
 def notices_text(t: Tr, on: bool) -> str:
@@ -348,12 +361,13 @@ def resign_card_text(t: Tr, match_id: int) -> str:
 # -- challenges --------------------------------------------------------------------------
 
 
-def new_card_text(t: Tr, no_triple: bool) -> str:
-    """The /new card: choose the length (and whether a backgammon counts 3)."""
+def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
+    """The /new card: choose the length (and whether a backgammon counts 3, the time per
+    move: ``per_move`` seconds, the one ticked)."""
     text = t._("New match: choose its length.")
     if no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
-    return text
+    return text + ("\n" + per_move_line(t, per_move) if per_move else "")
 
 
 def challenge_line(t: Tr, author: str, who: str, length: int) -> str:
@@ -365,11 +379,14 @@ def challenge_line(t: Tr, author: str, who: str, length: int) -> str:
 
 
 def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
-                        target_name: str | None) -> str:
-    """A challenge card: who challenges whom, "no triple", the dice commitment."""
+                        target_name: str | None, default_move: float | None = None) -> str:
+    """A challenge card: who challenges whom, "no triple", the time per move (the one chosen,
+    else ``default_move`` seconds, the operator's), the dice commitment."""
     text = challenge_line(t, author_name, target_name or t._("anyone"), c.length)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    if c.move_seconds or default_move:
+        text += "\n" + per_move_line(t, c.move_seconds or default_move or 0)
     text += "\n" + t._("Dice commitment (SHA-256): {commitment}",
                        commitment=f"<code>{c.commitment}</code>")
     return text
@@ -403,6 +420,10 @@ def inline_result_title(t: Tr, length: int, no_triple: bool) -> str:
     return title
 
 
+NO_ENGINE_HINT = N_("Hints need the computer's engine (gnubg-nn), which is not installed on "
+                    "this bot.")
+NO_ENGINE_REVIEW = N_("Reviews need the computer's engine (gnubg-nn), which is not installed "
+                      "on this bot.")
 DEFAULT_LEVEL = 2
 """The computer's level when none is known, as storage keeps levels (1 easy, 2 medium, 3
 strong; :data:`bot.computer_player.LEVELS` names them for the engine)."""

@@ -17,6 +17,7 @@ from computer.players import (
     RandomPlayer,
     TipsPlayer,
     make_player,
+    playable_levels,
 )
 from computer.review import Decision, MatchReview, PlayerReview, ReviewedPlay, review_match
 
@@ -44,6 +45,7 @@ __all__ = [
     "match_equity_table",
     "match_winning_chance",
     "money_equity",
+    "playable_levels",
     "rank_plays",
     "review_match",
 ]

@@ -47,7 +47,10 @@ _executor: Executor | None = None
 
 
 def _warm_up() -> None:
-    import computer.engine  # noqa: F401  (loads the nets)
+    from computer import engine
+
+    if engine.available():
+        engine.nets()  # loads the nets, once, in the worker
 
 
 def _watch_parent(interval: float = 1.0) -> None:

@@ -16,18 +16,46 @@ leaves this module. Conventions, each verified by a test in ``tests/computer/tes
   (``[mover, opponent]``: the view of the side about to roll next).
 * The extension does **not** release the GIL while it evaluates (measured: a Python thread makes
   no progress during a call), see :mod:`computer.aio`.
+
+``gnubg_nn`` is imported on first use (:func:`nets`), not with this module: importing it loads
+the nets (about 38 MB), which the bot's own process never needs (the engine runs in
+:mod:`computer.aio`'s worker), and it is an optional extra (``pip install 'portes[computer]'``;
+no wheels for Linux aarch64 or Python 3.14). :func:`available` says whether it is installed.
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import gnubg_nn
+from typing import Any
 
 from rules.position import CHECKERS, Dice, Position
 
 GnubgBoard = list[list[int]]
+EXTRA = "pip install 'portes[computer]'"
+_nets: Any = None
+
+
+class EngineMissing(RuntimeError):
+    """gnubg-nn is not installed: the computer's stronger levels, hints and reviews need it."""
+
+
+def available() -> bool:
+    """Whether ``gnubg_nn`` can be imported (without importing it)."""
+    return _nets is not None or importlib.util.find_spec("gnubg_nn") is not None
+
+
+def nets() -> Any:
+    """The ``gnubg_nn`` module, imported (its nets loaded) on first use."""
+    global _nets
+    if _nets is None:
+        try:
+            import gnubg_nn
+        except ImportError as exc:
+            raise EngineMissing(f"GNU Backgammon's nets are not installed: {EXTRA}") from exc
+        _nets = gnubg_nn
+    return _nets
 
 
 def to_gnubg(position: Position) -> GnubgBoard:
@@ -94,7 +122,7 @@ def evaluate(position: Position, plies: int = 0) -> Probabilities:
     """Chances of the side to move in ``position``, before it rolls."""
     if position.is_game_over():
         return _over(position)
-    w, wg, wb, lg, lb = gnubg_nn.probabilities(to_gnubg(position), plies)
+    w, wg, wb, lg, lb = nets().probabilities(to_gnubg(position), plies)
     return Probabilities(w, wg, wb, lg, lb)
 
 
@@ -110,24 +138,24 @@ def engine_plays(position: Position, dice: Dice | tuple[int, int]) -> set[Positi
     """The resulting positions of every legal play according to gnubg (for cross-checks)."""
     if position.is_game_over():
         return {position}
-    keys = gnubg_nn.moves(to_gnubg(position), dice[0], dice[1])
+    keys = nets().moves(to_gnubg(position), dice[0], dice[1])
     if not keys:
         return {position}
-    return {from_gnubg(gnubg_nn.board_from_position_key(k)) for k in keys}
+    return {from_gnubg(nets().board_from_position_key(k)) for k in keys}
 
 
 def engine_best(position: Position, dice: Dice | tuple[int, int], plies: int = 0) -> Position:
     """The position GNU Backgammon's own ``best_move`` (cubeless money play) leads to."""
     if position.is_game_over():
         return position
-    result = gnubg_nn.best_move(to_gnubg(position), dice[0], dice[1], n=plies, b=1)
+    result = nets().best_move(to_gnubg(position), dice[0], dice[1], n=plies, b=1)
     moves, key = result[0], result[1]
     if not moves:
         return position
-    mover, opponent = gnubg_nn.board_from_position_key(key)
+    mover, opponent = nets().board_from_position_key(key)
     return from_gnubg([opponent, mover])
 
 
 def engine_position_id(position: Position) -> str:
     """gnubg's Position ID of ``position`` (for cross-checks against ``Position.to_id``)."""
-    return str(gnubg_nn.position_id(to_gnubg(position)))
+    return str(nets().position_id(to_gnubg(position)))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from computer.context import MONEY, MatchContext
-from computer.engine import engine_best
+from computer.engine import available, engine_best
 from computer.evaluation import rank_plays
 from computer.heuristic import tips_score
 from rules.position import Dice, Play, Position, legal_plays
@@ -23,6 +23,13 @@ LEVELS = ("easy", "medium", "strong")
 """The levels a person can choose."""
 BENCH_PLAYERS = ("random", "easy", "medium", "strong", "gnubg0")
 """Everything :func:`make_player` knows, including the two yardsticks of the benchmark."""
+NEEDS_NETS = frozenset({"medium", "strong", "gnubg0"})
+"""The players that need gnubg-nn (the ``computer`` extra); easy and random need nothing."""
+
+
+def playable_levels() -> tuple[str, ...]:
+    """The levels this installation can play: all of them with gnubg-nn, else easy alone."""
+    return LEVELS if available() else tuple(x for x in LEVELS if x not in NEEDS_NETS)
 
 
 @runtime_checkable

@@ -179,6 +179,13 @@ def _white_flag(d: ImageDraw.ImageDraw, box: Box) -> None:
               fill="white", outline=(120, 120, 120))
 
 
+def _pin(d: ImageDraw.ImageDraw, box: Box) -> None:
+    x, y, s = box
+    d.line((x + .5 * s, y + .4 * s, x + .5 * s, y + .96 * s), fill=(120, 120, 120),
+           width=max(2, round(s / 12)))
+    d.ellipse((x + .24 * s, y + .04 * s, x + .76 * s, y + .56 * s), fill=(222, 56, 56))
+
+
 def _other(d: ImageDraw.ImageDraw, box: Box) -> None:
     """An emoji without a drawing here: a plain grey square (never an empty font box)."""
     x, y, s = box
@@ -189,6 +196,7 @@ def _other(d: ImageDraw.ImageDraw, box: Box) -> None:
 EMOJI: dict[str, Callable[[ImageDraw.ImageDraw, Box], None]] = {
     "🎲": _die, "👉": _hand, "🏁": _chequered_flag, "🏆": _trophy, "✅": _check, "💡": _bulb,
     "⏰": _alarm_clock, "🔁": _on_square("⇄", (66, 133, 244)), "📊": _chart, "🏳": _white_flag,
+    "⏮": _on_square("⇤", (66, 133, 244)), "⏭": _on_square("⇥", (66, 133, 244)), "📍": _pin,
 }
 
 

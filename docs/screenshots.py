@@ -1,6 +1,6 @@
 """The screenshots in README.md and docs/bot.md, made from real play.
 
-    python docs/screenshots.py                  # rewrites docs/screenshot-{group,private,end}.png
+    python docs/screenshots.py     # rewrites docs/screenshot-{group,private,end,top,replay}.png
     python docs/screenshots.py --only end -o /tmp
 
 (with the project's virtual environment, from the repository's root; about a minute). Then look
@@ -21,6 +21,12 @@ keyboards or the board's drawing change.
   chat of the player who moves next.
 - ``screenshot-private.png``: that player's private board, after moving one checker (one tap on
   the first checker offered, one on its first destination).
+- ``screenshot-top.png``: ``/top`` in a group in English where four players finished eight
+  1-point matches (each ended by a resignation), asked by the player in last place: the picture
+  with its caption.
+- ``screenshot-replay.png``: ``/history`` in that group after Alice resigned a match to 3 points
+  four turns in, ▶ Replay tapped and stepped forward twice: the replay board, its caption (the
+  game, the play shown with its dice, the step) and the ◀ ▶ ⏮ ⏭ and Position buttons.
 - ``screenshot-end.png``: a group in Greek (the players' Telegram language), a match to 3
   points played to its end, every turn one tap (whole plays offered): the last board, with the
   game's result, the match's result, Rematch and Review.
@@ -172,6 +178,55 @@ async def end(out: Path) -> None:
                                                 sender=BOT_NAME))
 
 
+TOP_RESULTS = (("Eleni", "Nikos"), ("Eleni", "Nikos"), ("Maria", "Giorgos"),
+               ("Maria", "Giorgos"), ("Eleni", "Maria"), ("Nikos", "Giorgos"),
+               ("Maria", "Nikos"), ("Eleni", "Giorgos"), ("Nikos", "Giorgos"))
+"""Who beat whom, in order: everyone has three rated matches or more (listed)."""
+
+
+async def top(out: Path) -> None:
+    from tests.bot.test_social import ask, won_by_resignation
+
+    async with running_bot(GROUP_SEED) as standin:
+        names = ("Eleni", "Nikos", "Maria", "Giorgos")
+        users = {n: standin.user(n, username=n.lower()) for n in names}
+        group = standin.group("Kafeneio", *users.values())
+        for winner, loser in TOP_RESULTS:
+            await won_by_resignation(standin, users[winner], users[loser], group)
+        board = await ask(users["Giorgos"], group, "/top", "🏆")
+        report(out / "screenshot-top.png", shot(board, out / "screenshot-top.png",
+                                                sender=BOT_NAME))
+
+
+async def replay(out: Path) -> None:
+    async with running_bot(GROUP_SEED) as standin:
+        alice = standin.user("Alice", username="alice")
+        bob = standin.user("Bob", username="bob")
+        group = standin.group("Kafeneio", alice, bob)
+        await start_the_bot(alice, bob)
+        board = await start_group_match(standin, alice, bob, group, "3 points")
+        mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+        for player in (mover, other, mover, other):
+            await play_turn(standin, player, group)
+        cmd = alice.send(group, "/resign")
+        menu = await group.wait_for_bot_message(after=cmd)
+        await alice.tap(menu, "🏳 Resign the match")
+        await standin.wait_for(lambda: (b := live_board(group)) is not None
+                               and "wins the match" in b.caption, what="the end")
+        cmd = alice.send(group, "/history")
+        listing = await group.wait_for_bot_message(after=cmd)
+        await alice.tap(listing, next(t for t in listing.button_texts if "Replay" in t))
+        shown = await group.wait_for_bot_message(
+            after=listing, predicate=lambda m: m.photo_bytes is not None)
+        for edits in (1, 2):
+            await alice.tap(shown.refresh(), "▶")
+            await standin.wait_for(lambda n=edits: shown.refresh().edit_count >= n,
+                                   what="the replay stepped")
+        report(out / "screenshot-replay.png", shot(shown.refresh(),
+                                                   out / "screenshot-replay.png",
+                                                   sender=BOT_NAME))
+
+
 def report(path: Path, size: int) -> None:
     print(f"{path}: {size // 1024} KB")
 
@@ -179,8 +234,8 @@ def report(path: Path, size: int) -> None:
 async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-o", "--out", type=Path, default=ROOT / "docs")
-    parser.add_argument("--only", nargs="+", choices=("group", "private", "end"),
-                        default=["group", "private", "end"])
+    parser.add_argument("--only", nargs="+", choices=("group", "private", "end", "top", "replay"),
+                        default=["group", "private", "end", "top", "replay"])
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.ERROR)
@@ -189,6 +244,10 @@ async def main(argv: list[str] | None = None) -> None:
         await group_and_private(args.out, only)
     if "end" in only:
         await end(args.out)
+    if "top" in only:
+        await top(args.out)
+    if "replay" in only:
+        await replay(args.out)
 
 
 if __name__ == "__main__":

@@ -37,15 +37,37 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+BANDS = 4
+"""The empty board is drawn at SS x in this many horizontal bands, each reduced on its own:
+the whole board at 3 x is 3840 x 2724 pixels (42 MB in Pillow, 56 MB at its peak with the
+reduction), a band about a quarter of that, and the result is the same image."""
+BAND_MARGIN = 4
+"""Output rows drawn beyond each band's edges and cropped off after the reduction: more than
+the LANCZOS filter's reach (3 source pixels of the output, i.e. 1 output row at SS = 3)."""
+
+
 @lru_cache(maxsize=8)
 def empty_board(theme: Theme, home: Home) -> Image.Image:
     """Frame, surface, triangles, bar, trays and point numbers, drawn at SS x and reduced."""
+    out = Image.new("RGB", (WIDTH, HEIGHT), theme.frame)
+    step = -(-HEIGHT // BANDS)
+    for top in range(0, HEIGHT, step):
+        bottom = min(HEIGHT, top + step)
+        lo, hi = max(0, top - BAND_MARGIN), min(HEIGHT, bottom + BAND_MARGIN)
+        big = Image.new("RGB", (WIDTH * SS, (hi - lo) * SS), theme.frame)
+        _draw_empty(ImageDraw.Draw(big), theme, home, lo * SS)
+        small = big.resize((WIDTH, hi - lo), Image.Resampling.LANCZOS)
+        del big
+        out.paste(small.crop((0, top - lo, WIDTH, bottom - lo)), (0, top))
+    return out
+
+
+def _draw_empty(draw: ImageDraw.ImageDraw, theme: Theme, home: Home, dy: int) -> None:
+    """The empty board at SS x, shifted up by ``dy`` big pixels (one band of it)."""
     geo = board_geometry(home)
-    big = Image.new("RGB", (WIDTH * SS, HEIGHT * SS), theme.frame)
-    draw = ImageDraw.Draw(big)
 
     def s(box: Box) -> tuple[int, int, int, int]:
-        return box[0] * SS, box[1] * SS, box[2] * SS - 1, box[3] * SS - 1
+        return box[0] * SS, box[1] * SS - dy, box[2] * SS - 1, box[3] * SS - 1 - dy
 
     edge = 2 * SS
     for half in (geo.left_half, geo.right_half):
@@ -57,7 +79,7 @@ def empty_board(theme: Theme, home: Home) -> Image.Image:
         )
     for point in range(1, 25):
         colour = theme.point_odd if point % 2 else theme.point_even
-        tri = [(x * SS, y * SS) for x, y in geo.triangle(point)]
+        tri = [(x * SS, y * SS - dy) for x, y in geo.triangle(point)]
         draw.polygon(tri, fill=colour)
     # Re-draw the halves' outlines over the triangle bases.
     for half in (geo.left_half, geo.right_half):
@@ -66,7 +88,7 @@ def empty_board(theme: Theme, home: Home) -> Image.Image:
     for point in range(1, 25):
         x, y = geo.number_position(point)
         draw.text(
-            (x * SS, y * SS),
+            (x * SS, y * SS - dy),
             str(point),
             font=font,
             fill=theme.numbers,
@@ -74,7 +96,6 @@ def empty_board(theme: Theme, home: Home) -> Image.Image:
             stroke_width=SS,
             stroke_fill=theme.numbers,
         )
-    return big.resize((WIDTH, HEIGHT), Image.Resampling.LANCZOS)
 
 
 def _reduce(big: Image.Image) -> Image.Image:

@@ -24,6 +24,11 @@ class GameStarted(Event):
     ties: int
     """How many tied opening rolls were rolled again before it."""
     starter: int
+    variant: str = "portes"
+    """The game this one is (a tavli match plays several)."""
+    winner_starts: bool = False
+    """The previous game's winner starts (the café habit): ``opening`` is then his first roll,
+    both dice his (it may be a double), and there were no ties."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,14 @@ class GameEnded(Event):
     points: int
     resigned: bool
     score: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class GameDrawn(Event):
+    """Plakoto: both mothers are pinned; nobody scores and the game is played again."""
+
+    game: int
+    variant: str
 
 
 @dataclass(frozen=True)

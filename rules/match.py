@@ -27,12 +27,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.board import CHECKERS, Position
 from rules.dice import Dice, DiceSource
 from rules.errors import GameOver, IllegalPlay, InvalidAction, NotYourTurn
 from rules.events import (
     Cancelled,
     Event,
+    GameDrawn,
     GameEnded,
     GameStarted,
     MatchEnded,
@@ -41,7 +41,17 @@ from rules.events import (
     Rolled,
     TurnPlayed,
 )
-from rules.legal import Play, legal_results
+from rules.games import (
+    GAME_TYPES,
+    TAVLI_ROTATION,
+    can_move,
+    format_play,
+    game_outcome,
+    parse_play,
+    result_count,
+    start_position,
+)
+from rules.legal import Play
 from rules.matchjson import (
     FORMAT_VERSION,
     match_from_dict,
@@ -51,9 +61,9 @@ from rules.matchjson import (
 )
 from rules.matchstate import MATCH_LENGTHS, LastPlay, MatchState, Phase, opponent_of
 from rules.moves import Move
-from rules.notation import format_play, parse_play
 from rules.scoring import KIND_OF_POINTS, KIND_VALUE, GameKind, GameResult, game_kind, points_for
-from rules.turninput import TurnInput
+from rules.tavliboard import Variant
+from rules.tavlioptions import RuleOptions
 
 __all__ = [
     "FORMAT_VERSION",
@@ -62,6 +72,7 @@ __all__ = [
     "MATCH_LENGTHS",
     "Cancelled",
     "Event",
+    "GameDrawn",
     "GameEnded",
     "GameKind",
     "GameResult",
@@ -85,10 +96,32 @@ class Match(MatchState):
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def new(cls, length: int, *, no_triple: bool = False) -> Match:
+    def new(
+        cls,
+        length: int,
+        *,
+        no_triple: bool = False,
+        game_type: str = "portes",
+        options: RuleOptions | None = None,
+        winner_starts: bool = False,
+    ) -> Match:
+        """A match to ``length`` of ``game_type``: a game's name or ``"tavli"`` (Portes, Plakoto
+        and Fevga in turn); ``options`` the named rules of the other games (None: defaults);
+        ``winner_starts`` the café habit (the previous game's winner starts the next)."""
         if length not in MATCH_LENGTHS:
             raise InvalidAction(f"A match is played to 1, 3, 5 or 7 points, not {length}")
-        return cls(length=length, no_triple=no_triple)
+        if game_type not in GAME_TYPES:
+            raise InvalidAction(f"Unknown game {game_type!r}")
+        variant = TAVLI_ROTATION[0] if game_type == "tavli" else Variant(game_type)
+        return cls(
+            length=length,
+            no_triple=no_triple,
+            game_type=game_type,
+            variant=variant,
+            position=start_position(variant),
+            options=options or RuleOptions(),
+            winner_starts=winner_starts,
+        )
 
     # -- checks ----------------------------------------------------------------------------
 
@@ -116,29 +149,45 @@ class Match(MatchState):
         n = self.dice_drawn
         return Dice.of(dice.die(n), dice.die(n + 1)), n + 2
 
+    def _next_variant(self) -> Variant:
+        if self.game_type == "tavli":
+            return TAVLI_ROTATION[len(self.results) % len(TAVLI_ROTATION)]
+        return Variant(self.game_type)
+
     def _begin_game(self, dice: DiceSource, events: list[Event]) -> Match:
         n = self.dice_drawn
         ties = 0
-        while True:
+        variant = self._next_variant()
+        if self.winner_starts and self.results:
+            # The café habit: the last game's winner rolls first, both dice his.
+            starter = self.results[-1].winner
             a, b = dice.die(n), dice.die(n + 1)
             n += 2
-            if a != b:
-                break
-            ties += 1
-        starter = 0 if a > b else 1
+            roll, opening = Dice(a, b), None
+        else:
+            while True:
+                a, b = dice.die(n), dice.die(n + 1)
+                n += 2
+                if a != b:
+                    break
+                ties += 1
+            starter = 0 if a > b else 1
+            roll, opening = (Dice(a, b) if starter == 0 else Dice(b, a)), (a, b)
         game = self.game + 1
-        events.append(GameStarted(game=game, opening=(a, b), ties=ties, starter=starter))
+        events.append(GameStarted(game=game, opening=(a, b), ties=ties, starter=starter,
+                                  variant=variant.value, winner_starts=opening is None))
         match = replace(
             self,
             phase=Phase.PLAYING,
             game=game,
             turn=starter,
             turn_number=0,
-            position=Position.start(),
-            dice=Dice(a, b) if starter == 0 else Dice(b, a),
+            position=start_position(variant),
+            variant=variant,
+            dice=roll,
             chosen=(),
             dice_drawn=n,
-            opening=(a, b),
+            opening=opening,
             last_play=None,
             resign_offer=0,
         )
@@ -175,10 +224,10 @@ class Match(MatchState):
         self._require_turn(player)
         assert self.dice is not None
         if isinstance(play, str):
-            chosen = parse_play(self.position, self.dice, play)
+            chosen = parse_play(self.position, self.dice, play, self.options)
         else:
             # The moves themselves must lead, legally, to a legal final position.
-            chosen = TurnInput(self.position, self.dice).play(play.moves)
+            chosen = self.turn_input().play(play.moves)
             if chosen.position != play.position:
                 raise IllegalPlay(f"{play.to_text()} is not a legal play with {self.dice}")
         return self._finish_turn(chosen, dice, forced=forced)
@@ -188,7 +237,7 @@ class Match(MatchState):
         if self.phase != Phase.PLAYING or self.chosen:
             return None
         assert self.dice is not None
-        if len(legal_results(self.position, self.dice)) != 1:
+        if result_count(self.position, self.dice, self.options) != 1:
             return None
         (play,) = self.legal_plays()
         return play if play.moves else None
@@ -202,8 +251,7 @@ class Match(MatchState):
             assert match.dice is not None
             player = match.turn
             after = play.position
-            winner_done = after.mover_off == CHECKERS
-            text = format_play(match.position, match.dice, play.moves)
+            text = format_play(match.position, match.dice, play.moves, match.options)
             nxt = replace(
                 match,
                 position=after.flip(),
@@ -227,13 +275,20 @@ class Match(MatchState):
                     forced=forced,
                 )
             )
-            if winner_done:
-                kind = game_kind(after)
-                return nxt._end_game(player, kind, dice, events, resigned=False)
+            outcome = game_outcome(after, no_triple=match.no_triple)
+            if outcome is not None:
+                if outcome.mover_wins is None or outcome.kind is None:
+                    # Both mothers pinned: nobody scores and the game is played again.
+                    events.append(GameDrawn(game=match.game, variant=match.variant.value))
+                    return nxt._begin_game(dice, events), events
+                winner = player if outcome.mover_wins else opponent_of(player)
+                return nxt._end_game(
+                    winner, outcome.kind, dice, events, resigned=False, points=outcome.points
+                )
             rolled, drawn = nxt._roll(dice)
             match = replace(nxt, dice=rolled, dice_drawn=drawn)
             events.append(Rolled(player=match.turn, dice=rolled))
-            if legal_results(match.position, rolled) != {match.position.board}:
+            if can_move(match.position, rolled, match.options):
                 return match, events
             # Nothing can be played: the turn is lost, and the next roll is the opponent's.
             play = Play((), match.position)
@@ -253,7 +308,7 @@ class Match(MatchState):
         score = list(self.score)
         score[winner] += value
         new_score = (score[0], score[1])
-        result = GameResult(self.game, winner, kind, value, resigned)
+        result = GameResult(self.game, winner, kind, value, resigned, self.variant.value)
         events.append(GameEnded(self.game, winner, kind, value, resigned, new_score))
         ended = replace(
             self,

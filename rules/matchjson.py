@@ -12,12 +12,19 @@ from typing import Any, TypeVar
 
 from rules.board import Position
 from rules.dice import Dice
-from rules.errors import CorruptState, IllegalPlay
+from rules.errors import CorruptState, IllegalPlay, InvalidAction
 from rules.matchstate import MATCH_LENGTHS, LastPlay, MatchState, Phase
 from rules.moves import Move
 from rules.scoring import GameKind, GameResult
+from rules.tavliboard import NO_PINS, TavliPosition, Variant
+from rules.tavlioptions import RuleOptions
 
 FORMAT_VERSION = 1
+FORMAT_VERSION_TAVLI = 2
+"""Written instead of :data:`FORMAT_VERSION` by a match of another game than Portes (its extra
+fields: ``game_type``, ``variant``, ``pins``, ``options``, ``winner_starts``, a 6th item in a
+result), so that a reader that knows only Portes refuses it instead of misreading it. A Portes
+match is written exactly as before."""
 
 State = TypeVar("State", bound=MatchState)
 
@@ -41,7 +48,7 @@ def _last_play_object(last: LastPlay | None) -> dict[str, Any] | None:
 
 def match_to_dict(match: MatchState) -> dict[str, Any]:
     """The match as a JSON-able object (see :data:`FORMAT_VERSION`)."""
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "length": match.length,
         "no_triple": match.no_triple,
@@ -58,12 +65,36 @@ def match_to_dict(match: MatchState) -> dict[str, Any]:
         "last_play": _last_play_object(match.last_play),
         "resign_offer": match.resign_offer,
         "plays_made": match.plays_made,
-        "results": [
-            [r.game, r.winner, r.kind.value, r.points, int(r.resigned)] for r in match.results
-        ],
+        "results": [_result_list(r) for r in match.results],
         "winner": match.winner,
         "end_reason": match.end_reason,
     }
+    extra = _tavli_fields(match)
+    if extra or any(r.variant != Variant.PORTES for r in match.results):
+        out.update(extra, format=FORMAT_VERSION_TAVLI)
+    return out
+
+
+def _result_list(r: GameResult) -> list[Any]:
+    out: list[Any] = [r.game, r.winner, r.kind.value, r.points, int(r.resigned)]
+    return out if r.variant == Variant.PORTES else [*out, r.variant]
+
+
+def _tavli_fields(match: MatchState) -> dict[str, Any]:
+    """The fields of the other games, written only when not Portes's (a Portes match's stored
+    form is as it was before them)."""
+    out: dict[str, Any] = {}
+    if match.game_type != Variant.PORTES or match.variant != Variant.PORTES:
+        out["game_type"] = match.game_type
+        out["variant"] = match.variant.value
+    position = match.position
+    if isinstance(position, TavliPosition) and any(position.pins):
+        out["pins"] = list(position.pins)
+    if match.options != RuleOptions():
+        out["options"] = match.options.to_dict()
+    if match.winner_starts:
+        out["winner_starts"] = True
+    return out
 
 
 def match_to_json(match: MatchState) -> str:
@@ -81,7 +112,7 @@ def match_from_dict(cls: type[State], data: Any) -> State:
         return _read(cls, data)
     except CorruptState:
         raise
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, InvalidAction) as exc:
         raise CorruptState(f"The stored match state cannot be read: {exc!r}") from exc
 
 
@@ -127,21 +158,35 @@ def _last_play(last: Any) -> LastPlay | None:
 
 
 def _results(raw: Any) -> tuple[GameResult, ...]:
-    return tuple(
-        GameResult(int(g), _player(w), GameKind(k), int(p), bool(r)) for g, w, k, p, r in raw
-    )
+    out = []
+    for item in raw:
+        g, w, k, p, r = item[:5]
+        variant = Variant(item[5] if len(item) > 5 else "portes")
+        out.append(GameResult(int(g), _player(w), GameKind(k), int(p), bool(r), variant.value))
+    return tuple(out)
+
+
+def _position(data: dict[str, Any], variant: Variant) -> Position:
+    board = [int(x) for x in data["board"]]
+    if variant == Variant.PORTES:
+        return Position(board)
+    return TavliPosition(variant, board, [int(x) for x in data.get("pins", NO_PINS)])
 
 
 def _read(cls: type[State], data: Any) -> State:
     if not isinstance(data, dict):
         raise CorruptState("The stored match state is not an object")
     version = data.get("format")
-    if version != FORMAT_VERSION:
+    if version not in (FORMAT_VERSION, FORMAT_VERSION_TAVLI):
         raise CorruptState(f"Unknown match state format {version!r}")
     last = data["last_play"]
     opening = data["opening"]
     score = data["score"]
     winner = data["winner"]
+    variant = Variant(data.get("variant", "portes"))
+    game_type = str(data.get("game_type", "portes"))
+    if game_type not in (*(v.value for v in Variant), "tavli"):
+        raise CorruptState(f"Unknown game {game_type!r}")
     match = cls(
         length=int(data["length"]),
         no_triple=bool(data["no_triple"]),
@@ -150,7 +195,7 @@ def _read(cls: type[State], data: Any) -> State:
         game=int(data["game"]),
         turn=_player(data["turn"]),
         turn_number=int(data["turn_number"]),
-        position=Position(int(x) for x in data["board"]),
+        position=_position(data, variant),
         dice=_dice(data["dice"]),
         chosen=_moves(data["chosen"]),
         dice_drawn=int(data["dice_drawn"]),
@@ -161,6 +206,10 @@ def _read(cls: type[State], data: Any) -> State:
         results=_results(data["results"]),
         winner=None if winner is None else _player(winner),
         end_reason=data["end_reason"],
+        game_type=game_type,
+        variant=variant,
+        options=RuleOptions.from_dict(dict(data.get("options", {}))),
+        winner_starts=bool(data.get("winner_starts", False)),
     )
     _check(match)
     return match

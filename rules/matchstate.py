@@ -12,10 +12,14 @@ from enum import StrEnum
 from rules.board import Position
 from rules.dice import Dice
 from rules.errors import InvalidAction
-from rules.legal import Play, legal_plays
+from rules.games import legal_plays, turn_input
+from rules.legal import Play
 from rules.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
 from rules.moves import Move
 from rules.scoring import GameResult
+from rules.tavliboard import Variant
+from rules.tavliinput import TavliTurnInput
+from rules.tavlioptions import RuleOptions
 from rules.turninput import TurnInput
 
 MATCH_LENGTHS = (1, 3, 5, 7)
@@ -72,6 +76,15 @@ class MatchState:
     results: tuple[GameResult, ...] = ()
     winner: int | None = None
     end_reason: str | None = None
+    game_type: str = "portes"
+    """What the match plays: a game (``portes``, ``plakoto``, ``fevga``, ``nardy``) or
+    ``tavli``, the three Greek games in turn (:data:`rules.games.TAVLI_ROTATION`)."""
+    variant: Variant = Variant.PORTES
+    """The game being played now (or last, once the match is over)."""
+    options: RuleOptions = field(default_factory=RuleOptions)
+    """The named rules of Plakoto, Fevga and Long Nardy (defaults: the spec's)."""
+    winner_starts: bool = False
+    """The café habit: the winner of the previous game starts the next (no opening roll)."""
 
     # -- views -----------------------------------------------------------------------------
 
@@ -92,12 +105,12 @@ class MatchState:
     def legal_plays(self) -> list[Play]:
         if self.dice is None:
             return []
-        return legal_plays(self.position, self.dice)
+        return legal_plays(self.position, self.dice, self.options)
 
-    def turn_input(self) -> TurnInput:
+    def turn_input(self) -> TurnInput | TavliTurnInput:
         if self.dice is None:
             raise InvalidAction("No dice have been rolled")
-        return TurnInput(self.position, self.dice)
+        return turn_input(self.position, self.dice, self.options)
 
     def next_moves(self) -> tuple[Move, ...]:
         """The single moves the player to move may choose next (for the keyboard)."""
@@ -115,7 +128,8 @@ class MatchState:
         return self.turn_input().position_after(self.chosen) if self.chosen else self.position
 
     def max_resign_points(self) -> int:
-        return 2 if self.no_triple else 3
+        """3 in Portes (2 with "no triple"); 2 in the other games, which have no triple."""
+        return 2 if self.no_triple or self.variant != Variant.PORTES else 3
 
     def match_id(self) -> str:
         """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match).
@@ -147,5 +161,8 @@ class MatchState:
         ).to_id()
 
     def gnubg_id(self) -> str:
-        """``PositionID:MatchID``, the position from the side on roll, as GNU Backgammon shows."""
+        """``PositionID:MatchID``, the position from the side on roll, as GNU Backgammon shows;
+        empty outside Portes (GNU Backgammon plays only Portes)."""
+        if self.variant != Variant.PORTES:
+            return ""
         return f"{self.position.to_id()}:{self.match_id()}"

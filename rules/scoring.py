@@ -18,9 +18,11 @@ class GameKind(StrEnum):
     SINGLE = "single"
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"
+    MOTHER = "mother"
+    """Plakoto: the loser's mother (last checker on his start) is pinned there; worth 2."""
 
 
-KIND_VALUE = {GameKind.SINGLE: 1, GameKind.GAMMON: 2, GameKind.BACKGAMMON: 3}
+KIND_VALUE = {GameKind.SINGLE: 1, GameKind.GAMMON: 2, GameKind.BACKGAMMON: 3, GameKind.MOTHER: 2}
 KIND_OF_POINTS = {1: GameKind.SINGLE, 2: GameKind.GAMMON, 3: GameKind.BACKGAMMON}
 
 
@@ -56,4 +58,6 @@ class GameResult:
     kind: GameKind
     points: int
     resigned: bool
+    variant: str = "portes"
+    """The game played (``rules.tavliboard.Variant``'s value): a tavli match plays several."""
 

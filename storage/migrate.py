@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +28,7 @@ from sqlalchemy.pool import NullPool
 import migrations
 from storage.db import database_url, is_sqlite, make_engine, normalise_url
 
+log = logging.getLogger("storage.migrate")
 SCRIPT_LOCATION = str(Path(next(iter(migrations.__path__))).resolve())
 MIGRATION_LOCK = 0x706F72746573  # "portes": the advisory lock key every instance agrees on
 """Instances that start together take this PostgreSQL advisory lock around the upgrade: one
@@ -94,6 +97,35 @@ async def upgrade_async(url: str | None = None, revision: str = "head") -> None:
     await asyncio.to_thread(upgrade, url, revision)
 
 
+async def upgrade_in_child(url: str) -> str:
+    """:func:`upgrade` in a child process (``python -m storage.migrate upgrade``), so that
+    Alembic (about 9 MB once imported) never lives in the bot's own process; returns the head
+    revision. The URL goes through the environment, not the command line (``ps`` shows that).
+    Raises ``RuntimeError`` with the child's last lines when it fails."""
+    env = dict(os.environ, DATABASE_URL=url)
+    here = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "storage.migrate", "upgrade", "--say-head", env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await child.communicate()
+    for line in err.decode(errors="replace").splitlines():
+        if line.strip() and child.returncode == 0:
+            log.info("%s", line)  # Alembic's "Running upgrade 0006 -> 0007, ..."
+    if child.returncode != 0:
+        lines = [x for x in err.decode(errors="replace").splitlines() if x.strip()]
+        raise RuntimeError("\n".join(lines[-3:]) or f"exit status {child.returncode}")
+    said = [x for x in out.decode().splitlines() if x.startswith("head: ")]
+    return said[-1].removeprefix("head: ") if said else ""
+
+
+def head() -> str:
+    """The newest revision of the migration scripts (several heads joined by commas)."""
+    from alembic.script import ScriptDirectory
+
+    return ",".join(sorted(ScriptDirectory(SCRIPT_LOCATION).get_heads()))
+
+
 async def downgrade_async(url: str | None = None, revision: str = "base") -> None:
     await asyncio.to_thread(downgrade, url, revision)
 
@@ -106,7 +138,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("revision", nargs="?")
     parser.add_argument("--url", help="database URL (default: DATABASE_URL or the SQLite file)")
     parser.add_argument("-m", "--message", default="change")
+    parser.add_argument("--say-head", action="store_true",
+                        help="after the action, print the head revision as 'head: REV'")
     args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = alembic_config(args.url)
     if args.action == "upgrade":
         upgrade(args.url, args.revision or "head")
@@ -118,6 +153,8 @@ def main(argv: list[str] | None = None) -> None:
         command.history(config)
     else:
         command.revision(config, message=args.message, autogenerate=True)
+    if args.say_head:
+        print(f"head: {head()}")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
+    text,
     true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -78,6 +80,10 @@ def _in(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({', '.join(repr(v) for v in values)})"
 
 
+ENDED_MATCH = "status IN ('finished', 'abandoned')"
+"""The matches ``/stats`` counts (with a winner), and the condition of its partial indexes."""
+
+
 class Player(Base):
     __tablename__ = "players"
 
@@ -89,8 +95,15 @@ class Player(Base):
     can_message: Mapped[bool] = mapped_column(Boolean, default=False)
     notices: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether their boards and reminders notify (``/notices``); off: they come silently."""
+    theme: Mapped[str] = mapped_column(String(16), default="classic", server_default="classic")
+    """The board theme of their private boards (``/settings``): a ``rendering.THEMES`` name."""
+    home_side: Mapped[str] = mapped_column(String(8), default="right", server_default="right")
+    """Where their home board is drawn on their private boards: ``right`` or ``left``."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Left out of every leaderboard (``/top hide``, revision 0008). A deleted player's
+    stand-in row (a negative id, see :mod:`storage.social`) is hidden too."""
 
 
 class MatchRow(Base):
@@ -103,6 +116,14 @@ class MatchRow(Base):
             "computer_level IS NULL OR player1_id IS NULL", name="computer_has_no_user"
         ),
         Index("ix_matches_status_updated", "status", "updated_at"),
+        # /stats and head to head (revision 0008): a player's ended matches, read from the index
+        # alone; partial, so the writes of a match in play never touch them
+        Index("ix_matches_player0_stats", "player0_id", "player1_id", "winner", "score0",
+              "score1", "computer_level", "finished_at", "status",
+              sqlite_where=text(ENDED_MATCH), postgresql_where=text(ENDED_MATCH)),
+        Index("ix_matches_player1_stats", "player1_id", "player0_id", "winner", "score0",
+              "score1", "finished_at", "status",
+              sqlite_where=text(ENDED_MATCH), postgresql_where=text(ENDED_MATCH)),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -141,11 +162,16 @@ class MatchRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    move_seconds: Mapped[int | None] = mapped_column(Integer)
+    """The time per move chosen at ``/new``; NULL: the operator's default."""
 
 
 class GameRow(Base):
     __tablename__ = "games"
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "number"),
+        Index("ix_games_match_kind", "match_id", "kind", "winner"),  # /stats (revision 0008)
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))

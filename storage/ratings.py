@@ -28,6 +28,12 @@ LISTED_FROM = 3
 """``/top`` lists players with at least this many rated matches."""
 
 
+def deleted_player(player_id: int) -> bool:
+    """Whether this id is a deleted player's stand-in (``/forgetme``: Telegram user ids are
+    positive, a stand-in's negative): their matches are rated, nothing of them is stored."""
+    return player_id < 0
+
+
 @dataclass(frozen=True)
 class Standing:
     """One player's rating in one scope."""

@@ -6,7 +6,7 @@ keyboards and images; nothing here is attached to a database session.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Literal
@@ -100,6 +100,17 @@ class TimerPolicy:
     challenge_ttl: timedelta = timedelta(hours=24)
     """An open challenge expires after this."""
 
+    def for_match(self, move_seconds: int | None) -> TimerPolicy:
+        """The policy of a match whose time per move was chosen at ``/new`` (``None``, or the
+        default: this one). Another time has one reminder at half of it, after the default's
+        reminders that come earlier (1 day: at 12 h; 3 days: 12 h, 24 h, 36 h)."""
+        if move_seconds is None or move_seconds == self.turn_timeout.total_seconds():
+            return self
+        timeout = timedelta(seconds=move_seconds)
+        half = timeout / 2
+        earlier = tuple(r for r in self.reminders if r < half)
+        return replace(self, reminders=(*earlier, half), turn_timeout=timeout)
+
 
 @dataclass(frozen=True)
 class PlayerView:
@@ -112,6 +123,10 @@ class PlayerView:
     """Whether the bot may message this user privately (they started it and did not block it)."""
     notices: bool = True
     """Whether their boards and reminders notify (``/notices``); off: they come silently."""
+    theme: str = "classic"
+    """The board theme of their private boards (``/settings``)."""
+    home: str = "right"
+    """Where their home board is drawn on their private boards: ``right`` or ``left``."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +212,8 @@ class MatchView:
     ``None`` when none was set (use the match creator's language)."""
     rating_changes: tuple[RatingChange, ...] = ()
     """Once a rated match is over: what it did to each player's ratings."""
+    move_seconds: int | None = None
+    """The time per move chosen at ``/new``; ``None``: the operator's default."""
 
     @property
     def length(self) -> int:
@@ -261,6 +278,8 @@ class ChallengeView:
     card_chat_id: int | None = None
     card_message_id: int | None = None
     card_inline_message_id: str | None = None
+    move_seconds: int | None = None
+    """The time per move chosen at ``/new``; ``None``: the operator's default."""
 
 
 @dataclass(frozen=True)

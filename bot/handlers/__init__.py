@@ -7,6 +7,8 @@ the result (see docs/bot.md for the map).
 - :mod:`~bot.handlers.resigning`: /resign, the resignation buttons, Rematch
 - :mod:`~bot.handlers.computer`: Hint, Review, /review
 - :mod:`~bot.handlers.history`: /history, Download (.mat), Replay, Position
+- :mod:`~bot.handlers.social`: /top (and hiding from it), /stats (and head to head), /forgetme
+- :mod:`~bot.handlers.player_settings`: /settings and its buttons
 - :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
 - :mod:`~bot.handlers.errors`: the error handler
 - :mod:`~bot.handlers.router`: every button tap, routed by its action
@@ -28,11 +30,14 @@ from bot.handlers.commands import (
 from bot.handlers.computer import cmd_review
 from bot.handlers.errors import on_error
 from bot.handlers.history import cmd_history
+from bot.handlers.player_settings import cmd_settings
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
+from bot.handlers.social import cmd_forgetme, cmd_stats, cmd_top
 from bot.handlers.turn import on_private_text
 
 __all__ = [
+    "cmd_forgetme",
     "cmd_games",
     "cmd_help",
     "cmd_history",
@@ -42,7 +47,10 @@ __all__ = [
     "cmd_resign",
     "cmd_review",
     "cmd_rules",
+    "cmd_settings",
     "cmd_start",
+    "cmd_stats",
+    "cmd_top",
     "on_callback",
     "on_chosen_inline",
     "on_error",

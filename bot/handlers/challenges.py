@@ -8,7 +8,13 @@ import html
 import re
 import urllib.parse
 
-from telegram import InlineQueryResultArticle, InputTextMessageContent, Message, Update
+from telegram import (
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    Message,
+    Update,
+    User,
+)
 from telegram.constants import ChatType
 
 from bot import texts
@@ -20,14 +26,17 @@ from bot.keyboards import (
     challenge_keyboard,
     computer_card_keyboard,
     computer_challenge_keyboard,
+    default_level,
     inline_accept_keyboard,
     new_card_keyboard,
+    offered_levels,
 )
+from bot.player_settings import move_seconds_of
 from rules.match import MATCH_LENGTHS
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
-NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)")
+NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?")
 NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])")
 INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)")
 INLINE_RESULT_RE = re.compile(r"([1357])([tn])")
@@ -38,13 +47,27 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
     """A challenge opened from its deep link: its card, with Accept (or Withdraw, for its
     author)."""
     author, target = texts.challenge_names(c)
-    text = texts.challenge_card_text(t, c, author, target)
+    text = texts.challenge_card_text(t, c, author, target, p.settings.timeouts.move_timeout)
     if c.status != "open":
         await msg.reply_text(texts.error_text(t, "expired"))
         return
     mine = c.author.id == user_id
     await msg.reply_text(text, parse_mode=HTML, reply_markup=challenge_keyboard(
         t, c.id, accept=not mine, cancel=mine))
+
+
+async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None,
+                        hours: int | None, default_move: float, *, edit: bool) -> Message:
+    """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): the
+    lengths, the times per move with ``hours`` ticked (``None``: the operator's default), the
+    "no triple" switch, and in a private chat the way to a match against the computer."""
+    text = texts.new_card_text(t, no_triple, hours * 3600 if hours else default_move)
+    markup = new_card_keyboard(t, no_triple, target, computer=msg.chat.type == ChatType.PRIVATE,
+                               hours=hours, default_move=default_move)
+    if edit:
+        edited = await msg.edit_text(text, reply_markup=markup)
+        return edited if isinstance(edited, Message) else msg
+    return await msg.reply_text(text, reply_markup=markup, do_quote=True)
 
 
 async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
@@ -67,16 +90,19 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     if not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
-    toggle, first, flag, target_raw = m.groups()
+    toggle, first, flag, target_raw, hours_raw = m.groups()
     target = int(target_raw) if target_raw else None
+    hours = int(hours_raw) if hours_raw else None
+    default = p.settings.timeouts.move_timeout
+    try:
+        move_seconds = move_seconds_of(hours, default)
+    except ValueError:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
     if toggle:
-        no_triple = first == "n"
         await q.answer()
         ct = await p.t_in(msg.chat, user)
-        await quietly(msg.edit_text(texts.new_card_text(ct, no_triple),
-                                    reply_markup=new_card_keyboard(
-                                        ct, no_triple, target,
-                                        computer=msg.chat.type == ChatType.PRIVATE)))
+        await quietly(show_new_card(msg, ct, first == "n", target, hours, default, edit=True))
         return
     length = int(first)
     no_triple = flag == "n"
@@ -84,22 +110,30 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=no_triple,
-        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target)
+        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
+        move_seconds=move_seconds)
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
         return
     await q.answer()
-    c = res.challenge
+    await show_challenge_card(p, t, msg, res.challenge, group, user)
+
+
+async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
+                              group: bool, user: User) -> None:
+    """The /new card becomes the challenge's card: in a group with Accept (in the group's
+    language); in a private chat with the link to send a friend."""
+    default = p.settings.timeouts.move_timeout
     author_name, target_name = texts.challenge_names(c)
     if group:
         ct = tr(await p.lang_for_chat(msg.chat.id, user))
-        await msg.edit_text(texts.challenge_card_text(ct, c, author_name, target_name),
+        await msg.edit_text(texts.challenge_card_text(ct, c, author_name, target_name, default),
                             parse_mode=HTML, reply_markup=challenge_keyboard(ct, c.id))
     else:
         link = p.link(f"c{c.token}")
         share = "https://t.me/share/url?" + urllib.parse.urlencode(
             {"url": link, "text": t._("Play Portes with me!")})
-        text = texts.challenge_card_text(t, c, author_name, target_name) + "\n\n" + t._(
+        text = texts.challenge_card_text(t, c, author_name, target_name, default) + "\n\n" + t._(
             "Send this link to a friend: {link}", link=link)
         await msg.edit_text(text, parse_mode=HTML, disable_web_page_preview=True,
                             reply_markup=challenge_keyboard(t, c.id, accept=False,
@@ -119,6 +153,8 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         return
     mode, flag, level_raw = m.groups()
     no_triple, level = flag == "n", int(level_raw)
+    if level not in offered_levels():  # a card from before gnubg-nn was uninstalled
+        level = default_level()
     if mode == "o":
         await q.answer()
         await quietly(msg.edit_text(texts.computer_card_text(t, no_triple),
@@ -232,7 +268,8 @@ async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, 
         t = p.t_user(c.author)
         author, target = texts.challenge_names(c)
         await quietly(context.bot.edit_message_text(
-            texts.challenge_card_text(t, c, author, target), inline_message_id=inline_message_id,
+            texts.challenge_card_text(t, c, author, target, p.settings.timeouts.move_timeout),
+            inline_message_id=inline_message_id,
             parse_mode=HTML, reply_markup=challenge_keyboard(t, c.id, cancel=True)))
         return c
 

@@ -10,13 +10,13 @@ from telegram.constants import ChatType
 from bot import texts
 from bot.callbacks import Callback, parse_id
 from bot.core import command_sender, is_group_match, portes, quietly, tapped
-from bot.handlers.challenges import show_challenge_privately
+from bot.handlers.challenges import show_challenge_privately, show_new_card
 from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
+from bot.handlers.player_settings import show_settings
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
     games_keyboard,
     lang_keyboard,
-    new_card_keyboard,
     notices_keyboard,
     url_keyboard,
 )
@@ -49,6 +49,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload == "notices":  # /notices sent in a group
         await show_notices(context, t, msg, user.id)
+        return
+    if private and payload == "settings":  # /settings sent in a group
+        await show_settings(p, msg, user)
         return
     await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
 
@@ -189,8 +192,8 @@ async def cmd_new(update: Update, context: Ctx) -> None:
         if not other.is_bot and other.id != user.id:
             target = other.id
             await p.see_user(other)
-    await msg.reply_text(texts.new_card_text(t, False), reply_markup=new_card_keyboard(
-        t, False, target, computer=msg.chat.type == ChatType.PRIVATE), do_quote=True)
+    await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
+                        edit=False)
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:

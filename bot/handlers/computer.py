@@ -15,6 +15,7 @@ from bot.core import ComputerService, Portes, command_sender, quietly, tapped
 from bot.handlers.common import HTML, Ctx
 from bot.i18n import Tr
 from bot.keyboards import finished_matches_keyboard
+from computer.engine import available as engine_available
 from rules.match import Phase
 from storage.history import finished_matches
 
@@ -45,6 +46,9 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
     state = mv.state
     if mv.to_act != seat or state.phase != Phase.PLAYING or state.dice is None:
         await q.answer(texts.error_text(t, "not_your_turn"), show_alert=True)
+        return
+    if not engine_available():
+        await q.answer(t._(texts.NO_ENGINE_HINT), show_alert=True)
         return
     try:
         h = await the_computer(p).hint(mv, seat)
@@ -77,6 +81,10 @@ async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
 async def send_review(p: Portes, bot: Bot, match_id: int, chat_id: int, t: Tr, *,
                       thread_id: int | None = None) -> None:
     """Send a finished match's review to ``chat_id`` (or say there is none)."""
+    if not engine_available():
+        await quietly(bot.send_message(chat_id, t._(texts.NO_ENGINE_REVIEW),
+                                       message_thread_id=thread_id))
+        return
     try:
         found = await the_computer(p).review(match_id)
     except Exception:

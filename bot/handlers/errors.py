@@ -43,4 +43,16 @@ async def on_error(update: object, context: Ctx) -> None:
             pass
         except Exception:
             log.debug("could not answer after an error", exc_info=True)
+    if error is not None:  # after the player's answer: a report is not urgent for them
+        await _report(error, update, context)
 
+
+
+async def _report(error: Exception, update: object, context: Ctx) -> None:
+    """Count the error, and report it to the operator (rate-limited; see bot.reports)."""
+    metrics = context.application.bot_data.get("metrics")
+    if metrics is not None:
+        metrics.handler_errors.labels(kind=type(error).__name__).inc()
+    reporter = context.application.bot_data.get("reporter")
+    if reporter is not None:
+        await reporter.report(error, update)

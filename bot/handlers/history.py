@@ -15,8 +15,9 @@ import logging
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 from telegram import InputFile, InputMediaPhoto, Message, Update
+from telegram.constants import ChatType
 
-from bot.board import draw_board_async
+from bot.board import DEFAULT_LOOK, Look, draw_board_async
 from bot.callbacks import Action, Callback, encode
 from bot.core import command_sender, quietly, tapped
 from bot.handlers.common import Ctx
@@ -26,6 +27,7 @@ from rules.fairdice import FairDice
 from rules.match import Match
 from storage.history import finished_matches
 from storage.matfile import match_text
+from storage.ratings import deleted_player
 from storage.replay import replay
 from storage.results import LoggedTurn, MatchRecord, MatchView
 from storage.usecases.reading import REVIEWABLE
@@ -39,6 +41,8 @@ def seat_names(t: Tr, mv: MatchView) -> tuple[str, str]:
     """The two players' names as plain text (the computer's in the reader's language)."""
     out = [t._("Computer") if s.is_computer else (s.player.display_name if s.player else "?")
            for s in mv.seats]
+    out = [t._("a deleted player") if s.player is not None and deleted_player(s.player.id)
+           else name for s, name in zip(mv.seats, out, strict=True)]
     return out[0], out[1]
 
 
@@ -165,7 +169,7 @@ async def on_replay(update: Update, context: Ctx, cb: Callback) -> None:
     record = await _own_record(update, context, cb)
     if record is None:
         return
-    _, q, t = await tapped(update, context)
+    p, q, t = await tapped(update, context)
     steps = await replay_steps_off_loop(record)
     index = _step(cb)
     if not steps or index is None:
@@ -174,7 +178,9 @@ async def on_replay(update: Update, context: Ctx, cb: Callback) -> None:
     index = min(index, len(steps) - 1)
     await q.answer()
     turn, shown = steps[index]
-    photo = await draw_board_async(shown, turn.player)
+    private = q.message is not None and q.message.chat.type == ChatType.PRIVATE
+    look = Look.of(await p.uc.get_player(q.from_user.id)) if private else DEFAULT_LOOK
+    photo = await draw_board_async(shown, turn.player, look)
     caption = step_caption(t, record, steps, index)
     markup = replay_keyboard(t, record.match.id, steps, index)
     msg = q.message if isinstance(q.message, Message) else None

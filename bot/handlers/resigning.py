@@ -102,7 +102,7 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
         user.id, length=mv.length, no_triple=mv.no_triple,
         chat_id=mv.place.chat_id if group else None, thread_id=mv.place.thread_id,
         target_id=other.player.id if other.player else None,
-        computer_level=other.computer_level, rematch_of=mv.id)
+        computer_level=other.computer_level, rematch_of=mv.id, move_seconds=mv.move_seconds)
     if not res.ok or res.challenge is None:
         # a repeated tap is told quietly that its rematch is already there
         await q.answer(texts.error_text(t, res.code or "error"),
@@ -111,10 +111,12 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
     await q.answer(t._("Rematch offered."))
     c = res.challenge
     author, target = texts.challenge_names(c)
+    default = p.settings.timeouts.move_timeout
     if group and mv.place.chat_id is not None:
         ct = p.t_match_chat(mv)
         sent = await context.bot.send_message(
-            mv.place.chat_id, texts.challenge_card_text(ct, c, author, target), parse_mode=HTML,
+            mv.place.chat_id, texts.challenge_card_text(ct, c, author, target, default),
+            parse_mode=HTML,
             reply_markup=challenge_keyboard(ct, c.id), message_thread_id=mv.place.thread_id)
         await p.uc.set_challenge_card(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
     elif other.is_computer:
@@ -126,7 +128,8 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
         ot = p.t_user(other.player)
         try:
             sent = await context.bot.send_message(
-                other.player.id, texts.challenge_card_text(ot, c, author, target), parse_mode=HTML,
+                other.player.id, texts.challenge_card_text(ot, c, author, target, default),
+                parse_mode=HTML,
                 reply_markup=challenge_keyboard(ot, c.id, cancel=False))
             await p.uc.set_challenge_card(c.id, chat_id=sent.chat_id,
                                           message_id=sent.message_id)

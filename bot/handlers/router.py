@@ -14,7 +14,9 @@ from bot.handlers.commands import on_close_unreadable, on_lang, on_notices, on_s
 from bot.handlers.common import Ctx
 from bot.handlers.computer import on_hint, on_review
 from bot.handlers.history import on_download, on_position, on_replay
+from bot.handlers.player_settings import on_settings
 from bot.handlers.resigning import on_rematch, on_resign
+from bot.handlers.social import on_forget
 from bot.handlers.turn import on_pick, on_turn_tap
 
 ButtonHandler = Callable[[Update, Ctx, Callback], Awaitable[None]]
@@ -31,6 +33,8 @@ ROUTES: dict[Action, ButtonHandler] = {
     Action.NEW_COMPUTER: on_new_computer, Action.HINT: on_hint, Action.REVIEW: on_review,
     Action.PICK_PLAY: on_pick, Action.PICK_RESIGN: on_pick,
     Action.DOWNLOAD: on_download, Action.REPLAY: on_replay, Action.POSITION: on_position,
+    Action.FORGET: on_forget,
+    Action.SETTINGS: on_settings,
 }
 
 

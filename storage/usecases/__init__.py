@@ -45,7 +45,8 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.reading`, :mod:`~storage.usecases.boards`,
 :mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`,
 :mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing`,
-:mod:`~storage.usecases.rematches` (who may open a rematch), and
+:mod:`~storage.usecases.rematches` (who may open a rematch),
+:mod:`~storage.usecases.social` (leaderboards, statistics, privacy), and
 :mod:`~storage.usecases.delivery` with :mod:`~storage.usecases.outbox` (what each chat should
 show: the outbox the kernel writes with every action, and the delivery worker's claims), and
 :mod:`~storage.usecases.instances` (what several instances share: the computer's turns and the
@@ -87,6 +88,7 @@ from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
 from storage.usecases.reading import ReadingCases
 from storage.usecases.resigning import ResigningCases
+from storage.usecases.social import SocialCases
 from storage.usecases.timers import TimerCases
 from storage.usecases.turns import TurnCases
 
@@ -125,6 +127,7 @@ class UseCases(
     HeartbeatCases,
     ClosingCases,
     DeliveryCases,
+    SocialCases,
     ComputerClaimCases,
     SendBudgetCases,
 ):

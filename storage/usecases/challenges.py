@@ -66,6 +66,7 @@ def challenge_view(
         card_chat_id=ch.card_chat_id,
         card_message_id=ch.card_message_id,
         card_inline_message_id=ch.card_inline_message_id,
+        move_seconds=match.move_seconds,
     )
 
 
@@ -116,6 +117,8 @@ def close_challenge(
 
 def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place: Any) -> MatchRow:
     """A new match in status ``challenge``, committed to ``seed``."""
+    if (place.get("move_seconds") or 1) <= 0:
+        raise ValueError("move_seconds must be positive")
     return MatchRow(
         status=MatchStatus.CHALLENGE.value,
         version=1,
@@ -136,16 +139,9 @@ def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place
     )
 
 
-def _starting_values(
-    ch: ChallengeRow,
-    row: MatchRow,
-    *,
-    acceptor_id: int,
-    mix: str,
-    now: datetime,
-    chat_id: int | None,
-    inline_message_id: str | None,
-) -> dict[str, Any]:
+def _starting_values(ch: ChallengeRow, row: MatchRow, *, acceptor_id: int, mix: str,
+                     now: datetime, chat_id: int | None,
+                     inline_message_id: str | None) -> dict[str, Any]:
     """The match columns accepting sets besides the state: the mix, the start time, the
     second player, and the place when the challenge had none (inline)."""
     extra: dict[str, Any] = {"mix": mix, "started_at": now}
@@ -204,6 +200,7 @@ class ChallengeCases(Feature):
         inline: bool = False,
         computer_level: int | None = None,
         rematch_of: int | None = None,
+        move_seconds: int | None = None,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
@@ -213,20 +210,19 @@ class ChallengeCases(Feature):
         match against the computer, which only the author may start with
         :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
         ``rematch_of``: the finished match this is the rematch of (at most one each, however
-        taps race). An expiry timer is set (``TimerPolicy.challenge_ttl``). Refusals:
-        ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
+        taps race). ``move_seconds``: the time per move (``None``: the operator's default,
+        ``TimerPolicy.turn_timeout``). An expiry timer is set (``TimerPolicy.challenge_ttl``).
+        Refusals: ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
         ``too_many_challenges_here`` / ``too_many_challenges`` (the author already has
         ``ChallengeLimits.per_chat`` open challenges in this group / ``overall`` anywhere); for a
-        rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing
-        challenge).
+        rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing one).
         """
         state = _new_match(length, no_triple, author_id, target_id)
         if isinstance(state, ChallengeResult):
             return state
         if target_username:
             target_username = target_username.lstrip("@")[:64] or None
-        k = self.kernel
-        now, seed = k.clock(), k.seeds()
+        k, now, seed = self.kernel, self.kernel.clock(), self.kernel.seeds()
         fields: dict[str, Any] = {"target_id": target_id, "target_username": target_username,
                                   "inline": inline, "rematch_of": rematch_of}
         place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
@@ -238,7 +234,7 @@ class ChallengeCases(Feature):
                     return refusal
                 k.checkpoint("read")
                 row = _match_row(author_id, state, seed, now, computer_level=computer_level,
-                                 **place)
+                                 move_seconds=move_seconds, **place)
                 session.add(row)
                 session.flush()
                 ch = _challenge_row(row.id, author_id, now, now + k.timers.challenge_ttl,
@@ -369,15 +365,8 @@ class ChallengeCases(Feature):
             new_state, more = auto_play(new_state, dice)
             events = [*events, *more]
             k.checkpoint("read")
-            extra = _starting_values(
-                ch,
-                row,
-                acceptor_id=acceptor_id,
-                mix=mix,
-                now=now,
-                chat_id=chat_id,
-                inline_message_id=inline_message_id,
-            )
+            extra = _starting_values(ch, row, acceptor_id=acceptor_id, mix=mix, now=now,
+                                     chat_id=chat_id, inline_message_id=inline_message_id)
             plan = k.plan(
                 row,
                 state,

@@ -230,6 +230,7 @@ class Kernel:
             board_messages=tuple(boards),
             chat_language=chat_language,
             rating_changes=tuple(rating_changes),
+            move_seconds=row.move_seconds,
         )
 
     def loaded_view(self, loaded: Loaded) -> MatchView:
@@ -277,14 +278,15 @@ class Kernel:
             values["turn_deadline"] = None
         renew = waiting_key(row.status, before) != waiting_key(new_status, after)
         computer_waits = waiting == 1 and row.computer_level is not None
+        policy = self.timers.for_match(row.move_seconds)
         if renew and new_status == MatchStatus.ACTIVE:
-            values["turn_deadline"] = None if computer_waits else now + self.timers.turn_timeout
+            values["turn_deadline"] = None if computer_waits else now + policy.turn_timeout
         values.update(extra or {})
         steps = event_steps(row.id, events, now)
         if renew or new_status in ENDED_STATUSES:
             steps.append((DELETE_PENDING_TIMERS, {"b_id": row.id}))
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
-                steps.append(waiting_timers(self.timers, row.id, waiting, now))
+                steps.append(waiting_timers(policy, row.id, waiting, now))
         wall = utcnow()
         claimant = None
         if self.claimant is not None:

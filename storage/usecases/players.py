@@ -90,3 +90,24 @@ class PlayerCases(Feature):
             player.notices = on
             player.updated_at = self.kernel.clock()
             return player_view(player)
+
+    @off_loop
+    def set_board_look(self, user_id: int, *, theme: str | None = None,
+                       home: str | None = None) -> PlayerView | None:
+        """Set how a player's private boards are drawn (``/settings``): the theme's name (the
+        bot offers ``rendering.THEMES``) and the home side, ``right`` or ``left``; ``None``
+        leaves one as it was. ``None`` for a player never seen."""
+        if home is not None and home not in ("right", "left"):
+            raise ValueError(f"home must be 'right' or 'left', not {home!r}")
+        if theme is not None and not 0 < len(theme) <= 16:
+            raise ValueError(f"not a theme name: {theme!r}")
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            player = session.get(Player, user_id)
+            if player is None:
+                return None
+            if theme is not None:
+                player.theme = theme
+            if home is not None:
+                player.home_side = home
+            player.updated_at = self.kernel.clock()
+            return player_view(player)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
-from storage.ratings import Standing, rate
+from storage.ratings import Standing, deleted_player, rate
 from storage.results import RatingChange
 
 RATED_STATUSES = ("finished", "abandoned")
@@ -101,6 +101,9 @@ def rebuild(conn: Connection) -> int:
                                 "b": before.rating, "a": after.rating})
     conn.execute(text("DELETE FROM rating_changes"))
     conn.execute(text("DELETE FROM ratings"))
+    # a deleted player's matches still count for their opponents, but nothing is kept of them
+    table = {key: st for key, st in table.items() if not deleted_player(key[0])}
+    changes = [c for c in changes if not deleted_player(c["p"])]
     if table:
         conn.execute(_UPSERT, [
             {"p": p, "s": s, "r": st.rating, "e": st.experience, "m": st.matches,

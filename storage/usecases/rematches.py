@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from storage.models import ChallengeRow, MatchRow
+from storage.ratings import deleted_player
 from storage.results import MatchStatus
 from storage.usecases.rows import storable_id
 
@@ -32,6 +33,9 @@ def rematch_refusal(session: Session, match_id: int, author_id: int) -> RematchR
         return RematchRefused("not_a_player", "You are not playing in this match.")
     if old.status not in REMATCHABLE:
         return RematchRefused("not_finished", "Rematch is for finished matches.")
+    if any(seat is not None and deleted_player(seat) for seat in (old.player0_id, old.player1_id)):
+        return RematchRefused("opponent_deleted",
+                              "Your opponent deleted their data: no rematch with them.")
     existing = session.scalar(select(ChallengeRow).where(ChallengeRow.rematch_of == match_id))
     if existing is not None:
         return RematchRefused(

@@ -73,6 +73,7 @@ class MatchData:
     updated_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    move_seconds: int | None = None
 
 
 MatchLike = MatchRow | MatchData
@@ -149,6 +150,8 @@ def player_view(player: Player | PlayerView | Row[Any] | None) -> PlayerView | N
         language=player.language,
         can_message=player.can_message,
         notices=player.notices,
+        theme=player.theme,
+        home=player.home_side,
     )
 
 

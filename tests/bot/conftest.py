@@ -122,7 +122,11 @@ async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
             await app.updater.stop()
         if app.running:
             await app.stop()
+            if app.post_stop is not None:  # as run_polling does: the background work and
+                await app.post_stop(app)  # the delivery worker finish, nothing left pending
         await app.shutdown()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
     for db in dbs:
         await db.dispose()
 

@@ -59,6 +59,30 @@ async def test_a_burst_in_a_group_waits_for_room_instead_of_429(standin: StandIn
     assert took >= 4.0
 
 
+
+async def test_a_group_burst_counts_against_both_the_chat_and_the_group_window(
+        standin: StandIn) -> None:
+    # Given a group allowed 4 calls in any 3 s and, like every chat, 2 in any second (both of
+    # Telegram's limits on one chat, scaled down), and a limiter counting the same
+    alice = standin.user("Alice")
+    group = standin.group("G", alice)
+    limits = dict(group_per_minute=4, group_period=3.0, chat_per_second=2.0, chat_burst=2)
+    standin.set_flood_limits(FloodLimits(**limits))  # type: ignore[arg-type]
+    bot = await a_bot(standin, ChatLimiter(max_retries=0, **limits))  # type: ignore[arg-type]
+    try:
+        # When the bot makes 10 calls there at once
+        started = time.perf_counter()
+        await asyncio.gather(*(bot.send_message(group.id, f"note {i}") for i in range(10)))
+        took = time.perf_counter() - started
+    finally:
+        await bot.shutdown()
+    # Then none was refused: the chat's short window did not make the limiter forget the
+    # calls the group's longer window still counts
+    assert refused(standin) == []
+    assert len(group.bot_messages()) == 10
+    assert took >= 6.0
+
+
 async def test_a_private_chat_gets_about_one_call_a_second(standin: StandIn) -> None:
     alice = standin.user("Alice")
     alice.start_bot()

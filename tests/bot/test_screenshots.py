@@ -19,7 +19,8 @@ from tests.bot.players import live_board, start_group_match, start_the_bot
 from tests.standin import StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ("screenshot-group.png", "screenshot-private.png", "screenshot-end.png")
+SHOTS = ("screenshot-group.png", "screenshot-private.png", "screenshot-end.png",
+         "screenshot-top.png", "screenshot-replay.png")
 
 
 def chat_bubble() -> ModuleType:
@@ -110,5 +111,7 @@ def test_the_committed_screenshots_are_small_pngs_shown_in_the_docs() -> None:
     assert 'src="docs/screenshot-group.png"' in readme
     assert 'src="docs/screenshot-private.png"' in readme
     assert "(docs/screenshot-end.png)" in readme
+    assert 'src="docs/screenshot-top.png"' in readme
+    assert 'src="docs/screenshot-replay.png"' in readme
     # the set-up commands stay at the top, before the pictures
     assert readme.index("portes-bot") < readme.index("pytest -q") < readme.index("screenshot")

@@ -170,3 +170,53 @@ def test_revision_0006_turns_notices_on_for_every_player(empty_url: str) -> None
     assert "notices" not in columns()
     assert run("SELECT id, display_name, language FROM players ORDER BY id") == [
         (7, "Alice", "el"), (8, "Bob", None)]
+
+
+def test_revision_0009_adds_settings_and_time_per_move_keeping_the_data(empty_url: str) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy import text
+
+    def run(sql: str, **params: object) -> list[tuple[object, ...]]:
+        engine = make_engine(empty_url)
+        try:
+            with engine.begin() as conn:
+                result = conn.execute(text(sql), params)
+                return [tuple(r) for r in result] if result.returns_rows else []
+        finally:
+            engine.dispose()
+
+    def columns(table: str) -> set[str]:
+        engine = make_engine(empty_url)
+        try:
+            with engine.connect() as conn:
+                return {c["name"] for c in inspect(conn).get_columns(table)}
+        finally:
+            engine.dispose()
+
+    # Given a database at 0007 with a player who turned notices off and a match of theirs
+    migrate.upgrade(empty_url, "0007")
+    assert not {"theme", "home_side"} & columns("players")
+    assert "move_seconds" not in columns("matches")
+    now = datetime(2026, 12, 1, 12, 0, tzinfo=UTC).replace(tzinfo=None)
+    run("INSERT INTO players (id, display_name, language, can_message, notices, created_at,"
+        " updated_at) VALUES (7, 'Alice', 'el', true, false, :now, :now)", now=now)
+    run("INSERT INTO matches (id, status, version, player0_id, length, no_triple, score0, score1,"
+        " state, state_format, seed, commitment, dice_drawn, created_at, updated_at) VALUES"
+        " (1, 'challenge', 1, 7, 5, false, 0, 0, '{}', 1, :seed, 'c0', 0, :now, :now)",
+        now=now, seed=b"\x00" * 32)
+    # When it is upgraded to 0009: the player keeps everything and gets the classic board with
+    # the home on the right; the match keeps the operator's time per move (NULL)
+    migrate.upgrade(empty_url, "0009")
+    assert run("SELECT id, display_name, language, notices, theme, home_side FROM players") == [
+        (7, "Alice", "el", False, "classic", "right")]
+    assert run("SELECT id, length, move_seconds FROM matches") == [(1, 5, None)]
+    run("UPDATE players SET theme = 'high-contrast', home_side = 'left' WHERE id = 7")
+    run("UPDATE matches SET move_seconds = 3600 WHERE id = 1")
+    # and downgraded again, only the new columns go
+    migrate.downgrade(empty_url, "0007")
+    assert not {"theme", "home_side"} & columns("players")
+    assert "move_seconds" not in columns("matches")
+    assert run("SELECT id, display_name, language, notices FROM players") == [
+        (7, "Alice", "el", False)]
+    assert run("SELECT id, length FROM matches") == [(1, 5)]

@@ -148,3 +148,35 @@ async def test_a_short_restart_or_a_running_instance_pushes_nothing(
         await uc.beat("b")
     assert await uc.resume("a", longer_than=hour) is None
     assert [t.kind for t in await uc.fire_due_timers()] == [TimerKind.REMINDER, TimerKind.REMINDER]
+
+
+async def test_a_chosen_time_per_move_sets_the_deadline_and_a_reminder_at_half(
+        uc: UseCases, clock: FakeClock) -> None:
+    # Given a match whose author chose 1 day per move at /new
+    view = (await new_match(uc, length=3, move_seconds=24 * 3600)).match
+    assert view is not None and view.move_seconds == 24 * 3600
+    waiting, started = view.to_act, clock.now
+    # Then the deadline is a day away and the one reminder comes at half of it
+    assert view.turn_deadline == started + timedelta(days=1)
+    assert await uc.next_timer_due() == started + timedelta(hours=12)
+    clock.advance(timedelta(hours=12))
+    fired = await uc.fire_due_timers()
+    assert [(t.kind, t.seat, t.after) for t in fired] == [
+        (TimerKind.REMINDER, waiting, timedelta(hours=12))]
+    clock.advance(timedelta(hours=11, minutes=59))
+    assert await uc.fire_due_timers() == []
+    clock.advance(timedelta(minutes=1))
+    fired = await uc.fire_due_timers()
+    assert [t.kind for t in fired] == [TimerKind.TIMEOUT]
+    assert fired[0].match is not None and fired[0].match.status == MatchStatus.ABANDONED
+
+
+def test_the_timer_policy_of_a_chosen_time() -> None:
+    default = TimerPolicy()
+    assert default.for_match(None) is default
+    assert default.for_match(7 * 24 * 3600) is default  # the default's own reminders
+    hour = default.for_match(3600)
+    assert (hour.reminders, hour.turn_timeout) == ((timedelta(minutes=30),), timedelta(hours=1))
+    three = default.for_match(3 * 24 * 3600)
+    assert three.reminders == (timedelta(hours=12), timedelta(hours=24), timedelta(hours=36))
+    assert three.challenge_ttl == default.challenge_ttl

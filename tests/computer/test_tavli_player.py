@@ -1,0 +1,68 @@
+"""The easy level in Plakoto, Fevga and Long Nardy: always a legal play of the match's rules, and
+clearly better than chance."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from computer.players import ComputerPlayer
+from computer.tavli import TavliEasyPlayer
+from rules.games import game_outcome, legal_plays, start_position
+from rules.position import Position
+from rules.selfplay import tavli_selfplay_positions
+from rules.tavliboard import Variant, parse_tavli
+from rules.tavlioptions import FevgaOptions, RuleOptions
+
+GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_the_easy_player_always_chooses_a_legal_play(variant: Variant) -> None:
+    player = TavliEasyPlayer(seed=3)
+    assert isinstance(player, ComputerPlayer)
+    rng = random.Random(1)
+    for position in tavli_selfplay_positions(variant, 60, seed=4):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        assert player.choose_play(position, dice) in legal_plays(position, dice)
+
+
+def test_the_easy_player_plays_by_the_matchs_options() -> None:
+    # With the Nardy reading of Fevga's prime, 24/19 would make six in a row: not offered
+    fixture = "x 24:9 21:1 20:1 18:1 17:1 16:1 15:1; o 24:15"
+    position = parse_tavli(Variant.FEVGA, fixture)
+    options = RuleOptions(fevga=FevgaOptions(fevga_prime="nardy"))
+    play = TavliEasyPlayer(options=options).choose_play(position, (5, 1))
+    assert play in legal_plays(position, (5, 1), options)
+
+
+def test_the_easy_player_plays_portes_as_the_portes_easy_level() -> None:
+    play = TavliEasyPlayer().choose_play(Position.start(), (3, 1))
+    assert play.to_text() == "8/5 6/5"
+
+
+def test_the_easy_player_pins_the_mother_when_it_can() -> None:
+    position = parse_tavli(Variant.PLAKOTO, "x 8:1 3:1 2:13; o 24:1 10:14")
+    play = TavliEasyPlayer().choose_play(position, (2, 6))
+    outcome = game_outcome(play.position)
+    assert outcome is not None and outcome.points == 2 and outcome.mover_wins
+
+
+@pytest.mark.parametrize("variant", [Variant.PLAKOTO, Variant.NARDY])
+def test_the_easy_player_beats_random_play(variant: Variant) -> None:
+    wins = 0
+    for game in range(16):
+        rng = random.Random(game)
+        easy = TavliEasyPlayer(seed=game)
+        position, easy_turn = start_position(variant), game % 2 == 0
+        while True:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            play = (easy.choose_play(position, dice) if easy_turn
+                    else rng.choice(legal_plays(position, dice)))
+            outcome = game_outcome(play.position)
+            if outcome is not None:
+                wins += outcome.mover_wins is easy_turn
+                break
+            position, easy_turn = play.position.flip(), not easy_turn
+    assert wins >= 12

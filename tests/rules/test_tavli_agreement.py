@@ -1,0 +1,55 @@
+"""The fast Plakoto, Fevga and Long Nardy generator agrees with the brute-force one
+(``bruteforce_tavli.py``, written separately from the rule text) on a sample of position x roll
+pairs: self-play positions x all 21 rolls with the default options, and crafted positions that
+put each special rule to work x every option set. ``bench/tavli_agreement.py`` runs the full
+count (over 100,000 pairs)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.dice import ALL_ROLLS
+from rules.selfplay import tavli_selfplay_positions
+from rules.tavliboard import Variant
+from rules.tavlilegal import legal_plays
+from tests.rules.bruteforce_tavli import brute_results
+from tests.rules.tavli_crafted import OPTION_SETS, crafted_positions
+
+GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
+
+
+def fast(position, roll, options=None):  # type: ignore[no-untyped-def]
+    return {play.position for play in legal_plays(position, roll, options)}
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_agrees_on_self_play_positions_and_every_roll(variant: Variant) -> None:
+    positions = tavli_selfplay_positions(variant, 30, seed=77)
+    for position in positions:
+        for roll in ALL_ROLLS:
+            assert fast(position, roll) == brute_results(position, roll), (position, roll)
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_agrees_on_crafted_positions_under_every_option(variant: Variant) -> None:
+    rng = random.Random(5)
+    for position in crafted_positions(variant, 35, seed=99):
+        for options in OPTION_SETS[variant]:
+            for roll in rng.sample(ALL_ROLLS, 2):
+                assert fast(position, roll, options) == brute_results(position, roll, options), (
+                    position, roll, options)
+
+
+def test_the_crafted_positions_reach_each_special_rule() -> None:
+    """The corpus is only worth its count if the rules it is for come into play."""
+    plakoto = crafted_positions(Variant.PLAKOTO, 200, seed=99)
+    assert sum(any(p.pins) for p in plakoto) > 50
+    assert sum(p.pins[1] == -1 for p in plakoto) > 5  # their mother pinned
+    fevga = crafted_positions(Variant.FEVGA, 200, seed=99)
+    assert sum(p.board[24] >= 14 for p in fevga) > 30  # the first checker
+    assert sum(all(p.board[q] > 0 for q in range(19, 24)) for p in fevga) > 3  # the quarter
+    assert sum(len([q for q in range(1, 25) if p.board[q] < 0]) == 1 for p in fevga) > 30
+    nardy = crafted_positions(Variant.NARDY, 200, seed=99)
+    assert sum(p.board[24] == 15 for p in nardy) > 30  # first turns
