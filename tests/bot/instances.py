@@ -85,7 +85,7 @@ class Cluster:
             PORTES_WEBHOOK_URL="https://portes.example.org/", PORTES_WEBHOOK_LISTEN="127.0.0.1",
             PORTES_WEBHOOK_PORT=str(port), PORTES_WEBHOOK_SECRET=SECRET,
             PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0", PORTES_RATE_CHAT="0",
-            PORTES_TIMER_POLL="1", PORTES_DELIVERY_LEASE="4", PORTES_COMPUTER_LEASE="4",
+            PORTES_TIMER_POLL="1", PORTES_DELIVERY_LEASE="10", PORTES_COMPUTER_LEASE="6",
             PORTES_COMPUTER_DELAY="0", PORTES_RECONCILE="5", PYTHONUNBUFFERED="1",
         )
         env.update(self.env)
@@ -237,7 +237,7 @@ async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bo
         # a callback Telegram delivered twice is answered by whichever copy is handled
         # first: an "earlier turn" alert may come for a tap that was applied; the board
         # decides
-        if not await until(lambda: took_effect(chat, board, final, version), timeout=3.0):
+        if not await until(lambda: took_effect(chat, board, final, version), timeout=LOST_AFTER):
             tally.alerts[answer.text or ""] = tally.alerts.get(answer.text or "", 0) + 1
             return "alert"
     elif not took_effect(chat, board, final, version):
@@ -353,7 +353,7 @@ def diagnose(chat: Chat) -> str:
     calls = [(c.method, c.ok, round(c.time, 2), c.params.get("message_id"),
               str(c.params.get("reply_markup"))[:60]) for c in chat.standin.calls(chat_id=chat.id)]
     return (f"{board and (board.message_id, board.caption, board.buttons)}, "
-            f"the last calls: {calls[-8:]}")
+            f"the last calls: {calls[-20:]}")
 
 
 def percentile(values: list[float], q: float) -> float:
