@@ -163,6 +163,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         app.bot_data["side_server"] = start_server(app, settings.metrics_listen,
                                                    settings.metrics_port)
     portes.username = app.bot.username
+    share_budgets(app, portes)
     await resume_after_downtime(portes)  # before any timer can fire
     start_computer(app, portes)
     await set_commands(app)
@@ -170,6 +171,14 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if app.job_queue is not None:
         app.job_queue.run_repeating(timer_tick, interval=settings.timeouts.timer_poll, first=1.0,
                                     name="timers")
+
+
+def share_budgets(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
+    """On PostgreSQL (where several instances may run) the groups' Telegram budgets are kept
+    in the database, shared by every instance; on a SQLite file (one instance) in memory."""
+    limiter = app.bot.rate_limiter
+    if isinstance(limiter, ChatLimiter) and not portes.uc.db.is_sqlite:
+        limiter.share_groups(portes.uc)
 
 
 def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
@@ -200,7 +209,8 @@ def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[ty
 
 def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
     """Plug the computer player in, start the engine's worker process (in the background:
-    loading the nets takes a moment) and take up the computer's turns left pending."""
+    loading the nets takes a moment), take up the computer's turns left pending, and look for
+    unclaimed ones (another instance died) every third of a lease."""
     from bot.computer_player import ComputerSide
     from computer import aio
 
@@ -208,6 +218,13 @@ def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[ty
     portes.computer = side
     portes.spawn(aio.start())
     portes.spawn(side.resume())
+
+    async def take_over(_context: Any) -> None:
+        await side.take_over()
+
+    if app.job_queue is not None:  # the turns of an instance that died, once its lease ran out
+        every = max(1.0, side.lease / 3)
+        app.job_queue.run_repeating(take_over, interval=every, first=every, name="computer")
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]

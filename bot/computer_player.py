@@ -5,12 +5,23 @@ The engine runs in :mod:`computer.aio`'s worker process, so the event loop keeps
 other matches' taps while the computer thinks. The computer acts through the same use cases as
 a person (``actor=COMPUTER``) and its moves are shown by the same :class:`Publisher`, after a
 short pause (``PORTES_COMPUTER_DELAY``) so the player can follow.
+
+Several instances: the instance that plays a computer's turn claims it in the database first (a
+lease of ``PORTES_COMPUTER_LEASE`` seconds, renewed while the engine thinks, released once the
+move is committed), so each pending turn is played by one instance. Every instance looks for
+unclaimed pending turns at start and then every third of a lease (:meth:`ComputerSide.take_over`):
+the turns of an instance that died are played by a survivor once its lease has run out. The
+move itself is a compare-and-swap on the match's version, so even a turn played twice (a lease
+lost while thinking) is committed once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import socket
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -100,13 +111,17 @@ class ComputerSide:
         self.players: dict[int, ComputerPlayer] = {
             level: make_player(name) for level, name in LEVELS.items()
         }
-        self.busy: set[int] = set()
+        self.busy: dict[int, str] = {}
+        """Matches whose turn a call of this instance is playing, and that call's claim."""
         self.reviews: OrderedDict[int, MatchReview] = OrderedDict()
         self.reviewed: set[int] = set()
         """Matches whose end-of-match review was sent by this instance."""
         self.engine = engine_available()
         """Whether gnubg-nn is installed (the ``computer`` extra): the stronger levels, hints,
         reviews and judging resignation offers need it."""
+        self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:computer"
+        self.turns = 0
+        """Turn calls so far (each claims under its own name: ``<worker>:<n>``)."""
 
     def player_for(self, level: int | None) -> ComputerPlayer:
         if not self.engine:  # without gnubg-nn every match gets the easy level
@@ -119,49 +134,97 @@ class ComputerSide:
 
     # -- the computer's turn ---------------------------------------------------------------
 
+    @property
+    def lease(self) -> float:
+        return max(1.0, self.p.settings.timeouts.computer_lease)
+
     async def resume(self) -> None:
         """At start-up: take up the matches where the computer was to act."""
+        await self.take_over()
+
+    async def take_over(self) -> int:
+        """Play the computer's pending turns no live instance holds (left when the bot
+        stopped, or by an instance that died); returns how many were started."""
         try:
-            pending = await self.p.uc.pending_computer_turns()
+            pending = await self.p.uc.unclaimed_computer_turns()
         except Exception:
             log.exception("could not list the computer's pending turns")
-            return
-        for summary in pending:
-            loaded = await self.p.uc.load_match(summary.id)
+            return 0
+        started = 0
+        for match_id in pending:
+            if match_id in self.busy:
+                continue
+            loaded = await self.p.uc.load_match(match_id)
             if loaded.match is not None and loaded.match.computer_to_act:
+                log.info("match %s: playing the computer's pending turn", match_id)
                 self.p.spawn(self.turn(loaded.match))
+                started += 1
+        return started
 
     async def turn(self, mv: MatchView) -> None:
         """Act for the computer in ``mv`` (a move, or an answer to a resignation offer), after
-        the pause, then show the match. At most one of these runs per match at a time."""
+        the pause, then show the match. At most one of these runs per match at a time, in one
+        instance: the one whose claim on the turn the database accepted."""
         if mv.id in self.busy:
             return
-        self.busy.add(mv.id)
+        self.turns += 1
+        claimant = f"{self.worker}:{self.turns}"[:64]
+        self.busy[mv.id] = claimant
+        renewing: asyncio.Future[None] | None = None
         try:
-            loop = asyncio.get_running_loop()
-            began = loop.time()
-            loaded = await self.p.uc.load_match(mv.id)
-            current = loaded.match
-            if current is None or not current.computer_to_act:
-                return
-            action = await self._decide(current)
-            if action is None:
-                return
-            pause = self.delay - (loop.time() - began)
-            if pause > 0:
-                await asyncio.sleep(pause)
-            async with self.p.locks.hold(mv.id):
-                res = await action()
-                self.p.remember(res.match)
-                self.busy.discard(mv.id)  # the next turn (shown below) may start
-                if not res.ok or res.match is None:
-                    if res.outcome != "stale":
-                        log.warning("match %s: the computer's action was refused: %s",
-                                    mv.id, res.code)
-                    return
-                await Publisher(self.p, self.bot).show(res.match, res.events)
+            if not await self.p.uc.claim_computer_turn(mv.id, claimant, self.lease):
+                return  # another instance (or call) is playing it
+            renewing = asyncio.ensure_future(self._renew(mv.id, claimant))
+            await self._play(mv, claimant)
         finally:
-            self.busy.discard(mv.id)
+            if renewing is not None:
+                renewing.cancel()
+                await self._let_go(mv.id, claimant)
+            if self.busy.get(mv.id) == claimant:  # not the next turn's mark
+                del self.busy[mv.id]
+
+    async def _renew(self, match_id: int, claimant: str) -> None:
+        """Keep the claim while the engine thinks and the pause runs."""
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                if not await self.p.uc.renew_computer_claim(match_id, claimant, self.lease):
+                    log.warning("match %s: the computer's turn was taken over", match_id)
+                    return
+            except Exception as exc:
+                log.warning("match %s: could not renew the computer's claim: %s", match_id, exc)
+
+    async def _let_go(self, match_id: int, claimant: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.p.uc.release_computer_claim(match_id, claimant)
+
+    async def _play(self, mv: MatchView, claimant: str) -> None:
+        """Think, pause, commit, let the turn go, and show (see :meth:`turn`)."""
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        loaded = await self.p.uc.load_match(mv.id)
+        current = loaded.match
+        if current is None or not current.computer_to_act:
+            return
+        action = await self._decide(current)
+        if action is None:
+            return
+        pause = self.delay - (loop.time() - began)
+        if pause > 0:
+            await asyncio.sleep(pause)
+        async with self.p.locks.hold(mv.id):
+            res = await action()
+            self.p.remember(res.match)
+            # the turn is committed: its claim goes before the next turn (shown below) starts
+            await self._let_go(mv.id, claimant)
+            if self.busy.get(mv.id) == claimant:
+                del self.busy[mv.id]
+            if not res.ok or res.match is None:
+                if res.outcome != "stale":
+                    log.warning("match %s: the computer's action was refused: %s",
+                                mv.id, res.code)
+                return
+            await Publisher(self.p, self.bot).show(res.match, res.events)
 
     async def _decide(
         self, mv: MatchView

@@ -13,6 +13,14 @@ shares the budget) holds that chat for its ``retry_after``, never the others.
 
 The delivery worker asks :meth:`ChatLimiter.ready` before it builds a board's call, so what it
 sends after a wait is the latest state of the match, not the one from before the wait.
+
+Several instances: a group's 20 calls a minute belong to the token, so with
+:meth:`ChatLimiter.share_groups` (the bot does it on PostgreSQL) the group windows are kept in
+the database (:class:`storage.usecases.instances.SendBudgetCases`): each counted call in a group
+takes a slot there in one short transaction. The per-chat second and the overall 30 a second
+stay per instance: a private chat's board is served by one delivery claim at a time, whichever
+instance holds it, and the overall ceiling is divided between the instances by setting
+``PORTES_RATE_OVERALL`` (see docs/operating.md, "Several instances").
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ import time
 import warnings
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
@@ -81,6 +89,17 @@ class Calls:
         return cell
 
 
+class SharedBudget(Protocol):
+    """Where the group windows live when several instances share them (the use cases)."""
+
+    async def take_send_slot(self, chat_id: int, most: int,
+                             seconds: float) -> tuple[float, float]: ...
+
+    async def send_slot_wait(self, chat_id: int, most: int, seconds: float) -> float: ...
+
+    async def restamp_send_slot(self, chat_id: int, taken: float, answered: float) -> None: ...
+
+
 def retry_seconds(exc: RetryAfter) -> float:
     """How long Telegram asked to wait (read without python-telegram-bot's warning that the
     attribute's type will change)."""
@@ -127,6 +146,15 @@ class ChatLimiter(BaseRateLimiter[int]):
         self.calls: dict[int | str, Calls] = {}
         self.held: dict[int | str, float] = {}
         """Chats Telegram asked to wait (429), until when."""
+        self.shared: SharedBudget | None = None
+
+    def share_groups(self, budget: SharedBudget | None) -> None:
+        """Keep the group windows in ``budget`` (the database), shared by every instance."""
+        self.shared = budget
+
+    def _shares(self, chat: int | str | None) -> bool:
+        return (self.shared is not None and self.group.on and isinstance(chat, int)
+                and is_group(chat))
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -145,7 +173,7 @@ class ChatLimiter(BaseRateLimiter[int]):
             if calls is not None:
                 if self.chat.on:
                     wait = max(wait, calls.wait(self.chat, now))
-                if self.group.on and is_group(chat):
+                if self.group.on and is_group(chat) and not self._shares(chat):
                     wait = max(wait, calls.wait(self.group, now))
             wait = max(wait, self.held.get(chat, 0.0) - now)
         return wait
@@ -154,14 +182,38 @@ class ChatLimiter(BaseRateLimiter[int]):
         """Wait until a counted call in ``chat`` fits, without taking it; returns the seconds
         waited."""
         waited = 0.0
-        while (wait := self.room(chat)) > 0:
+        while (wait := max(self.room(chat), (await self._shared(chat, take=False))[0])) > 0:
             await asyncio.sleep(wait)
             waited += wait
         return waited
 
-    async def _take(self, chat: int | str | None) -> list[list[float]]:
-        """Wait for room, then count the call; returns its cells, to stamp when answered."""
-        while (wait := self.room(chat)) > 0:
+    async def _shared(self, chat: int | str | None, *, take: bool) -> tuple[float, float]:
+        """The group's shared window: ``(seconds until a call fits, 0)``, or ``(0, the time
+        counted)`` when there is room (with ``take`` the call is then counted there). When the
+        database cannot answer, this instance's own count of the group decides."""
+        if not self._shares(chat) or self.shared is None:
+            return 0.0, 0.0
+        assert isinstance(chat, int)
+        span = self.group.seconds + MARGIN
+        try:
+            if not take:
+                return await self.shared.send_slot_wait(chat, self.group.most, span), 0.0
+            return await self.shared.take_send_slot(chat, self.group.most, span)
+        except Exception as exc:
+            log.warning("the shared budget of %s could not be read (%s): counting locally",
+                        chat, exc)
+            calls = self.calls.get(chat)
+            return (0.0 if calls is None else calls.wait(self.group, self.clock())), 0.0
+
+    async def _take(self, chat: int | str | None) -> tuple[list[list[float]], float]:
+        """Wait for room, then count the call; returns its cells, to stamp when answered, and
+        in a shared group the time counted in the database (0 elsewhere)."""
+        while True:
+            while (wait := self.room(chat)) > 0:
+                await asyncio.sleep(wait)
+            wait, taken = await self._shared(chat, take=True)
+            if wait <= 0:
+                break
             await asyncio.sleep(wait)
         now = self.clock()
         cells = []
@@ -175,7 +227,7 @@ class ChatLimiter(BaseRateLimiter[int]):
                 self._forget_quiet(now)
             calls.forget_before(now - max(self.group.seconds, self.chat.seconds) - MARGIN)
             cells.append(calls.add(now))
-        return cells
+        return cells, taken
 
     def _forget_quiet(self, now: float) -> None:
         """Drop the chats with no call in the longest window (keeps memory flat)."""
@@ -202,8 +254,9 @@ class ChatLimiter(BaseRateLimiter[int]):
         retries = self.max_retries if rate_limit_args is None else rate_limit_args
         for attempt in range(retries + 1):
             cells: list[list[float]] = []
+            taken = 0.0
             if counted:
-                cells = await self._take(chat)
+                cells, taken = await self._take(chat)
             elif chat is not None and (wait := self.held.get(chat, 0.0) - self.clock()) > 0:
                 await asyncio.sleep(wait)
             try:
@@ -221,4 +274,13 @@ class ChatLimiter(BaseRateLimiter[int]):
                 answered = self.clock()
                 for cell in cells:
                     cell[0] = answered
+                if taken and self.shared is not None and isinstance(chat, int):
+                    await self._restamp(chat, taken)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _restamp(self, chat: int, taken: float) -> None:
+        assert self.shared is not None
+        try:
+            await self.shared.restamp_send_slot(chat, taken, time.time())
+        except Exception as exc:
+            log.warning("the shared budget of %s could not be updated: %s", chat, exc)

@@ -52,6 +52,9 @@ class Timeouts:
     another worker (or the restarted one) takes the place over once it has run out."""
     reconcile_every: float = 300.0
     """Seconds between passes comparing every active match's boards with the database."""
+    computer_lease: float = 30.0
+    """Seconds an instance holds the computer's turn in a match (renewed while it thinks);
+    when it dies another instance plays the turn once the lease has run out."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,8 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "another instance may take it over (default 15)"),
     ("PORTES_RECONCILE", "seconds between checks that every active match's boards show what "
      "the database says (default 300)"),
+    ("PORTES_COMPUTER_LEASE", "seconds an instance holds the computer's turn it is playing "
+     "before another instance may take it over (default 30)"),
     ("PORTES_COMPUTER_DELAY", "seconds the computer pauses before its move shows "
      "(default 1.0; 0 for none)"),
     ("PORTES_DICE_HELP_URL", "http(s) URL of a page on checking the dice (e.g. docs/dice.md "
@@ -246,6 +251,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         or Timeouts.delivery_lease,
         reconcile_every=_float(env, "PORTES_RECONCILE", Timeouts.reconcile_every)
         or Timeouts.reconcile_every,
+        computer_lease=_float(env, "PORTES_COMPUTER_LEASE", Timeouts.computer_lease)
+        or Timeouts.computer_lease,
     )
     rate = RateLimits(
         overall_per_second=_float(env, "PORTES_RATE_OVERALL", RateLimits.overall_per_second),

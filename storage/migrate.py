@@ -15,16 +15,24 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
 
 import migrations
-from storage.db import database_url, normalise_url
+from storage.db import database_url, is_sqlite, make_engine, normalise_url
 
 log = logging.getLogger("storage.migrate")
 SCRIPT_LOCATION = str(Path(next(iter(migrations.__path__))).resolve())
+MIGRATION_LOCK = 0x706F72746573  # "portes": the advisory lock key every instance agrees on
+"""Instances that start together take this PostgreSQL advisory lock around the upgrade: one
+migrates, the others wait, then find the database at head and do nothing."""
 
 
 def alembic_config(url: str | None = None) -> Config:
@@ -37,9 +45,46 @@ def alembic_config(url: str | None = None) -> Config:
     return config
 
 
+@contextmanager
+def migration_lock(url: str | None = None) -> Iterator[None]:
+    """Held by one process at a time per database: PostgreSQL's session advisory lock
+    ``MIGRATION_LOCK`` on a connection of its own (released when it closes, even if the process
+    dies); for a SQLite file an exclusive ``flock`` on ``<file>.migrate.lock`` beside it (the
+    same guarantee on one machine, which is all a SQLite file can be shared by)."""
+    url = normalise_url(url or database_url())
+    if is_sqlite(url):
+        database = make_url(url).database
+        if sys.platform == "win32" or not database or database == ":memory:":
+            yield
+            return
+        import fcntl
+
+        with open(f"{database}.migrate.lock", "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+        return
+    engine = make_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                conn.commit()
+    finally:
+        engine.dispose()
+
+
 def upgrade(url: str | None = None, revision: str = "head") -> None:
-    """``alembic upgrade head`` on ``url`` (default: ``DATABASE_URL`` or the SQLite file)."""
-    command.upgrade(alembic_config(url), revision)
+    """``alembic upgrade head`` on ``url`` (default: ``DATABASE_URL`` or the SQLite file),
+    under :func:`migration_lock`: several instances may start (and upgrade) together."""
+    with migration_lock(url):
+        command.upgrade(alembic_config(url), revision)
 
 
 def downgrade(url: str | None = None, revision: str = "base") -> None:
@@ -99,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     config = alembic_config(args.url)
     if args.action == "upgrade":
-        command.upgrade(config, args.revision or "head")
+        upgrade(args.url, args.revision or "head")
     elif args.action == "downgrade":
         command.downgrade(config, args.revision or "-1")
     elif args.action == "current":

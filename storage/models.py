@@ -401,3 +401,29 @@ class RatingChangeRow(Base):
     scope: Mapped[int] = mapped_column(BigInteger)
     before: Mapped[float] = mapped_column(Float)
     after: Mapped[float] = mapped_column(Float)
+
+
+class ComputerClaimRow(Base):
+    """Who is playing the computer's pending turn in a match (revision 0010): a lease, renewed
+    while the engine thinks. Another instance takes the turn over once the lease ran out (its
+    holder died), so each pending computer turn is played by exactly one live instance."""
+
+    __tablename__ = "computer_claims"
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+    )
+    claimed_by: Mapped[str] = mapped_column(String(64))
+    claimed_until: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class SendBudgetRow(Base):
+    """A group's calls to Telegram in its last window, shared by every instance of the bot
+    (revision 0010): Telegram's 20 calls a minute belong to the token, not to an instance. An
+    instance takes a slot in one short transaction with this row locked."""
+
+    __tablename__ = "send_budgets"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    times: Mapped[list[float]] = mapped_column(JSON)
+    """The calls' times (seconds since the epoch, wall clock), oldest first."""

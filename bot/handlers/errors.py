@@ -29,6 +29,11 @@ async def on_error(update: object, context: Ctx) -> None:
         return
     if isinstance(error, BadRequest) and "not modified" in error.message.lower():
         return
+    if isinstance(error, BadRequest) and "query is too old" in error.message.lower():
+        # a callback query answered already (Telegram delivered the update twice: another
+        # instance or an earlier attempt answered it) or too late: the board follows anyway
+        log.info("a callback query could not be answered: %s", error.message)
+        return
     log.error("unhandled error while handling an update", exc_info=error)
     if isinstance(update, Update) and update.callback_query is not None:
         try:

@@ -78,7 +78,7 @@ async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
         if not res.ok or res.match is None:
             await q.answer(refusal(t, res), show_alert=True)
             return
-        await q.answer()
+        await quietly(q.answer())  # a courtesy: the resignation is committed, the board follows
         msg = q.message if isinstance(q.message, Message) else None
         if msg is not None and cb.action in (Action.RESIGN, Action.CANCEL):
             await quietly(msg.edit_reply_markup(reply_markup=None))

@@ -48,7 +48,9 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.rematches` (who may open a rematch),
 :mod:`~storage.usecases.social` (leaderboards, statistics, privacy), and
 :mod:`~storage.usecases.delivery` with :mod:`~storage.usecases.outbox` (what each chat should
-show: the outbox the kernel writes with every action, and the delivery worker's claims).
+show: the outbox the kernel writes with every action, and the delivery worker's claims), and
+:mod:`~storage.usecases.instances` (what several instances share: the computer's turns and the
+groups' Telegram budgets).
 :class:`UseCases` composes them over one kernel.
 """
 
@@ -81,6 +83,7 @@ from storage.usecases.chats import ChatCases
 from storage.usecases.closing import ClosingCases
 from storage.usecases.delivery import DeliveryCases, DeliveryWork
 from storage.usecases.heartbeat import HeartbeatCases
+from storage.usecases.instances import ComputerClaimCases, SendBudgetCases
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
 from storage.usecases.reading import ReadingCases
@@ -125,6 +128,8 @@ class UseCases(
     ClosingCases,
     DeliveryCases,
     SocialCases,
+    ComputerClaimCases,
+    SendBudgetCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 

@@ -11,7 +11,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from rules.errors import CorruptState, PortesError
+from rules.errors import CorruptState, InvalidAction, PortesError
 from rules.fairdice import FairDice, commitment
 from rules.match import FORMAT_VERSION, Event, Match
 from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow
@@ -358,7 +358,10 @@ class ChallengeCases(Feature):
                 return found
             ch, row, state = found
             dice = FairDice(row.seed, mix)
-            new_state, events = state.start(dice)
+            try:
+                new_state, events = state.start(dice)
+            except InvalidAction:  # another acceptor won between the two reads (PostgreSQL)
+                return refused("challenge_closed", CLOSED_MESSAGE)
             new_state, more = auto_play(new_state, dice)
             events = [*events, *more]
             k.checkpoint("read")

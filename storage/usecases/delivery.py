@@ -7,6 +7,11 @@ records what it posted (:meth:`DeliveryCases.record_sent`), then completes the r
 reschedules it with a back-off, or gives it up (the chat is unreachable). Reconciling compares,
 for every active match, what each place should show with what it shows, and queues only the
 places that differ.
+
+The worker's updates of a row read it ``FOR UPDATE`` (PostgreSQL): an action committing at the
+same moment raises the row's ``version`` and sets it pending, and without the lock a completion
+that read the row before would write ``pending = false`` over it (a lost update: the new state
+never shown). SQLite serialises every writer anyway.
 """
 
 from __future__ import annotations
@@ -218,7 +223,7 @@ class DeliveryCases(Feature):
         token = uuid.uuid4().hex[:12]
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id)
+            row = session.get(DeliveryRow, work_id, with_for_update=True)
             if row is None:
                 return token
             after = 0
@@ -240,7 +245,7 @@ class DeliveryCases(Feature):
         ``message_id``, and that id."""
         k = self.kernel
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id)
+            row = session.get(DeliveryRow, work_id, with_for_update=True)
             assert row is not None and row.chat_id is not None
             session.add(BoardMessageRow(
                 match_id=row.match_id, chat_id=row.chat_id, message_id=message_id,
@@ -285,7 +290,7 @@ class DeliveryCases(Feature):
     def drop_probes(self, work_id: int, tokens: list[str]) -> None:
         """Unknown sends resolved (their orphan found and retired) or given up."""
         with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id)
+            row = session.get(DeliveryRow, work_id, with_for_update=True)
             if row is not None:
                 row.probes = [p for p in (row.probes or []) if p.get("token") not in tokens]
 
@@ -296,7 +301,7 @@ class DeliveryCases(Feature):
         k = self.kernel
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id)
+            row = session.get(DeliveryRow, work_id, with_for_update=True)
             if row is None:
                 return False
             row.shown = max(row.shown, version)
@@ -326,7 +331,7 @@ class DeliveryCases(Feature):
         k = self.kernel
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id)
+            row = session.get(DeliveryRow, work_id, with_for_update=True)
             if row is not None:
                 row.due_at = now + timedelta(seconds=delay)
                 row.attempts += 1
@@ -340,7 +345,7 @@ class DeliveryCases(Feature):
         this place until a new action asks for it again."""
         k = self.kernel
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id)
+            row = session.get(DeliveryRow, work_id, with_for_update=True)
             if row is not None:
                 row.pending = False
                 row.probes = []

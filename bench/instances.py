@@ -1,0 +1,97 @@
+"""Several instances: taps through two bot processes on one PostgreSQL behind a round-robin proxy.
+
+    eval "$(bash .ci/postgres.sh)"        # PostgreSQL, as CI starts it
+    python bench/instances.py [--instances 2] [--matches 24] [--turns 12]
+
+What it does, all on 127.0.0.1 (the machinery of tests/bot/test_instances.py, without the
+faults and the kill): starts the stand-in, ``--instances`` real bots (``python -m bot``) in
+webhook mode on one fresh database (``PORTES_TEST_POSTGRES_URL``'s server), the round-robin
+proxy in front of them and the webhook pusher; opens ``--matches`` one-point group matches the
+way players do; then the players tap through ``--turns`` turns of every match at once, as fast
+as the bots answer. A tap's latency is from the callback query being sent to its board showing
+the result. ``lost`` counts turns the players saw accepted that are missing from the move log
+(or there twice), ``duplicate_boards`` the live boards beyond one per chat at the end.
+
+The last line is ``instances: n=<n> taps_per_s=<x> p95_ms=<y> lost=<n> duplicate_boards=<n>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.bot.instances import (  # noqa: E402
+    Cluster,
+    Tally,
+    open_group_match,
+    percentile,
+    play_group_match,
+)
+from tests.bot.test_instances import live_boards  # noqa: E402
+from tests.standin import StandIn  # noqa: E402
+
+
+async def main(args: argparse.Namespace) -> int:
+    admin = os.environ.get("PORTES_TEST_POSTGRES_URL")
+    if not admin:
+        print('PORTES_TEST_POSTGRES_URL is not set: run eval "$(bash .ci/postgres.sh)" first',
+              file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp, StandIn(recompress_photos=False) as standin:
+        cluster = Cluster(standin, admin, Path(tmp), n=args.instances)
+        try:
+            await cluster.start()
+            return await run(standin, cluster, args)
+        finally:
+            cluster.stop()
+            cluster.drop()
+
+
+async def run(standin: StandIn, cluster: Cluster, args: argparse.Namespace) -> int:
+    tables = []
+    for i in range(args.matches):
+        a, b = standin.user(f"A{i}", username=f"a{i}"), standin.user(f"B{i}", username=f"b{i}")
+        tables.append((standin.group(f"Table {i}", a, b), a, b))
+    t = time.perf_counter()
+    gate = asyncio.Semaphore(12)
+
+    async def opened(group, a, b) -> None:  # type: ignore[no-untyped-def]
+        async with gate:
+            await open_group_match(standin, group, a, b)
+
+    await asyncio.gather(*(opened(g, a, b) for g, a, b in tables))
+    print(f"opened {len(tables)} group matches in {time.perf_counter() - t:.1f} s")
+    tallies = [Tally() for _ in tables]
+    t = time.perf_counter()
+    await asyncio.gather(*(play_group_match(standin, g, a, b, tally, args.turns)
+                           for (g, a, b), tally in zip(tables, tallies, strict=True)))
+    took = time.perf_counter() - t
+    taps = sum(len(tally.latencies) for tally in tallies)
+    latencies = [x for tally in tallies for x in tally.latencies]
+    await asyncio.sleep(2.0)  # the last boards settle
+    lost = sum(abs(cluster.played_turns(tally.match_id, tally.seats) - tally.finals)
+               for tally in tallies)
+    duplicates = sum(max(0, len(live_boards(g)) - 1) for g, _, _ in tables)
+    print(f"played {sum(t.finals for t in tallies)} turns ({taps} taps) in {took:.1f} s; "
+          f"p50 {percentile(latencies, 0.5) * 1000:.0f} ms")
+    print(f"instances: n={args.instances} taps_per_s={taps / took:.1f} "
+          f"p95_ms={percentile(latencies, 0.95) * 1000:.0f} lost={lost} "
+          f"duplicate_boards={duplicates}")
+    return 0 if lost == 0 and duplicates == 0 else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--instances", type=int, default=2)
+    parser.add_argument("--matches", type=int, default=24)
+    parser.add_argument("--turns", type=int, default=12)
+    sys.exit(asyncio.run(main(parser.parse_args())))

@@ -1,0 +1,81 @@
+"""What several instances share: leases on the computer's turns, and a group's budget."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import update
+
+from storage.models import ComputerClaimRow
+from storage.usecases import UseCases
+from tests.storage.helpers import ALICE, players
+
+
+async def computer_to_act(uc: UseCases) -> int:
+    """A one-point match against the computer, left with the computer to act."""
+    await players(uc)
+    for attempt in range(40):
+        created = await uc.create_challenge(ALICE, length=1, computer_level=1)
+        assert created.challenge is not None
+        res = await uc.accept_challenge(created.challenge.id, ALICE, mix=f"lease-{attempt}")
+        assert res.match is not None
+        if res.match.computer_to_act:
+            return res.match.id
+        await uc.resign_match(res.match.id, ALICE)
+    raise AssertionError("the computer never had the first turn")
+
+
+async def test_one_instance_holds_a_computer_turn_until_its_lease_runs_out(uc: UseCases) -> None:
+    match_id = await computer_to_act(uc)
+    assert await uc.unclaimed_computer_turns() == [match_id]
+    # two instances ask together: exactly one gets it
+    got = await asyncio.gather(*(uc.claim_computer_turn(match_id, w, 30.0)
+                                 for w in ("a", "b", "a", "b")))
+    assert sorted(got) == [False, False, True, True]
+    holder = "a" if got[0] else "b"
+    other = "b" if holder == "a" else "a"
+    assert await uc.unclaimed_computer_turns() == []
+    assert await uc.renew_computer_claim(match_id, holder, 30.0)
+    assert not await uc.renew_computer_claim(match_id, other, 30.0)
+    # the holder dies: once its lease ran out the turn is free, and another instance takes it
+    def expire() -> None:
+        with uc.kernel.sessions.begin() as session:
+            session.execute(update(ComputerClaimRow).values(
+                claimed_until=datetime.now(UTC) - timedelta(seconds=1)))
+    await uc.db.run(expire)
+    assert await uc.unclaimed_computer_turns() == [match_id]
+    assert await uc.claim_computer_turn(match_id, other, 30.0)
+    assert not await uc.renew_computer_claim(match_id, holder, 30.0)
+    await uc.release_computer_claim(match_id, other)
+    assert await uc.unclaimed_computer_turns() == [match_id]
+
+
+async def test_a_group_budget_is_shared(uc: UseCases) -> None:
+    chat = -4242
+    took = [wait for wait, _ in await asyncio.gather(
+        *(uc.take_send_slot(chat, 5, 2.0) for _ in range(8)))]
+    assert sorted(took)[:5] == [0.0] * 5
+    assert all(0 < wait <= 2.0 for wait in sorted(took)[5:])
+    assert 0 < await uc.send_slot_wait(chat, 5, 2.0) <= 2.0
+    assert await uc.send_slot_wait(-1, 5, 2.0) == 0.0  # another group is not touched
+    await asyncio.sleep(2.05)
+    assert await uc.send_slot_wait(chat, 5, 2.0) == 0.0
+    assert (await uc.take_send_slot(chat, 5, 2.0))[0] == 0.0
+    # a call answered later counts from its answer
+    other = -4343
+    wait, at = await uc.take_send_slot(other, 1, 2.0)
+    taken = await uc.db.run(lambda: _times(uc, other))
+    assert wait == 0.0 and taken == [at] and abs(at - time.time()) < 1
+    await uc.restamp_send_slot(other, taken[0], taken[0] + 10)
+    assert await uc.send_slot_wait(other, 1, 2.0) > 10
+
+
+def _times(uc: UseCases, chat: int) -> list[float]:
+    from storage.models import SendBudgetRow
+
+    with uc.kernel.sessions() as session:
+        row = session.get(SendBudgetRow, chat)
+        assert row is not None
+        return list(row.times)
