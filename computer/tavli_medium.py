@@ -1,11 +1,11 @@
 """The medium level in Plakoto, Fevga and Long Nardy: a search with a hand-made evaluation.
 
 Every legal play is judged by :func:`computer.tavli_eval.evaluate` of the position it leaves
-(1-ply). With ``plies=2`` the best few are then judged one roll further: for each of the
-opponent's 21 rolls, the reply that is best for the opponent by the same evaluation, averaged
-over the rolls (36ths). A deadline (``budget_ms``, 170 ms from the start) caps every decision:
-when it passes, the search stops and the best play found so far is chosen (the 1-ply ranking is
-always complete first unless a single roll has thousands of plays).
+(1-ply). With ``plies=2`` (the default) the best few are then judged one roll further: for each
+of the opponent's 21 rolls, the reply that is best for the opponent by the same evaluation,
+averaged over the rolls (36ths). A deadline (``budget_ms``, 170 ms from the start) caps every
+decision: when it passes, the search stops and the best play found so far is chosen (the 1-ply
+ranking is always complete first unless a single roll has thousands of plays).
 
 :func:`tavli_player` is the door the bot uses: a player by level for the match's rules.
 """
@@ -51,7 +51,7 @@ class TavliMediumPlayer:
     """The medium level (see the module's text); plays Portes as the Portes medium level."""
 
     options: RuleOptions = field(default_factory=RuleOptions)
-    plies: int = 1
+    plies: int = 2
     candidates: int = 3
     margin: float = 6.0
     """Only plays within this many pips of the best 1-ply value go one ply further."""
