@@ -219,15 +219,8 @@ def _log_format(env: Mapping[str, str]) -> str:
     return raw
 
 
-def from_env(env: Mapping[str, str] | None = None) -> Settings:
-    """Read the settings; raises :class:`SettingsError` with a message for the owner."""
-    env = os.environ if env is None else env
-    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
-    if not token:
-        raise SettingsError(
-            "TELEGRAM_BOT_TOKEN is not set. Create a bot with @BotFather in Telegram "
-            "(/newbot), then run:  TELEGRAM_BOT_TOKEN=123456:ABC... portes-bot"
-        )
+def _timeouts(env: Mapping[str, str]) -> Timeouts:
+    """The reminders, the time per move, the challenges' life and the workers' periods."""
     reminders_raw = env.get("PORTES_REMINDERS", "").strip()
     reminders: tuple[float, ...] = Timeouts().reminders
     if reminders_raw:
@@ -239,10 +232,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
             raise SettingsError(
                 f"PORTES_REMINDERS must be hours separated by commas, not {reminders_raw!r}"
             ) from None
-    port_raw = env.get("PORTES_WEBHOOK_PORT", "8443").strip() or "8443"
-    if not port_raw.isdigit():
-        raise SettingsError(f"PORTES_WEBHOOK_PORT must be a port number, not {port_raw!r}")
-    timeouts = Timeouts(
+    return Timeouts(
         reminders=reminders,
         move_timeout=_hours(env, "PORTES_MOVE_TIMEOUT", Timeouts.move_timeout),
         challenge_ttl=_hours(env, "PORTES_CHALLENGE_TTL", Timeouts.challenge_ttl),
@@ -254,6 +244,21 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         computer_lease=_float(env, "PORTES_COMPUTER_LEASE", Timeouts.computer_lease)
         or Timeouts.computer_lease,
     )
+
+
+def from_env(env: Mapping[str, str] | None = None) -> Settings:
+    """Read the settings; raises :class:`SettingsError` with a message for the owner."""
+    env = os.environ if env is None else env
+    token = env.get("TELEGRAM_BOT_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(
+            "TELEGRAM_BOT_TOKEN is not set. Create a bot with @BotFather in Telegram "
+            "(/newbot), then run:  TELEGRAM_BOT_TOKEN=123456:ABC... portes-bot"
+        )
+    port_raw = env.get("PORTES_WEBHOOK_PORT", "8443").strip() or "8443"
+    if not port_raw.isdigit():
+        raise SettingsError(f"PORTES_WEBHOOK_PORT must be a port number, not {port_raw!r}")
+    timeouts = _timeouts(env)
     rate = RateLimits(
         overall_per_second=_float(env, "PORTES_RATE_OVERALL", RateLimits.overall_per_second),
         group_per_minute=_float(env, "PORTES_RATE_GROUP", RateLimits.group_per_minute),
