@@ -34,7 +34,7 @@ from bot.core import (
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
-from bot.reveal import reveal_text, rolls_after_opening
+from bot.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
@@ -281,6 +281,7 @@ class Publisher:
             return
         record = await self.p.uc.match_record(mv.id)
         rolls_after = rolls_after_opening(record) if record is not None else None
+        cafe = winner_rolls(record) if record is not None else []
         help_url = self.p.settings.dice_help_url or self.p.link("dice")
         targets: list[tuple[int, Tr, int | None]] = []
         if is_group_match(mv) and mv.place.chat_id is not None:
@@ -290,7 +291,7 @@ class Publisher:
                 if seat.player is not None and seat.player.can_message:
                     targets.append((seat.player.id, self.p.t_user(seat.player), None))
         for chat_id, t, thread in targets:
-            text = reveal_text(t, fair, help_url, rolls_after)
+            text = reveal_text(t, fair, help_url, rolls_after, cafe)
             await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
                                                 message_thread_id=thread,
                                                 disable_web_page_preview=True))

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState, PortesError
 from rules.fairdice import FairDice, commitment
-from rules.match import FORMAT_VERSION, Event, Match
+from rules.match import Event, Match
 from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow
 from storage.results import (
     ActionResult,
@@ -36,6 +36,7 @@ from storage.usecases.rows import (
     player_view,
     refused,
     storable_id,
+    stored_state,
 )
 
 MAX_MIX_LENGTH = 256
@@ -119,6 +120,7 @@ def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place
     """A new match in status ``challenge``, committed to ``seed``."""
     if (place.get("move_seconds") or 1) <= 0:
         raise ValueError("move_seconds must be positive")
+    text, state_format = stored_state(state)
     return MatchRow(
         status=MatchStatus.CHALLENGE.value,
         version=1,
@@ -128,8 +130,9 @@ def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place
         no_triple=state.no_triple,
         score0=0,
         score1=0,
-        state=state.to_json(),
-        state_format=FORMAT_VERSION,
+        state=text,
+        state_format=state_format,
+        game_type=state.game_type,
         seed=seed,
         commitment=commitment(seed),
         dice_drawn=0,
@@ -155,7 +158,7 @@ def _starting_values(ch: ChallengeRow, row: MatchRow, *, acceptor_id: int, mix: 
 
 
 def _new_match(
-    length: int, no_triple: bool, author_id: int, target_id: int | None
+    length: int, no_triple: bool, author_id: int, target_id: int | None, game: tuple[str, bool]
 ) -> Match | ChallengeResult:
     """The new match's state, or why it cannot be made."""
     if target_id is not None and target_id == author_id:
@@ -163,7 +166,7 @@ def _new_match(
             Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
         )
     try:
-        return Match.new(length, no_triple=no_triple)
+        return Match.new(length, no_triple=no_triple, game_type=game[0], winner_starts=game[1])
     except PortesError as exc:
         return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
 
@@ -201,6 +204,8 @@ class ChallengeCases(Feature):
         computer_level: int | None = None,
         rematch_of: int | None = None,
         move_seconds: int | None = None,
+        game_type: str = "portes",
+        winner_starts: bool = False,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
@@ -211,13 +216,15 @@ class ChallengeCases(Feature):
         :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
         ``rematch_of``: the finished match this is the rematch of (at most one each, however
         taps race). ``move_seconds``: the time per move (``None``: the operator's default,
-        ``TimerPolicy.turn_timeout``). An expiry timer is set (``TimerPolicy.challenge_ttl``).
+        ``TimerPolicy.turn_timeout``). ``game_type``: ``portes``, ``plakoto``, ``fevga``, ``nardy``
+        or ``tavli`` (the three in turn); ``winner_starts``: the café habit, each game's winner
+        rolls first in the next. An expiry timer is set (``TimerPolicy.challenge_ttl``).
         Refusals: ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
         ``too_many_challenges_here`` / ``too_many_challenges`` (the author already has
         ``ChallengeLimits.per_chat`` open challenges in this group / ``overall`` anywhere); for a
         rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing one).
         """
-        state = _new_match(length, no_triple, author_id, target_id)
+        state = _new_match(length, no_triple, author_id, target_id, (game_type, winner_starts))
         if isinstance(state, ChallengeResult):
             return state
         if target_username:

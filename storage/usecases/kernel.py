@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState, PortesError
 from rules.fairdice import FairDice, new_seed
-from rules.match import FORMAT_VERSION, Event, Match
+from rules.match import Event, Match
 from storage.db import Database, current_loop
 from storage.models import MatchRow, Player
 from storage.results import (
@@ -52,6 +52,7 @@ from storage.usecases.rows import (
     UPDATE_MATCH,
     UPDATE_MATCH_IF_STATUS,
     Decision,
+    stored_state,
     Loaded,
     MatchData,
     MatchLike,
@@ -259,12 +260,13 @@ class Kernel:
         :meth:`apply` runs them. ``players``: the match's players as read (who started the bot
         decides where a group match's turns are played, see :mod:`storage.usecases.outbox`)."""
         new_status = status or status_after(after)
+        stored = stored_state(after)
         waiting = to_act(new_status, after)
         values: dict[str, Any] = {
             "status": new_status.value,
             "version": row.version + 1,
-            "state": after.to_json(),
-            "state_format": FORMAT_VERSION,
+            "state": stored[0],
+            "state_format": stored[1],
             "score0": after.score[0],
             "score1": after.score[1],
             "winner": after.winner,
