@@ -28,6 +28,7 @@ from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
 from computer.engine import available as engine_available
 from computer.met import match_equity
 from computer.players import ComputerPlayer
+from computer.tavli import TavliEasyPlayer
 from rules.match import Match, Phase
 from rules.position import Play, Position, apply_move
 from storage.results import (
@@ -180,6 +181,11 @@ class ComputerSide:
     async def choose(self, mv: MatchView) -> Play:
         state = mv.state
         assert state.dice is not None
+        if state.game_type != "portes":
+            # Plakoto, Fevga, Long Nardy and the tavli rotation: no net for these games, the
+            # easy level of computer.tavli plays them (and a tavli match's Portes games).
+            tavli = TavliEasyPlayer(options=state.options)
+            return await asyncio.to_thread(tavli.choose_play, state.position, state.dice)
         player = self.player_for(mv.computer_level)
         context = match_context(state, state.turn)
         began = time.monotonic()
@@ -204,6 +210,8 @@ class ComputerSide:
         their_away = state.length - state.score[offerer]
         if points >= my_away:
             return True  # the points win the match
+        if state.game_type != "portes":
+            return points >= 2  # no engine for these games: the most a game can give
         if state.dice is None or not self.engine:
             return False
         try:
@@ -249,8 +257,9 @@ class ComputerSide:
 
     async def match_finished(self, mv: MatchView) -> None:
         """At match end: each human player gets the review privately (if the bot may write)."""
-        if mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed or not self.engine:
-            return
+        if (mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed or not self.engine
+                or mv.state.game_type != "portes"):
+            return  # reviews are GNU Backgammon's judgement: Portes only
         self.reviewed.add(mv.id)
         try:
             found = await self.review(mv.id)

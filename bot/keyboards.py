@@ -11,6 +11,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
 from bot.player_settings import move_buttons
+from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, game_name
 from bot.texts import DEFAULT_LEVEL, match_label, match_state, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from computer import LEVELS, playable_levels
@@ -25,6 +26,12 @@ def offered_levels() -> tuple[int, ...]:
     without the ``computer`` extra (gnubg-nn), easy only."""
     playable = playable_levels()
     return tuple(n for n, name in enumerate(LEVELS, start=1) if name in playable)
+
+
+def offered_levels_for(game: str) -> tuple[int, ...]:
+    """The levels on offer in a game: outside Portes the easy level alone (no net plays the
+    other games; :class:`computer.tavli.TavliEasyPlayer` does)."""
+    return offered_levels() if game == "portes" else (1,)
 
 
 def default_level() -> int:
@@ -99,18 +106,29 @@ def turn_keyboard(
     return Markup(rows) if rows else None
 
 
+def game_keyboard(t: Tr, target: int | None) -> Markup:
+    """The /new card's first step: the game (a button each, in :data:`GAME_NAMES`'s order)."""
+    suffix = str(target) if target else ""
+    games = [Btn(game_name(t, game), callback_data=encode(
+        Action.NEW, 0, 0, f"ot{suffix}g{GAME_LETTERS[game]}")) for game in GAME_NAMES]
+    return Markup([games[:3], games[3:],
+                   [Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))]])
+
+
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
                       computer: bool = False, hours: int | None = None,
-                      default_move: float = 7 * 24 * 3600.0) -> Markup:
+                      default_move: float = 7 * 24 * 3600.0, game: str = "portes") -> Markup:
     """The /new card: a button per match length, the times per move (``hours`` ticked;
-    ``None``: the operator's ``default_move`` seconds), and the "no triple" switch;
-    ``computer`` (private chats): a button to play against the computer instead."""
+    ``None``: the operator's ``default_move`` seconds), and the "no triple" switch (where
+    Portes is played); ``computer`` (private chats): a button to play against the computer
+    instead. Every choice carries the ``game`` chosen first."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
     chosen = f"h{hours}" if hours else ""
+    g = f"g{GAME_LETTERS[game]}"
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}"))
+            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}{g}"))
         for n in MATCH_LENGTHS
     ]
     toggle_flag = "t" if no_triple else "n"
@@ -118,32 +136,36 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     rows = [
         lengths,
         *move_buttons(t, hours, default_move, lambda h: encode(
-            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else ""))),
-        [Btn(toggle_text,
-             callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}"))],
+            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g)),
     ]
+    if game in ("portes", "tavli"):
+        rows.append([Btn(toggle_text, callback_data=encode(
+            Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}{g}"))])
     if computer:
+        level = default_level() if game == "portes" else 1
         rows.append([Btn("🤖 " + t._("Against the computer"),
                          callback_data=encode(Action.NEW_COMPUTER, 0, 0,
-                                              f"o{flag}{default_level()}"))])
+                                              f"o{flag}{level}{g}"))])
     rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
     return Markup(rows)
 
 
-def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
+def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "portes") -> Markup:
     """The /new card against the computer: the level (one ticked), the lengths (each starts a
-    challenge), the "no triple" switch, back to a match against a person."""
+    challenge), the "no triple" switch, back to a match against a person. Outside Portes the
+    computer has one level (:func:`offered_levels_for`)."""
     flag = "n" if no_triple else "t"
+    g = f"g{GAME_LETTERS[game]}"
     # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [
         Btn(("✔ " if n == level else "") + names[n],
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}"))
-        for n in offered_levels()
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}{g}"))
+        for n in offered_levels_for(game)
     ]
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}"))
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}{g}"))
         for n in MATCH_LENGTHS
     ]
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
@@ -151,8 +173,10 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
     return Markup([
         levels,
         lengths,
-        [Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{toggle}{level}"))],
-        [Btn("👥 " + t._("Against a person"), callback_data=encode(Action.NEW, 0, 0, f"o{flag}")),
+        [Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0,
+                                               f"o{toggle}{level}{g}"))],
+        [Btn("👥 " + t._("Against a person"),
+             callback_data=encode(Action.NEW, 0, 0, f"o{flag}{g}")),
          Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))],
     ])
 

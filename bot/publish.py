@@ -35,6 +35,7 @@ from bot.core import (
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.reveal import reveal_text, rolls_after_opening, winner_rolls
+from bot.tavli_texts import draw_text
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
@@ -70,6 +71,8 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
         elif note["k"] == "end":
             lines.append("🏁 " + texts.game_result_text(
                 t, n, note["winner"], GameKind(note["kind"]), note["points"], note["resigned"]))
+        elif note["k"] == "draw":
+            lines.append("🤝 " + draw_text(t))
         elif note["k"] == "start" and note["game"] == 1 and mv.mix is not None:
             lines.append(texts.dice_start_text(t, mv.commitment, mv.mix))
     return lines
@@ -139,7 +142,8 @@ class Publisher:
         if mv.status == MatchStatus.ACTIVE:
             return turn_keyboard(t, mv.id, mv.version, mv.state, selected=selected,
                                  direct_limit=self.p.settings.plays_direct,
-                                 hint=mv.computer_level is not None and not mv.computer_to_act)
+                                 hint=(mv.computer_level is not None and not mv.computer_to_act
+                                       and mv.state.game_type == "portes"))
         if mv.state.phase == Phase.MATCH_OVER:
             return rematch_keyboard(t, mv.id)
         return None

@@ -13,9 +13,9 @@ from dataclasses import replace
 
 from rules.dice import DiceSource
 from rules.errors import CorruptState
+from rules.games import turn_input
 from rules.match import Event, Match, Phase, TurnPlayed
 from rules.matchstate import LastPlay
-from rules.games import turn_input
 from rules.position import Play, Position, apply_move
 from rules.tavliboard import TavliPosition
 from storage.results import LoggedTurn, MatchRecord

@@ -68,6 +68,7 @@ def challenge_view(
         card_message_id=ch.card_message_id,
         card_inline_message_id=ch.card_inline_message_id,
         move_seconds=match.move_seconds,
+        game_type=match.game_type,
     )
 
 

@@ -52,7 +52,6 @@ from storage.usecases.rows import (
     UPDATE_MATCH,
     UPDATE_MATCH_IF_STATUS,
     Decision,
-    stored_state,
     Loaded,
     MatchData,
     MatchLike,
@@ -64,6 +63,7 @@ from storage.usecases.rows import (
     seat_of,
     status_after,
     storable_id,
+    stored_state,
     to_act,
     waiting_key,
 )

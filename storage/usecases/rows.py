@@ -26,6 +26,7 @@ from storage.results import (
     RatingChange,
 )
 
+
 def stored_state(state: Match) -> tuple[str, int]:
     """The match's stored JSON and its format (1 for Portes, 2 for the other games)."""
     text = state.to_json()
