@@ -57,6 +57,11 @@ class Scene:
         if self.score is not None and (len(self.score) != 3 or min(self.score) < 0):
             raise ValueError(f"score is (viewer, opponent, match length), not {self.score!r}")
 
+    @property
+    def dice_used(self) -> tuple[int, ...]:
+        """The dice the viewer's moves of this turn used (drawn faded)."""
+        return tuple(move.die for move in self.moves_made)
+
     def style(self, side: Side) -> CheckerStyle:
         """The colours of ``side``'s checkers and dice."""
         white = (side == "viewer") == (self.viewer_color == "white")

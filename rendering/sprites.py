@@ -98,7 +98,8 @@ def _draw_empty(draw: ImageDraw.ImageDraw, theme: Theme, home: Home, dy: int) ->
         )
 
 
-def _reduce(big: Image.Image) -> Image.Image:
+def shrink(big: Image.Image) -> Image.Image:
+    """A sprite drawn at SS x, reduced to its size (which antialiases it)."""
     return big.resize((big.width // SS, big.height // SS), Image.Resampling.LANCZOS)
 
 
@@ -125,7 +126,7 @@ def checker_sprite(style: CheckerStyle) -> Image.Image:
         outline=_mix(style.fill, style.rim, 0.55),
         width=2 * SS,
     )
-    return _reduce(big)
+    return shrink(big)
 
 
 @lru_cache(maxsize=32)
@@ -156,7 +157,7 @@ def ring_sprite(colour: Colour, diameter: int, width: int) -> Image.Image:
         (c - r - SS, c - r - SS, c + r + SS, c + r + SS), outline=dark, width=(width + 2) * SS
     )
     draw.ellipse((c - r, c - r, c + r, c + r), outline=(*colour, 255), width=width * SS)
-    return _reduce(big)
+    return shrink(big)
 
 
 @lru_cache(maxsize=32)
@@ -171,7 +172,7 @@ def dot_sprite(colour: Colour, diameter: int) -> Image.Image:
         (c - r - 2 * SS, c - r - 2 * SS, c + r + 2 * SS, c + r + 2 * SS), fill=(0, 0, 0, 200)
     )
     draw.ellipse((c - r, c - r, c + r, c + r), fill=(*colour, 255))
-    return _reduce(big)
+    return shrink(big)
 
 
 @lru_cache(maxsize=8)
@@ -189,7 +190,7 @@ def hit_sprite(colour: Colour) -> Image.Image:
     a = 8 * SS
     for (x0, y0), (x1, y1) in (((c - a, c - a), (c + a, c + a)), ((c - a, c + a), (c + a, c - a))):
         draw.line((x0, y0, x1, y1), fill=(255, 255, 255, 255), width=5 * SS)
-    return _reduce(big)
+    return shrink(big)
 
 
 @lru_cache(maxsize=16)
@@ -214,7 +215,7 @@ def frame_sprite(colour: Colour, w: int, h: int) -> Image.Image:
     ImageDraw.Draw(big).rounded_rectangle(
         (0, 0, w * SS - 1, h * SS - 1), radius=8 * SS, outline=(*colour, 255), width=6 * SS
     )
-    return _reduce(big)
+    return shrink(big)
 
 
 @lru_cache(maxsize=8)
@@ -229,7 +230,7 @@ def slab_sprite(style: CheckerStyle) -> Image.Image:
         outline=style.rim,
         width=2 * SS,
     )
-    return _reduce(big)
+    return shrink(big)
 
 
 # Pip positions on a die, in thirds of its face.
@@ -268,7 +269,7 @@ def die_sprite(style: CheckerStyle, value: int, faded: bool) -> Image.Image:
         x = o + d * (col + 1) // 4
         y = o + d * (row + 1) // 4
         draw.ellipse((x - pip, y - pip, x + pip, y + pip), fill=style.ink)
-    sprite = _reduce(big)
+    sprite = shrink(big)
     if faded:
         sprite.putalpha(sprite.getchannel("A").point(lambda a: a * 40 // 100))
     return sprite
