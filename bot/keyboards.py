@@ -3,7 +3,7 @@ lists of matches. Button words are gettext message ids (see ``bot/locales``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
@@ -106,22 +106,23 @@ def turn_keyboard(
     return Markup(rows) if rows else None
 
 
-def game_keyboard(t: Tr, target: int | None) -> Markup:
-    """The /new card's first step: the game (a button each, in :data:`GAME_NAMES`'s order)."""
-    suffix = str(target) if target else ""
-    games = [Btn(game_name(t, game), callback_data=encode(
-        Action.NEW, 0, 0, f"ot{suffix}g{GAME_LETTERS[game]}")) for game in GAME_NAMES]
-    return Markup([games[:3], games[3:],
-                   [Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))]])
+def game_rows(game: str, t: Tr, arg: Callable[[str], str]) -> list[list[Btn]]:
+    """The /new card's first rows: the games, in :data:`GAME_NAMES`'s order, ``game`` ticked;
+    ``arg(letter)`` is the card's argument with that game chosen."""
+    games = [Btn(("✔ " if g == game else "") + game_name(t, g),
+                 callback_data=encode(Action.NEW, 0, 0, arg(GAME_LETTERS[g])))
+             for g in GAME_NAMES]
+    return [games[:3], games[3:]]
 
 
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
                       computer: bool = False, hours: int | None = None,
                       default_move: float = 7 * 24 * 3600.0, game: str = "portes") -> Markup:
-    """The /new card: a button per match length, the times per move (``hours`` ticked;
-    ``None``: the operator's ``default_move`` seconds), and the "no triple" switch (where
-    Portes is played); ``computer`` (private chats): a button to play against the computer
-    instead. Every choice carries the ``game`` chosen first."""
+    """The /new card: the games (``game`` ticked, Portes unless another was chosen), a button
+    per match length, the times per move (``hours`` ticked; ``None``: the operator's
+    ``default_move`` seconds), and the "no triple" switch (where Portes is played);
+    ``computer`` (private chats): a button to play against the computer instead. Every choice
+    carries the game."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
     chosen = f"h{hours}" if hours else ""
@@ -134,6 +135,7 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     rows = [
+        *game_rows(game, t, lambda letter: f"o{flag}{suffix}{chosen}g{letter}"),
         lengths,
         *move_buttons(t, hours, default_move, lambda h: encode(
             Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g)),

@@ -31,8 +31,12 @@ def game_title(t: Tr, match: Match) -> str:
     return f"{t._('Tavli')} · {name}" if match.game_type == "tavli" else name
 
 
-def choose_game_text(t: Tr) -> str:
-    return t._("Which game? Tavli plays Portes, Plakoto and Fevga in turn.")
+def game_line(t: Tr, game: str) -> str:
+    """The game on the /new card (a tavli match says what it plays)."""
+    if game == "tavli":
+        return t._("🎲 Tavli: Portes, Plakoto and Fevga in turn; each game's winner starts the "
+                   "next.")
+    return "🎲 " + game_name(t, game)
 
 
 def mother_win_text(t: Tr, player: str) -> str:

@@ -27,13 +27,12 @@ from bot.keyboards import (
     computer_card_keyboard,
     computer_challenge_keyboard,
     default_level,
-    game_keyboard,
     inline_accept_keyboard,
     new_card_keyboard,
     offered_levels_for,
 )
 from bot.player_settings import move_seconds_of
-from bot.tavli_texts import GAME_OF_LETTER, choose_game_text, game_name
+from bot.tavli_texts import GAME_OF_LETTER, game_line
 from rules.match import MATCH_LENGTHS
 from storage.results import ChallengeView
 
@@ -64,19 +63,16 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
 
 async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None,
                         hours: int | None, default_move: float, *, edit: bool,
-                        game: str | None = None) -> Message:
-    """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): first
-    the game (``game`` None), then the lengths, the times per move with ``hours`` ticked
-    (``None``: the operator's default), the "no triple" switch, and in a private chat the way
-    to a match against the computer."""
-    if game is None:
-        text, markup = choose_game_text(t), game_keyboard(t, target)
-    else:
-        text = "🎲 " + game_name(t, game) + "\n" + texts.new_card_text(
-            t, no_triple, hours * 3600 if hours else default_move)
-        markup = new_card_keyboard(t, no_triple, target,
-                                   computer=msg.chat.type == ChatType.PRIVATE, hours=hours,
-                                   default_move=default_move, game=game)
+                        game: str = "portes") -> Message:
+    """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): the
+    games (Portes ticked until another is chosen), the lengths, the times per move with
+    ``hours`` ticked (``None``: the operator's default), the "no triple" switch, and in a
+    private chat the way to a match against the computer."""
+    text = texts.new_card_text(t, no_triple, hours * 3600 if hours else default_move)
+    if game != "portes":
+        text = game_line(t, game) + "\n" + text
+    markup = new_card_keyboard(t, no_triple, target, computer=msg.chat.type == ChatType.PRIVATE,
+                               hours=hours, default_move=default_move, game=game)
     if edit:
         edited = await msg.edit_text(text, reply_markup=markup)
         return edited if isinstance(edited, Message) else msg
@@ -176,7 +172,9 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         level = default_level() if game == "portes" else 1
     if mode == "o":
         await q.answer()
-        text = "🎲 " + game_name(t, game) + "\n" + texts.computer_card_text(t, no_triple)
+        text = texts.computer_card_text(t, no_triple)
+        if game != "portes":
+            text = game_line(t, game) + "\n" + text
         await quietly(msg.edit_text(text, reply_markup=computer_card_keyboard(
             t, no_triple, level, game)))
         return
