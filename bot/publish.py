@@ -35,7 +35,7 @@ from bot.core import (
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.reveal import reveal_text, rolls_after_opening, winner_rolls
-from bot.tavli_texts import draw_text
+from bot.tavli_texts import draw_text, game_title
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
@@ -256,7 +256,7 @@ class Publisher:
         card to start the bot: the button's deep link starts it and brings their board."""
         t = self.p.t_user(mv.seats[0].player)
         n = names(t, mv)
-        lines = ["🎲 " + t._("Portes") + " · " + texts.score_line(t, mv.state, n)]
+        lines = ["🎲 " + game_title(t, mv.state) + " · " + texts.score_line(t, mv.state, n)]
         seat = mv.to_act
         if seat is not None:
             lines.append(t._("{player} to move.", player=n[seat]))

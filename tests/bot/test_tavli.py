@@ -236,3 +236,19 @@ async def test_stale_and_forged_taps_change_nothing_in_fevga(
     board = await standin.wait_for(lambda: live_board(group), what="the board")
     answer = await mover.tap_data(board, old)
     assert answer.show_alert and answer.text == texts.error_text(tr("en"), "stale")
+
+
+def test_a_pinned_mother_and_a_draw_are_told_in_both_languages() -> None:
+    from bot.tavli_texts import draw_text
+    from rules.match import GameDrawn, GameKind
+    from storage.usecases.outbox import notes_of
+
+    # a drawn game reaches the caption as its own note
+    assert notes_of([GameDrawn(game=2, variant="plakoto")]) == [{"k": "draw", "game": 2}]
+    for lang, mother, draw in (("en", "the mother checker is pinned", "a draw"),
+                               ("el", "η μάνα πλακώθηκε", "ισοπαλία")):
+        t = tr(lang)
+        won = texts.game_result_text(t, texts.Names("Alice", "Bob"), 1, GameKind.MOTHER, 2,
+                                     False)
+        assert won.startswith("Bob") and mother in won and "2" in won
+        assert draw in draw_text(t)
