@@ -172,15 +172,14 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
     ]
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     toggle = "t" if no_triple else "n"
-    return Markup([
-        levels,
-        lengths,
-        [Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0,
-                                               f"o{toggle}{level}{g}"))],
-        [Btn("👥 " + t._("Against a person"),
-             callback_data=encode(Action.NEW, 0, 0, f"o{flag}{g}")),
-         Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))],
-    ])
+    rows = [levels, lengths]
+    if game in ("portes", "tavli"):  # the other games have no triple anyway
+        rows.append([Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0,
+                                                           f"o{toggle}{level}{g}"))])
+    rows.append([Btn("👥 " + t._("Against a person"),
+                     callback_data=encode(Action.NEW, 0, 0, f"o{flag}{g}")),
+                 Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
+    return Markup(rows)
 
 
 def computer_challenge_keyboard(t: Tr, challenge_id: int) -> Markup:

@@ -145,7 +145,7 @@ class Publisher:
                                  hint=(mv.computer_level is not None and not mv.computer_to_act
                                        and mv.state.game_type == "portes"))
         if mv.state.phase == Phase.MATCH_OVER:
-            return rematch_keyboard(t, mv.id)
+            return rematch_keyboard(t, mv.id, review=mv.state.game_type == "portes")
         return None
 
     def shared_keyboard(self, t: Tr, mv: MatchView, *,

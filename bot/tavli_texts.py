@@ -43,6 +43,11 @@ def mother_win_text(t: Tr, player: str) -> str:
     return t._("{player} wins: the mother checker is pinned, 2 points.", player=player)
 
 
+def winner_starts_text(t: Tr, game: int, starter: str) -> str:
+    return t._("Game {game}: {starter} won the last game and rolls first.", game=game,
+               starter=starter)
+
+
 def draw_text(t: Tr) -> str:
     return t._("Both mothers pinned: a draw, the game is replayed.")
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
 from bot.player_settings import per_move_line, settings_help
-from bot.tavli_texts import game_name, game_title, mother_win_text
+from bot.tavli_texts import game_name, game_title, mother_win_text, winner_starts_text
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
@@ -180,6 +180,8 @@ def caption(
             lines.append(t._("Game {game}: {p0} rolled {a}, {p1} rolled {b}; {starter} starts.",
                              game=match.game, p0=names[0], a=match.opening[0], p1=names[1],
                              b=match.opening[1], starter=names[match.turn]))
+        elif match.turn_number == 0 and match.winner_starts:  # the café habit
+            lines.append(winner_starts_text(t, match.game, names[match.turn]))
         mover = names[match.turn]
         if viewer == match.turn:
             lines.append(t._("Your turn: {dice}", dice=str(match.dice)))

@@ -65,6 +65,8 @@ async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
     assert "Plakoto" in rules.text and "mother" in rules.text
     final = await play_group_match(standin, alice, bob, group)
     assert "Plakoto" in final.caption
+    # a rematch, but no review: reviews are GNU Backgammon's, for Portes only
+    assert "🔁 Rematch" in final.button_texts and "📊 Review" not in final.button_texts
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.state.game_type == "plakoto"
     assert max(record.match.state.score) >= 1
@@ -114,7 +116,7 @@ async def test_a_fevga_match_in_private_chats_with_a_typed_play(
     play = state.legal_plays()[-1]
     mover.send(mover.private, format_play(state.position, state.dice, play.moves, state.options))
     version = board_version(board)
-    _, board = await next_private_turn(standin, [alice, bob], version)
+    mover, board = await next_private_turn(standin, [alice, bob], version)
     record = await bot.uc.match_record(1)
     assert record is not None
     typed = [t for t in record.turns if t.game == state.game and t.turn == state.turn_number + 1]
@@ -162,6 +164,8 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(
         caption = (live_board(alice.private) or board).caption or ""  # Alice reads English
         assert caption.startswith("🎲 Tavli · "), caption
         seen.append(caption.split(" · ")[1])
+        if len(seen) == 2:  # the café habit: the last game's winner (Bob) rolls first
+            assert "Game 2: Βασίλης won the last game and rolls first." in caption
         # a turn of each game is tapped on its keyboard, until it is Alice's turn again
         await play_turn(standin, mover, mover.private, wait=False)
         mover, board = await next_private_turn(standin, [alice, bob], board_version(board))
@@ -197,6 +201,7 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     # outside Portes the computer has one level, ticked
     await standin.wait_for(lambda: "✔ Easy" in card.refresh().button_texts, what="the levels")
     assert not {"Medium", "Strong"} & set(card.refresh().button_texts)
+    assert not any("No triple" in b for b in card.refresh().button_texts)  # none in Plakoto
     assert "Plakoto" in (card.refresh().text or "")
     await alice.tap(card.refresh(), "1 point")
     await standin.wait_for(lambda: "▶ Start" in card.refresh().button_texts, what="Start")
