@@ -133,6 +133,10 @@ async def test_a_fevga_match_in_private_chats_with_a_typed_play(
     final = (await bot.uc.load_match(1)).match
     assert final is not None and final.state.winner is not None
     assert final.state.results[-1].variant == "fevga"
+    # /rules names a game; in Greek for Bob
+    cmd = bob.send(bob.private, "/rules fevga")
+    rules = await bob.private.wait_for_bot_message(after=cmd)
+    assert "Φεύγα" in rules.text and "πρώτο πούλι" in rules.text
 
 
 def actions(board: Message | None) -> set[str]:
@@ -221,7 +225,20 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
     # a forged Hint tap is told why there is none
     answer = await alice.tap_data(board, f"h:1:{record.match.version}")
-    assert answer.show_alert
+    assert answer.show_alert and "Portes only" in (answer.text or "")
+    # /history: Replay, but no .mat Download (GNU Backgammon does not read Plakoto)
+    cmd = alice.send(alice.private, "/history")
+    listing = await alice.private.wait_for_bot_message(after=cmd)
+    assert "▶ Replay #1" in listing.button_texts and "📄 Download #1" not in listing.button_texts
+    forged = await alice.tap_data(listing, "hd:1:0")
+    assert forged.show_alert and "Portes only" in (forged.text or "")
+    await alice.tap(listing, "▶ Replay #1")
+    shown = await alice.private.wait_for_bot_message(
+        after=cmd, predicate=lambda m: m.photo_bytes is not None and "Game 1" in (m.caption or ""))
+    assert "(1/" in shown.caption and shown.image().size[0] >= 800
+    # the replay's Position button: no GNU Backgammon IDs for Plakoto
+    answer = await alice.tap(shown, "📍 Position")
+    assert answer.show_alert and "Portes only" in (answer.text or "")
 
 
 async def test_stale_and_forged_taps_change_nothing_in_fevga(
