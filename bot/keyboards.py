@@ -273,9 +273,11 @@ def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary]) -> Mar
 
 
 def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
-    """/review: a Review button per finished match."""
+    """/review: a Review button per finished match of Portes (GNU Backgammon plays no other)."""
     rows = []
     for s in matches:
+        if s.game_type != "portes":
+            continue
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         rows.append([Btn(f"📊 #{s.id} {opponent_name(t, s)} {me}–{them}",
                          callback_data=encode(Action.REVIEW, s.id, 0))])

@@ -132,6 +132,9 @@ async def cmd_review(update: Update, context: Ctx) -> None:
         if mv.status not in REVIEWED_STATUSES:
             await msg.reply_text(t._("The review is ready when the match is over."))
             return
+        if mv.state.game_type != "portes":
+            await msg.reply_text(portes_only_text(t))
+            return
         await send_review(p, context.bot, mv.id, msg.chat_id, t, thread_id=thread)
         return
     matches = await finished_matches(p.uc, user.id, 10)

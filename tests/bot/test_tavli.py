@@ -239,6 +239,13 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     # the replay's Position button: no GNU Backgammon IDs for Plakoto
     answer = await alice.tap(shown, "📍 Position")
     assert answer.show_alert and "Portes only" in (answer.text or "")
+    # /review 1: said why there is none, and /review lists no Review button for it
+    cmd = alice.send(alice.private, "/review 1")
+    said = await alice.private.wait_for_bot_message(after=cmd)
+    assert "Portes only" in said.text
+    cmd = alice.send(alice.private, "/review")
+    listing = await alice.private.wait_for_bot_message(after=cmd)
+    assert not any(b.startswith("📊 #1") for b in listing.button_texts)
 
 
 async def test_stale_and_forged_taps_change_nothing_in_fevga(
