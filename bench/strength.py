@@ -3,6 +3,7 @@
     python bench/strength.py                      # the set, 200 games per pairing
     python bench/strength.py --games 1000         # the full run
     python bench/strength.py strong gnubg0 --games 400 --jobs 2
+    python bench/strength.py --tavli --games 100  # Plakoto, Fevga, Nardy: bench/tavli_strength.py
 
 Games are single games scored 1 / 2 / 3 (gammon 2, backgammon 3; ``--no-triple`` makes it 2),
 played in the single-game ("money", cubeless) context; the players alternate who makes the
@@ -99,6 +100,11 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if "--tavli" in args_list:
+        from bench.tavli_strength import main as tavli_main
+
+        return tavli_main([a for a in args_list if a != "--tavli"])
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", nargs="?", choices=BENCH_PLAYERS, help="player A")
     parser.add_argument("b", nargs="?", choices=BENCH_PLAYERS, help="player B")

@@ -1,13 +1,16 @@
-"""Strength benchmark for Plakoto, Fevga and Long Nardy: the easy level against random play.
+"""Strength benchmark for Plakoto, Fevga and Long Nardy: easy and medium against random play and
+against each other.
 
-    python bench/tavli_strength.py --games 200
+    python bench/tavli_strength.py --games 100          # also: python bench/strength.py --tavli
+    python bench/tavli_strength.py medium easy --game fevga --games 40 --jobs 2
 
 Single games with default options; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for
 its dice and the players alternate who starts (the starter plays a random first roll; there is
-no opening roll in this bench). A drawn Plakoto counts half. Output lines are exactly::
+no opening roll in this bench). A drawn Plakoto counts half. Thinking time is per decision with a
+real choice (more than one legal play). Output lines are exactly::
 
-    tavli_strength[<game>]: easy vs random games=<n> easy_win_rate=<x> points_per_game=<x>
-    think[<game>]: easy median_ms=<x> p95_ms=<x>
+    tavli_strength[<game>]: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
+    think[<game>]: <level> median_ms=<x> p95_ms=<x> max_ms=<x>
 """
 
 from __future__ import annotations
@@ -17,56 +20,111 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from computer.tavli import TavliEasyPlayer
+from bench.strength import percentile, wilson
+from computer.players import ComputerPlayer
+from computer.tavli_medium import tavli_player
 from rules.games import game_outcome, legal_plays, start_position
 from rules.tavliboard import Variant
 
+GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
+DEFAULT_PAIRS = (("easy", "random"), ("medium", "random"), ("medium", "easy"))
+PLAYERS = ("random", "easy", "medium")
 
-def play_game(variant: Variant, seed: int, easy_first: bool, thinks: list[float]) -> float:
-    """Points for the easy player (negative when it loses; 0 for a draw)."""
+
+def _player(level: str, seed: int) -> ComputerPlayer | None:
+    return None if level == "random" else tavli_player(level, seed=seed)
+
+
+def play_game(
+    variant: Variant, levels: tuple[str, str], seed: int, a_first: bool,
+    thinks: tuple[list[float], list[float]],
+) -> float:
+    """Points for player A (negative when it loses; 0 for a draw)."""
     rng = random.Random(seed)
-    easy = TavliEasyPlayer(seed=seed)
+    players = (_player(levels[0], seed), _player(levels[1], seed + 1))
     position = start_position(variant)
-    easy_turn = easy_first
+    side = 0 if a_first else 1
     while True:
         dice = (rng.randint(1, 6), rng.randint(1, 6))
-        if easy_turn:
-            t0 = time.perf_counter()
-            play = easy.choose_play(position, dice)
-            thinks.append((time.perf_counter() - t0) * 1000)
-        else:
+        player = players[side]
+        if player is None:
             play = rng.choice(legal_plays(position, dice))
+        else:
+            t0 = time.perf_counter()
+            play = player.choose_play(position, dice)
+            if len(legal_plays(position, dice)) > 1:
+                thinks[side].append((time.perf_counter() - t0) * 1000)
         outcome = game_outcome(play.position)
         if outcome is not None:
             if outcome.mover_wins is None:
                 return 0.0
-            won = outcome.mover_wins == easy_turn
-            return outcome.points if won else -outcome.points
+            return outcome.points if outcome.mover_wins == (side == 0) else -outcome.points
         position = play.position.flip()
-        easy_turn = not easy_turn
+        side = 1 - side
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    for variant in (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY):
-        thinks: list[float] = []
-        points = [play_game(variant, args.seed * 1_000_003 + i, i % 2 == 0, thinks)
-                  for i in range(args.games)]
+def _run(
+    variant: Variant, levels: tuple[str, str], indices: Sequence[int], seed: int
+) -> tuple[list[float], list[float], list[float]]:
+    thinks: tuple[list[float], list[float]] = ([], [])
+    points = [play_game(variant, levels, seed * 1_000_003 + i, i % 2 == 0, thinks)
+              for i in indices]
+    return points, thinks[0], thinks[1]
+
+
+def run_pair(
+    variant: Variant, levels: tuple[str, str], games: int, seed: int, jobs: int
+) -> tuple[list[float], list[float], list[float]]:
+    if jobs <= 1:
+        return _run(variant, levels, range(games), seed)
+    chunks = [list(range(j, games, jobs)) for j in range(jobs)]
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(_run, [variant] * jobs, [levels] * jobs, chunks, [seed] * jobs))
+    return ([x for p in parts for x in p[0]], [x for p in parts for x in p[1]],
+            [x for p in parts for x in p[2]])
+
+
+def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed: int,
+           jobs: int) -> None:
+    think: dict[str, list[float]] = {}
+    for a, b in pairs:
+        points, think_a, think_b = run_pair(variant, (a, b), games, seed, jobs)
         wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
-        print(f"tavli_strength[{variant}]: easy vs random games={args.games} "
-              f"easy_win_rate={wins / args.games:.3f} "
-              f"points_per_game={sum(points) / args.games:.3f}")
-        p95 = sorted(thinks)[int(0.95 * len(thinks))]
-        print(f"think[{variant}]: easy median_ms={statistics.median(thinks):.2f} p95_ms={p95:.2f}",
-              flush=True)
+        lo, hi = wilson(round(wins), games)
+        print(f"tavli_strength[{variant}]: {a} vs {b} games={games} "
+              f"a_win_rate={wins / games:.3f} ci95={lo:.3f}-{hi:.3f} "
+              f"a_points_per_game={sum(points) / games:.3f}", flush=True)
+        think.setdefault(a, []).extend(think_a)
+        think.setdefault(b, []).extend(think_b)
+    for level, times in think.items():
+        if times:
+            print(f"think[{variant}]: {level} median_ms={statistics.median(times):.2f} "
+                  f"p95_ms={percentile(times, 0.95):.2f} max_ms={max(times):.2f}", flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", nargs="?", choices=PLAYERS, help="player A")
+    parser.add_argument("b", nargs="?", choices=PLAYERS, help="player B")
+    parser.add_argument("--game", choices=[*(v.value for v in GAMES), "all"], default="all")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    args = parser.parse_args(argv)
+    if (args.a is None) != (args.b is None):
+        parser.error("give two players, or none for the default set")
+    pairs = [(args.a, args.b)] if args.a else list(DEFAULT_PAIRS)
+    variants = GAMES if args.game == "all" else (Variant(args.game),)
+    for variant in variants:
+        report(variant, pairs, args.games, args.seed, args.jobs)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

@@ -20,11 +20,14 @@ from computer.players import (
     playable_levels,
 )
 from computer.review import Decision, MatchReview, PlayerReview, ReviewedPlay, review_match
+from computer.tavli import TavliEasyPlayer
+from computer.tavli_medium import TAVLI_LEVELS, TavliMediumPlayer, tavli_player
 
 __all__ = [
     "BENCH_PLAYERS",
     "LEVELS",
     "MONEY",
+    "TAVLI_LEVELS",
     "ComputerPlayer",
     "Decision",
     "Gnubg0Player",
@@ -37,6 +40,8 @@ __all__ = [
     "RandomPlayer",
     "RankedPlay",
     "ReviewedPlay",
+    "TavliEasyPlayer",
+    "TavliMediumPlayer",
     "TipsPlayer",
     "equity",
     "hint",
@@ -48,4 +53,5 @@ __all__ = [
     "playable_levels",
     "rank_plays",
     "review_match",
+    "tavli_player",
 ]

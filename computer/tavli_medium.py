@@ -1,0 +1,146 @@
+"""The medium level in Plakoto, Fevga and Long Nardy: a search with a hand-made evaluation.
+
+Every legal play is judged by :func:`computer.tavli_eval.evaluate` of the position it leaves
+(1-ply). With ``plies=2`` (the default) the best few are then judged one roll further: for each
+of the opponent's 21 rolls, the reply that is best for the opponent by the same evaluation,
+averaged over the rolls (36ths). A deadline (``budget_ms``, 170 ms from the start) caps every
+decision: when it passes, the search stops and the best play found so far is chosen (the 1-ply
+ranking is always complete first unless a single roll has thousands of plays).
+
+:func:`tavli_player` is the door the bot uses: a player by level for the match's rules.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from computer.context import MONEY, MatchContext
+from computer.engine import available
+from computer.players import ComputerPlayer, NetPlayer, TipsPlayer, decision_rng
+from computer.tavli import TavliEasyPlayer
+from computer.tavli_eval import DECIDED, evaluate
+from rules.board import Position
+from rules.dice import Dice
+from rules.games import game_outcome
+from rules.games import legal_plays as game_plays
+from rules.legal import Play
+from rules.position import ALL_ROLLS
+from rules.tavliboard import TavliPosition
+from rules.tavlioptions import RuleOptions
+
+TAVLI_LEVELS = ("easy", "medium")
+"""The levels of Plakoto, Fevga and Long Nardy (no net, so no strong level)."""
+
+
+def _portes_player(level: str, seed: int) -> ComputerPlayer:
+    """Portes in a tavli match: the net's medium level when gnubg-nn is installed, else easy."""
+    if level == "medium" and available():
+        return NetPlayer(plies=0, noise=0.05, seed=seed, name="medium")
+    return TipsPlayer(seed=seed, name=level)
+
+
+def _value(play: Play) -> float:
+    after = play.position
+    assert isinstance(after, TavliPosition)
+    return evaluate(after)
+
+
+@dataclass(frozen=True, slots=True)
+class TavliMediumPlayer:
+    """The medium level (see the module's text); plays Portes as the Portes medium level."""
+
+    options: RuleOptions = field(default_factory=RuleOptions)
+    plies: int = 2
+    candidates: int = 3
+    margin: float = 6.0
+    """Only plays within this many pips of the best 1-ply value go one ply further."""
+    budget_ms: float = 170.0
+    """The search's deadline from the start of the decision, under 200 ms so that the last step
+    begun before it (at most one reply list or 16 plays) still ends within 200 ms."""
+    noise: float = 0.0
+    seed: int = 0
+    name: str = "medium"
+
+    def choose_play(
+        self, position: Position, dice: Dice | tuple[int, int], context: MatchContext = MONEY
+    ) -> Play:
+        deadline = time.perf_counter() + self.budget_ms / 1000
+        if not isinstance(position, TavliPosition):
+            return _portes_player("medium", self.seed).choose_play(position, dice, context)
+        plays = game_plays(position, dice, self.options)
+        if len(plays) == 1:
+            return plays[0]
+        ranked = self._one_ply(plays, deadline, position, dice)
+        if self.plies < 2 or len(ranked) == 1:
+            return ranked[0][1]
+        return self._two_ply(ranked, deadline)
+
+    def _one_ply(
+        self,
+        plays: list[Play],
+        deadline: float,
+        position: TavliPosition,
+        dice: Dice | tuple[int, int],
+    ) -> list[tuple[float, Play]]:
+        rng = decision_rng(self.seed, position, dice) if self.noise > 0 else None
+        scored: list[tuple[float, Play]] = []
+        for i, play in enumerate(plays):
+            if i % 16 == 15 and time.perf_counter() > deadline:
+                break
+            value = _value(play)
+            if rng is not None:
+                value += rng.gauss(0.0, self.noise)
+            scored.append((value, play))
+        scored.sort(key=lambda vp: vp[0], reverse=True)
+        return scored
+
+    def _two_ply(self, ranked: list[tuple[float, Play]], deadline: float) -> Play:
+        best_value, best = ranked[0][0], ranked[0][1]
+        if abs(best_value) >= DECIDED:  # a decided game: nothing to look at
+            return best
+        shortlist = [p for v, p in ranked[: self.candidates] if v >= best_value - self.margin]
+        if len(shortlist) == 1:
+            return best
+        best_reply_value = None
+        for play in shortlist:
+            value = self._expected(play, deadline)
+            if value is None:  # out of time: keep what is judged already
+                break
+            if best_reply_value is None or value > best_reply_value:
+                best_reply_value, best = value, play
+        return best
+
+    def _expected(self, play: Play, deadline: float) -> float | None:
+        """Our value after the opponent's best reply, averaged over the 36 rolls; None when the
+        deadline passes first."""
+        after = play.position
+        assert isinstance(after, TavliPosition)
+        if game_outcome(after) is not None:
+            return evaluate(after)
+        theirs = after.flip()
+        total = 0.0
+        for roll in ALL_ROLLS:
+            if time.perf_counter() > deadline:
+                return None
+            best = None
+            for i, reply in enumerate(game_plays(theirs, roll, self.options)):
+                if i % 32 == 31 and time.perf_counter() > deadline:
+                    return None
+                value = _value(reply)
+                best = value if best is None or value > best else best
+            assert best is not None
+            total -= (1 if roll[0] == roll[1] else 2) * best
+        return total / 36
+
+
+def tavli_player(level: str, options: RuleOptions | None = None, seed: int = 0) -> ComputerPlayer:
+    """The computer player of a Plakoto, Fevga, Long Nardy or tavli match by level (``easy``,
+    ``medium``); each also plays Portes, for the tavli rotation.
+    ``options`` are the match's named rules (``Match.options``)."""
+    rules = options or RuleOptions()
+    if level == "medium":
+        return TavliMediumPlayer(options=rules, seed=seed)
+    if level == "easy":
+        return TavliEasyPlayer(options=rules, seed=seed)
+    raise ValueError(f"unknown tavli level {level!r}; choose from easy, medium")
