@@ -29,9 +29,10 @@ def offered_levels() -> tuple[int, ...]:
 
 
 def offered_levels_for(game: str) -> tuple[int, ...]:
-    """The levels on offer in a game: outside Portes the easy level alone (no net plays the
-    other games; :class:`computer.tavli.TavliEasyPlayer` does)."""
-    return offered_levels() if game == "portes" else (1,)
+    """The levels on offer in a game: outside Portes easy and medium (no net plays the other
+    games, so no strong level; ``computer.tavli_player`` plays them, with or without
+    gnubg-nn)."""
+    return offered_levels() if game == "portes" else (1, 2)
 
 
 def default_level() -> int:
@@ -144,7 +145,7 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
         rows.append([Btn(toggle_text, callback_data=encode(
             Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}{g}"))])
     if computer:
-        level = default_level() if game == "portes" else 1
+        level = default_level() if game == "portes" else 2
         rows.append([Btn("🤖 " + t._("Against the computer"),
                          callback_data=encode(Action.NEW_COMPUTER, 0, 0,
                                               f"o{flag}{level}{g}"))])

@@ -169,7 +169,7 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     no_triple, level = flag == "n", int(level_raw)
     game = GAME_OF_LETTER.get(letter or "p", "portes")
     if level not in offered_levels_for(game):  # a card from before gnubg-nn was uninstalled
-        level = default_level() if game == "portes" else 1
+        level = default_level() if game == "portes" else 2
     if mode == "o":
         await q.answer()
         text = texts.computer_card_text(t, no_triple)

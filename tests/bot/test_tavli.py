@@ -193,18 +193,51 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(
     assert "Game 3:" in reveal
 
 
-async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Running) -> None:
-    alice = standin.user("Alice", username="alice")
+async def computer_card(standin: StandIn, alice: User, game: str) -> Message:
+    """/new in Alice's private chat, ``game`` ticked, then against the computer: the card."""
     hello = alice.start_bot()
     await alice.private.wait_for_bot_message(after=hello)
     cmd = alice.send(alice.private, "/new")
     card = await alice.private.wait_for_bot_message(after=cmd)
-    await alice.tap(card, "Plakoto")
-    await standin.wait_for(lambda: "✔ Plakoto" in card.refresh().button_texts, what="ticked")
+    await alice.tap(card, game)
+    await standin.wait_for(lambda: f"✔ {game}" in card.refresh().button_texts, what="ticked")
     await alice.tap(card.refresh(), "🤖 Against the computer")
-    # outside Portes the computer has one level, ticked
-    await standin.wait_for(lambda: "✔ Easy" in card.refresh().button_texts, what="the levels")
-    assert not {"Medium", "Strong"} & set(card.refresh().button_texts)
+    return card
+
+
+async def test_a_long_nardy_match_against_the_medium_computer(
+        standin: StandIn, make_bot: Any) -> None:
+    bot: Running = await make_bot(plays_direct=40)
+    alice = standin.user("Alice", username="alice")
+    card = await computer_card(standin, alice, "Long Nardy")
+    await standin.wait_for(lambda: "✔ Medium" in card.refresh().button_texts, what="the levels")
+    await alice.tap(card.refresh(), "1 point")
+    await standin.wait_for(lambda: "▶ Start" in card.refresh().button_texts, what="Start")
+    assert "medium" in (card.refresh().text or "")
+    await alice.tap(card.refresh(), "▶ Start")
+    version = 0
+    for _ in range(400):
+        _, board = await next_private_turn(standin, [alice], version)
+        if "wins the match" in (board.caption or ""):
+            break
+        version = board_version(board)
+        await play_turn(standin, alice, alice.private, wait=False)
+    else:
+        raise AssertionError("the match did not end")
+    record = await bot.uc.match_record(1)
+    assert record is not None and record.match.state.game_type == "nardy"
+    assert record.match.computer_level == 2
+    assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
+
+
+async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    card = await computer_card(standin, alice, "Plakoto")
+    # outside Portes the computer has two levels, medium ticked; easy is chosen
+    await standin.wait_for(lambda: "✔ Medium" in card.refresh().button_texts, what="the levels")
+    assert "Strong" not in card.refresh().button_texts
+    await alice.tap(card.refresh(), "Easy")
+    await standin.wait_for(lambda: "✔ Easy" in card.refresh().button_texts, what="easy ticked")
     assert not any("No triple" in b for b in card.refresh().button_texts)  # none in Plakoto
     assert "Plakoto" in (card.refresh().text or "")
     await alice.tap(card.refresh(), "1 point")
