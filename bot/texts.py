@@ -175,13 +175,8 @@ def caption(
             lines.append(last)
     lines.extend(notes)
     if match.phase == Phase.PLAYING and match.dice is not None:
-        if match.turn_number == 0 and match.opening is not None:
-            # the one line about the opening roll (every game, on every view of its first turn)
-            lines.append(t._("Game {game}: {p0} rolled {a}, {p1} rolled {b}; {starter} starts.",
-                             game=match.game, p0=names[0], a=match.opening[0], p1=names[1],
-                             b=match.opening[1], starter=names[match.turn]))
-        elif match.turn_number == 0 and match.winner_starts:  # the café habit
-            lines.append(winner_starts_text(t, match.game, names[match.turn]))
+        if match.turn_number == 0:
+            lines.extend(first_roll_lines(t, match, names))
         mover = names[match.turn]
         if viewer == match.turn:
             lines.append(t._("Your turn: {dice}", dice=str(match.dice)))
@@ -212,6 +207,18 @@ def caption(
     if len(text) > CAPTION_LIMIT:
         text = text[: CAPTION_LIMIT - 1] + "…"
     return text
+
+
+def first_roll_lines(t: Tr, match: Match, names: Names) -> list[str]:
+    """The one line about a game's first roll (every game, on every view of its first turn):
+    the opening roll, or with the café habit the last game's winner rolling first."""
+    if match.opening is not None:
+        return [t._("Game {game}: {p0} rolled {a}, {p1} rolled {b}; {starter} starts.",
+                    game=match.game, p0=names[0], a=match.opening[0], p1=names[1],
+                    b=match.opening[1], starter=names[match.turn])]
+    if match.winner_starts:
+        return [winner_starts_text(t, match.game, names[match.turn])]
+    return []
 
 
 def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: int,

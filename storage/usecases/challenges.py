@@ -172,6 +172,14 @@ def _new_match(
         return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
 
 
+def _fields(target_id: int | None, target_username: str | None, inline: bool,
+            rematch_of: int | None) -> dict[str, Any]:
+    """The challenge's own columns given at its creation (``@`` and excess cut from the
+    username)."""
+    return {"target_id": target_id, "inline": inline, "rematch_of": rematch_of,
+            "target_username": (target_username or "").lstrip("@")[:64] or None}
+
+
 def _challenge_row(
     match_id: int, author_id: int, now: datetime, expires_at: datetime, **fields: Any
 ) -> ChallengeRow:
@@ -205,34 +213,29 @@ class ChallengeCases(Feature):
         computer_level: int | None = None,
         rematch_of: int | None = None,
         move_seconds: int | None = None,
-        game_type: str = "portes",
-        winner_starts: bool = False,
+        game_type: str = "portes", winner_starts: bool = False,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
         The seed comes from the kernel's seed source; print ``challenge.commitment`` on the card.
         ``target_id`` / ``target_username`` restrict who may accept. ``inline``: the card is an
-        inline message (record it with :meth:`set_challenge_card`). ``computer_level`` makes a
-        match against the computer, which only the author may start with
-        :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
-        ``rematch_of``: the finished match this is the rematch of (at most one each, however
-        taps race). ``move_seconds``: the time per move (``None``: the operator's default,
-        ``TimerPolicy.turn_timeout``). ``game_type``: ``portes``, ``plakoto``, ``fevga``, ``nardy``
-        or ``tavli`` (the three in turn); ``winner_starts``: the café habit, each game's winner
-        rolls first in the next. An expiry timer is set (``TimerPolicy.challenge_ttl``).
-        Refusals: ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
-        ``too_many_challenges_here`` / ``too_many_challenges`` (the author already has
-        ``ChallengeLimits.per_chat`` open challenges in this group / ``overall`` anywhere); for a
-        rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing one).
+        inline message (record it with :meth:`set_challenge_card`). ``computer_level`` makes a match
+        against the computer, which only the author may start with :meth:`accept_challenge` (so the
+        mixed-in value still arrives after the commitment). ``rematch_of``: the finished match this
+        is the rematch of (at most one each, however taps race). ``move_seconds``: the time per move
+        (``None``: the operator's default, ``TimerPolicy.turn_timeout``). ``game_type``: what the
+        match plays (``Match.new``), ``winner_starts``: the café habit. An expiry timer is set
+        (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action`` (length not 1, 3, 5, 7),
+        ``own_challenge``, ``too_many_challenges_here`` / ``too_many_challenges`` (the author
+        already has ``ChallengeLimits.per_chat`` open challenges in this group / ``overall``
+        anywhere); for a rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the
+        existing one).
         """
         state = _new_match(length, no_triple, author_id, target_id, (game_type, winner_starts))
         if isinstance(state, ChallengeResult):
             return state
-        if target_username:
-            target_username = target_username.lstrip("@")[:64] or None
         k, now, seed = self.kernel, self.kernel.clock(), self.kernel.seeds()
-        fields: dict[str, Any] = {"target_id": target_id, "target_username": target_username,
-                                  "inline": inline, "rematch_of": rematch_of}
+        fields = _fields(target_id, target_username, inline, rematch_of)
         place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
         try:
             with k.db.write_lock(), k.sessions.begin() as session:
