@@ -121,7 +121,6 @@ def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place
     """A new match in status ``challenge``, committed to ``seed``."""
     if (place.get("move_seconds") or 1) <= 0:
         raise ValueError("move_seconds must be positive")
-    text, state_format = stored_state(state)
     return MatchRow(
         status=MatchStatus.CHALLENGE.value,
         version=1,
@@ -131,8 +130,7 @@ def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place
         no_triple=state.no_triple,
         score0=0,
         score1=0,
-        state=text,
-        state_format=state_format,
+        **stored_state(state),
         game_type=state.game_type,
         seed=seed,
         commitment=commitment(seed),
@@ -174,8 +172,7 @@ def _new_match(
 
 def _fields(target_id: int | None, target_username: str | None, inline: bool,
             rematch_of: int | None) -> dict[str, Any]:
-    """The challenge's own columns given at its creation (``@`` and excess cut from the
-    username)."""
+    """The challenge's own columns at its creation (the username without ``@``)."""
     return {"target_id": target_id, "inline": inline, "rematch_of": rematch_of,
             "target_username": (target_username or "").lstrip("@")[:64] or None}
 
@@ -223,8 +220,8 @@ class ChallengeCases(Feature):
         against the computer, which only the author may start with :meth:`accept_challenge` (so the
         mixed-in value still arrives after the commitment). ``rematch_of``: the finished match this
         is the rematch of (at most one each, however taps race). ``move_seconds``: the time per move
-        (``None``: the operator's default, ``TimerPolicy.turn_timeout``). ``game_type``: what the
-        match plays (``Match.new``), ``winner_starts``: the café habit. An expiry timer is set
+        (``None``: the operator's default, ``TimerPolicy.turn_timeout``). ``game_type``,
+        ``winner_starts``: as for ``Match.new``. An expiry timer is set
         (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action`` (length not 1, 3, 5, 7),
         ``own_challenge``, ``too_many_challenges_here`` / ``too_many_challenges`` (the author
         already has ``ChallengeLimits.per_chat`` open challenges in this group / ``overall``

@@ -260,13 +260,11 @@ class Kernel:
         :meth:`apply` runs them. ``players``: the match's players as read (who started the bot
         decides where a group match's turns are played, see :mod:`storage.usecases.outbox`)."""
         new_status = status or status_after(after)
-        stored = stored_state(after)
         waiting = to_act(new_status, after)
         values: dict[str, Any] = {
             "status": new_status.value,
             "version": row.version + 1,
-            "state": stored[0],
-            "state_format": stored[1],
+            **stored_state(after),
             "score0": after.score[0],
             "score1": after.score[1],
             "winner": after.winner,

@@ -27,10 +27,11 @@ from storage.results import (
 )
 
 
-def stored_state(state: Match) -> tuple[str, int]:
-    """The match's stored JSON and its format (1 for Portes, 2 for the other games)."""
+def stored_state(state: Match) -> dict[str, Any]:
+    """The match's ``state`` and ``state_format`` columns: its JSON and that JSON's format (1
+    for Portes, 2 for the other games)."""
     text = state.to_json()
-    return text, int(json.loads(text)["format"])
+    return {"state": text, "state_format": int(json.loads(text)["format"])}
 
 
 Decision = Callable[[Match, int, DiceSource], tuple[Match, list[Event]]]
