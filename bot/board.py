@@ -11,10 +11,13 @@ import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from rendering import render_board
+from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_board, render_table
+from rendering.geometry import Side
+from rendering.paint import OPPONENT, VIEWER
 from rendering.theme import CLASSIC, THEMES
 from rules.match import Match, Phase
 from rules.position import Move, Position
+from rules.tavliboard import TavliPosition, Variant, other_side_point
 from storage.results import PlayerView
 
 
@@ -49,6 +52,9 @@ def _draw(
     score: tuple[int, int, int],
     look: Look = DEFAULT_LOOK,
 ) -> bytes:
+    if isinstance(position, TavliPosition):
+        return render_table(tavli_view(position, viewer_on_roll, colour, dice, last_play,
+                                       last_by_viewer, score, look))
     return render_board(
         position,
         viewer_on_roll=viewer_on_roll,
@@ -59,6 +65,50 @@ def _draw(
         score=score,
         theme=THEMES[look.theme],
         home="left" if look.home == "left" else "right",
+    )
+
+
+TITLES = {Variant.PLAKOTO: "Πλακωτό · Plakoto", Variant.FEVGA: "Φεύγα · Fevga",
+          Variant.NARDY: "Μακρύ νάρδι · Long Nardy"}
+"""The game's name on a board, in both languages (one image serves every reader)."""
+
+
+def tavli_view(
+    position: TavliPosition,
+    viewer_on_roll: bool,
+    colour: str,
+    dice: tuple[int, int] | None,
+    last_play: tuple[Move, ...],
+    last_by_viewer: bool,
+    score: tuple[int, int, int],
+    look: Look,
+) -> TableView:
+    """A Plakoto, Fevga or Long Nardy board (``position`` from the viewer's side) as the
+    renderer's neutral view: stacks bottom to top (a pinned checker under its pinner), each
+    side's course, the last play's hops in the viewer's numbering."""
+    stacks: dict[int, list[Side]] = {}
+    for point in range(1, 25):
+        n, pin = position.board[point], position.pins[point]
+        top: Side = VIEWER if n > 0 else OPPONENT
+        under: list[Side] = [VIEWER] if pin == 1 else [OPPONENT] if pin == -1 else []
+        if n or under:
+            stacks[point] = [*under, *([top] * abs(n))]
+    variant = position.variant
+
+    def mine(point: int) -> int:
+        if last_by_viewer or point in (0, 25):
+            return point
+        return other_side_point(variant, point)
+
+    return TableView(
+        points_of(stacks), title=TITLES.get(variant, ""),
+        courses=OPPOSITE_WAYS if variant == Variant.PLAKOTO else SAME_WAY,
+        off=(position.mover_off, position.opponent_off),
+        viewer_color="white" if colour == "white" else "black",
+        viewer_on_roll=viewer_on_roll, dice=dice,
+        last_play=tuple((mine(m.from_point), mine(m.to_point)) for m in last_play),
+        last_play_by=VIEWER if last_by_viewer else OPPONENT,
+        score=score, theme=THEMES[look.theme], home="left" if look.home == "left" else "right",
     )
 
 

@@ -35,12 +35,13 @@ from bot import texts
 from bot.core import Portes
 from bot.publish import Publisher
 from bot.texts import DEFAULT_LEVEL
-from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
+from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player, tavli_player
 from computer.engine import available as engine_available
 from computer.met import match_equity
 from computer.players import ComputerPlayer
 from rules.match import Match, Phase
 from rules.position import Play, Position, apply_move
+from rules.tavliboard import TavliPosition
 from storage.results import (
     COMPUTER,
     ActionResult,
@@ -59,6 +60,12 @@ LEVELS: dict[int, str] = dict(enumerate(computer.LEVELS, start=1))
 REVIEWED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 """The matches that have a review: finished, or lost on time."""
 HINT_TIMEOUT = 10.0
+
+
+def tavli_level(level: int | None) -> str:
+    """The level of a Plakoto, Fevga, Long Nardy or tavli match (``computer.TAVLI_LEVELS``):
+    easy (1) or medium (2, and 3 from a card of before)."""
+    return "easy" if level == 1 else "medium"
 
 
 def match_context(state: Match, player: int) -> MatchContext:
@@ -244,6 +251,13 @@ class ComputerSide:
         state = mv.state
         assert state.dice is not None
         player = self.player_for(mv.computer_level)
+        if state.game_type != "portes":
+            # Plakoto, Fevga, Long Nardy and the tavli rotation: no net for these games;
+            # computer.tavli_player plays them, easy or medium (a search within about 200 ms),
+            # in this process; a tavli match's Portes games go to the engine's worker.
+            player = tavli_player(tavli_level(mv.computer_level), state.options)
+            if isinstance(state.position, TavliPosition):
+                return await asyncio.to_thread(player.choose_play, state.position, state.dice)
         context = match_context(state, state.turn)
         began = time.monotonic()
         try:
@@ -267,6 +281,8 @@ class ComputerSide:
         their_away = state.length - state.score[offerer]
         if points >= my_away:
             return True  # the points win the match
+        if state.game_type != "portes":
+            return points >= 2  # no engine for these games: the most a game can give
         if state.dice is None or not self.engine:
             return False
         try:
@@ -312,8 +328,9 @@ class ComputerSide:
 
     async def match_finished(self, mv: MatchView) -> None:
         """At match end: each human player gets the review privately (if the bot may write)."""
-        if mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed or not self.engine:
-            return
+        if (mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed or not self.engine
+                or mv.state.game_type != "portes"):
+            return  # reviews are GNU Backgammon's judgement: Portes only
         self.reviewed.add(mv.id)
         try:
             found = await self.review(mv.id)

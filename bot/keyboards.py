@@ -3,7 +3,7 @@ lists of matches. Button words are gettext message ids (see ``bot/locales``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
@@ -11,6 +11,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
 from bot.player_settings import move_buttons
+from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, game_name
 from bot.texts import DEFAULT_LEVEL, match_label, match_state, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from computer import LEVELS, playable_levels
@@ -25,6 +26,13 @@ def offered_levels() -> tuple[int, ...]:
     without the ``computer`` extra (gnubg-nn), easy only."""
     playable = playable_levels()
     return tuple(n for n, name in enumerate(LEVELS, start=1) if name in playable)
+
+
+def offered_levels_for(game: str) -> tuple[int, ...]:
+    """The levels on offer in a game: outside Portes easy and medium (no net plays the other
+    games, so no strong level; ``computer.tavli_player`` plays them, with or without
+    gnubg-nn)."""
+    return offered_levels() if game == "portes" else (1, 2)
 
 
 def default_level() -> int:
@@ -99,62 +107,80 @@ def turn_keyboard(
     return Markup(rows) if rows else None
 
 
+def game_rows(game: str, t: Tr, arg: Callable[[str], str]) -> list[list[Btn]]:
+    """The /new card's first rows: the games, in :data:`GAME_NAMES`'s order, ``game`` ticked;
+    ``arg(letter)`` is the card's argument with that game chosen."""
+    games = [Btn(("✔ " if g == game else "") + game_name(t, g),
+                 callback_data=encode(Action.NEW, 0, 0, arg(GAME_LETTERS[g])))
+             for g in GAME_NAMES]
+    return [games[:3], games[3:]]
+
+
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
                       computer: bool = False, hours: int | None = None,
-                      default_move: float = 7 * 24 * 3600.0) -> Markup:
-    """The /new card: a button per match length, the times per move (``hours`` ticked;
-    ``None``: the operator's ``default_move`` seconds), and the "no triple" switch;
-    ``computer`` (private chats): a button to play against the computer instead."""
+                      default_move: float = 7 * 24 * 3600.0, game: str = "portes") -> Markup:
+    """The /new card: the games (``game`` ticked, Portes unless another was chosen), a button
+    per match length, the times per move (``hours`` ticked; ``None``: the operator's
+    ``default_move`` seconds), and the "no triple" switch (where Portes is played);
+    ``computer`` (private chats): a button to play against the computer instead. Every choice
+    carries the game."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
     chosen = f"h{hours}" if hours else ""
+    g = f"g{GAME_LETTERS[game]}"
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}"))
+            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}{g}"))
         for n in MATCH_LENGTHS
     ]
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     rows = [
+        *game_rows(game, t, lambda letter: f"o{flag}{suffix}{chosen}g{letter}"),
         lengths,
         *move_buttons(t, hours, default_move, lambda h: encode(
-            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else ""))),
-        [Btn(toggle_text,
-             callback_data=encode(Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}"))],
+            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g)),
     ]
+    if game in ("portes", "tavli"):
+        rows.append([Btn(toggle_text, callback_data=encode(
+            Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}{g}"))])
     if computer:
+        level = default_level() if game == "portes" else 2
         rows.append([Btn("🤖 " + t._("Against the computer"),
                          callback_data=encode(Action.NEW_COMPUTER, 0, 0,
-                                              f"o{flag}{default_level()}"))])
+                                              f"o{flag}{level}{g}"))])
     rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
     return Markup(rows)
 
 
-def computer_card_keyboard(t: Tr, no_triple: bool, level: int) -> Markup:
+def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "portes") -> Markup:
     """The /new card against the computer: the level (one ticked), the lengths (each starts a
-    challenge), the "no triple" switch, back to a match against a person."""
+    challenge), the "no triple" switch, back to a match against a person. Outside Portes the
+    computer has one level (:func:`offered_levels_for`)."""
     flag = "n" if no_triple else "t"
+    g = f"g{GAME_LETTERS[game]}"
     # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [
         Btn(("✔ " if n == level else "") + names[n],
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}"))
-        for n in offered_levels()
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}{g}"))
+        for n in offered_levels_for(game)
     ]
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}"))
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}{g}"))
         for n in MATCH_LENGTHS
     ]
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     toggle = "t" if no_triple else "n"
-    return Markup([
-        levels,
-        lengths,
-        [Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{toggle}{level}"))],
-        [Btn("👥 " + t._("Against a person"), callback_data=encode(Action.NEW, 0, 0, f"o{flag}")),
-         Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))],
-    ])
+    rows = [levels, lengths]
+    if game in ("portes", "tavli"):  # the other games have no triple anyway
+        rows.append([Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0,
+                                                           f"o{toggle}{level}{g}"))])
+    rows.append([Btn("👥 " + t._("Against a person"),
+                     callback_data=encode(Action.NEW, 0, 0, f"o{flag}{g}")),
+                 Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
+    return Markup(rows)
 
 
 def computer_challenge_keyboard(t: Tr, challenge_id: int) -> Markup:
@@ -248,9 +274,11 @@ def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary]) -> Mar
 
 
 def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
-    """/review: a Review button per finished match."""
+    """/review: a Review button per finished match of Portes (GNU Backgammon plays no other)."""
     rows = []
     for s in matches:
+        if s.game_type != "portes":
+            continue
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         rows.append([Btn(f"📊 #{s.id} {opponent_name(t, s)} {me}–{them}",
                          callback_data=encode(Action.REVIEW, s.id, 0))])

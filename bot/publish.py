@@ -34,7 +34,8 @@ from bot.core import (
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
-from bot.reveal import reveal_text, rolls_after_opening
+from bot.reveal import reveal_text, rolls_after_opening, winner_rolls
+from bot.tavli_texts import draw_text, game_title
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
@@ -70,6 +71,8 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
         elif note["k"] == "end":
             lines.append("🏁 " + texts.game_result_text(
                 t, n, note["winner"], GameKind(note["kind"]), note["points"], note["resigned"]))
+        elif note["k"] == "draw":
+            lines.append("🤝 " + draw_text(t))
         elif note["k"] == "start" and note["game"] == 1 and mv.mix is not None:
             lines.append(texts.dice_start_text(t, mv.commitment, mv.mix))
     return lines
@@ -139,9 +142,10 @@ class Publisher:
         if mv.status == MatchStatus.ACTIVE:
             return turn_keyboard(t, mv.id, mv.version, mv.state, selected=selected,
                                  direct_limit=self.p.settings.plays_direct,
-                                 hint=mv.computer_level is not None and not mv.computer_to_act)
+                                 hint=(mv.computer_level is not None and not mv.computer_to_act
+                                       and mv.state.game_type == "portes"))
         if mv.state.phase == Phase.MATCH_OVER:
-            return rematch_keyboard(t, mv.id)
+            return rematch_keyboard(t, mv.id, review=mv.state.game_type == "portes")
         return None
 
     def shared_keyboard(self, t: Tr, mv: MatchView, *,
@@ -252,7 +256,7 @@ class Publisher:
         card to start the bot: the button's deep link starts it and brings their board."""
         t = self.p.t_user(mv.seats[0].player)
         n = names(t, mv)
-        lines = ["🎲 " + t._("Portes") + " · " + texts.score_line(t, mv.state, n)]
+        lines = ["🎲 " + game_title(t, mv.state) + " · " + texts.score_line(t, mv.state, n)]
         seat = mv.to_act
         if seat is not None:
             lines.append(t._("{player} to move.", player=n[seat]))
@@ -281,6 +285,7 @@ class Publisher:
             return
         record = await self.p.uc.match_record(mv.id)
         rolls_after = rolls_after_opening(record) if record is not None else None
+        cafe = winner_rolls(record) if record is not None else []
         help_url = self.p.settings.dice_help_url or self.p.link("dice")
         targets: list[tuple[int, Tr, int | None]] = []
         if is_group_match(mv) and mv.place.chat_id is not None:
@@ -290,7 +295,7 @@ class Publisher:
                 if seat.player is not None and seat.player.can_message:
                     targets.append((seat.player.id, self.p.t_user(seat.player), None))
         for chat_id, t, thread in targets:
-            text = reveal_text(t, fair, help_url, rolls_after)
+            text = reveal_text(t, fair, help_url, rolls_after, cafe)
             await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
                                                 message_thread_id=thread,
                                                 disable_web_page_preview=True))

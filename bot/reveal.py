@@ -45,6 +45,20 @@ def rolls_after_opening(record: MatchRecord) -> list[int]:
     return [max(logged[g.number] - 1 + (1 if g.resigned else 0), 0) for g in games[:-1]]
 
 
+def winner_rolls(record: MatchRecord) -> list[bool]:
+    """For each game, whether it began with the previous winner's own roll (the cafe habit of
+    a tavli match): every game after the first decided one (a drawn Plakoto decides nothing)."""
+    if not record.match.state.winner_starts:
+        return []
+    games = sorted(record.games, key=lambda g: g.number)
+    out: list[bool] = []
+    decided = False
+    for game in games:
+        out.append(decided)
+        decided = decided or game.winner is not None
+    return out
+
+
 def game_tokens(game: GameRolls) -> list[str]:
     """A game's rolls as players saw them: the opening roll as played (higher die first), then
     each turn's roll; a tied opening roll, rolled again, in brackets."""
@@ -84,10 +98,11 @@ def rolls_lines(t: Tr, games: Sequence[GameRolls], budget: int) -> list[str]:
 
 
 def reveal_text(t: Tr, fair: Fairness, help_url: str,
-                rolls_after: Sequence[int] | None) -> str:
+                rolls_after: Sequence[int] | None, cafe: Sequence[bool] = ()) -> str:
     """The message revealing the seed: the seed and the command to recompute every roll, the
     same in plain words with a link to how to check, and the rolls (cut to Telegram's limit;
-    ``rolls_after``: :func:`rolls_after_opening` of the match, ``None`` when unknown)."""
+    ``rolls_after``: :func:`rolls_after_opening` of the match, ``None`` when unknown;
+    ``cafe``: :func:`winner_rolls` of it)."""
     text = t._("🔐 The dice seed was {seed} (SHA-256 {commitment}, announced before the "
                "match). Recompute every roll with:", seed=f"<code>{fair.seed_hex}</code>",
                commitment=f"<code>{fair.commitment[:16]}…</code>")
@@ -99,7 +114,7 @@ def reveal_text(t: Tr, fair: Fairness, help_url: str,
     text += f' <a href="{html.escape(help_url, quote=True)}">{link}</a>'
     if rolls_after is None or not fair.dice:
         return text
-    games = games_of(fair.dice, rolls_after)
+    games = games_of(fair.dice, rolls_after, cafe)
     lines = rolls_lines(t, games, MESSAGE_LIMIT - tg_len(text) - 2)
     return text + "\n\n" + "\n".join(lines)
 

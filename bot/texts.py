@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
 from bot.player_settings import per_move_line, settings_help
+from bot.tavli_texts import game_name, game_title, mother_win_text, winner_starts_text
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
@@ -164,7 +165,7 @@ def caption(
     turn, the roll, the partial play, the pips. ``viewer`` is the player reading it (``None``
     in a group). ``notes`` tell the action's events; the last play is told once, where the notes
     tell it, else first (what came after it, such as an accepted resignation, follows it)."""
-    lines: list[str] = ["🎲 " + t._("Portes") + " · " + score_line(t, match, names)]
+    lines: list[str] = ["🎲 " + game_title(t, match) + " · " + score_line(t, match, names)]
     if match.no_triple:
         lines[0] += " · " + t._("no triple")
     if match.last_play is not None and match.phase != Phase.CANCELLED:
@@ -174,11 +175,8 @@ def caption(
             lines.append(last)
     lines.extend(notes)
     if match.phase == Phase.PLAYING and match.dice is not None:
-        if match.turn_number == 0 and match.opening is not None:
-            # the one line about the opening roll (every game, on every view of its first turn)
-            lines.append(t._("Game {game}: {p0} rolled {a}, {p1} rolled {b}; {starter} starts.",
-                             game=match.game, p0=names[0], a=match.opening[0], p1=names[1],
-                             b=match.opening[1], starter=names[match.turn]))
+        if match.turn_number == 0:
+            lines.extend(first_roll_lines(t, match, names))
         mover = names[match.turn]
         if viewer == match.turn:
             lines.append(t._("Your turn: {dice}", dice=str(match.dice)))
@@ -211,12 +209,26 @@ def caption(
     return text
 
 
+def first_roll_lines(t: Tr, match: Match, names: Names) -> list[str]:
+    """The one line about a game's first roll (every game, on every view of its first turn):
+    the opening roll, or with the café habit the last game's winner rolling first."""
+    if match.opening is not None:
+        return [t._("Game {game}: {p0} rolled {a}, {p1} rolled {b}; {starter} starts.",
+                    game=match.game, p0=names[0], a=match.opening[0], p1=names[1],
+                    b=match.opening[1], starter=names[match.turn])]
+    if match.winner_starts:
+        return [winner_starts_text(t, match.game, names[match.turn])]
+    return []
+
+
 def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: int,
                      resigned: bool) -> str:
     if resigned:
         return t.ngettext("{player} wins the game: {n} point (resignation).",
                           "{player} wins the game: {n} points (resignation).",
                           points, player=names[winner])
+    if kind == GameKind.MOTHER:
+        return mother_win_text(t, names[winner])
     return t.ngettext("{player} wins {kind}: {n} point.", "{player} wins {kind}: {n} points.",
                       points, player=names[winner], kind=t._(KIND_TEXT[kind]))
 
@@ -294,32 +306,6 @@ def notices_text(t: Tr, on: bool) -> str:
                "silently.")
 
 
-def rules_text(t: Tr) -> str:
-    """/rules: the rule sheet on one page."""
-    return t._(
-        "<b>Portes: the rules on one page</b>\n\n"
-        "<b>1. Board and set-up.</b> Two players, 15 checkers each, 24 points, two dice. You "
-        "number the points 1 to 24 from your home: 2 checkers on 24, 5 on 13, 3 on 8, 5 on 6. "
-        "The opponent sets up the mirror image. You move from 24 towards 1; your home is 1-6.\n\n"
-        "<b>2. Moving.</b> Each player rolls one die; the higher starts and plays both numbers. "
-        "Each die is a separate move. Doubles are played four times. You may land on an empty "
-        "point, your own, or a point with one opposing checker; two or more make a door (πόρτα), "
-        "closed. If both dice can be played, both must be; if only one, that one; if either but "
-        "not both, the larger. If nothing can be played, the turn is lost.\n\n"
-        "<b>3. Hitting.</b> Landing on a lone opposing checker hits it to the bar. With a checker "
-        "on the bar you move nothing else until it enters in the opponent's home (a 1 enters on "
-        "your 24, a 6 on your 19).\n\n"
-        "<b>4. Bearing off.</b> Only with all your checkers in your home. A die bears off from "
-        "its point; a higher die bears off from your highest point.\n\n"
-        "<b>5. Scoring.</b> Single win 1 point; double (gammon, the loser bore off nothing) 2; "
-        "triple (backgammon, and a loser's checker is on the bar or in your home) 3, or 2 with "
-        "\"no triple\". Matches to 1, 3, 5 or 7 points. No doubling cube.\n\n"
-        "<b>6. Resigning.</b> On your turn you may offer to resign the game for 1, 2 or 3 "
-        "points; the opponent accepts or declines. You may resign the whole match at any time. "
-        "A match may be cancelled until someone moves or a game ends."
-    )
-
-
 def waited(t: Tr, how_long: timedelta) -> str:
     """How long a player has been waited for: minutes under an hour, else rounded hours."""
     minutes = round(how_long.total_seconds() / 60)
@@ -370,8 +356,12 @@ def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
     return text + ("\n" + per_move_line(t, per_move) if per_move else "")
 
 
-def challenge_line(t: Tr, author: str, who: str, length: int) -> str:
+def challenge_line(t: Tr, author: str, who: str, length: int, game: str = "portes") -> str:
     """The first line of a challenge card: who challenges whom, to how many points."""
+    if game != "portes":
+        return t.ngettext("🎲 {author} challenges {who} to {game}: a match to {n} point.",
+                          "🎲 {author} challenges {who} to {game}: a match to {n} points.",
+                          length, author=author, who=who, game=game_name(t, game))
     return t.ngettext(
         "🎲 {author} challenges {who} to Portes: a match to {n} point.",
         "🎲 {author} challenges {who} to Portes: a match to {n} points.",
@@ -382,7 +372,7 @@ def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
                         target_name: str | None, default_move: float | None = None) -> str:
     """A challenge card: who challenges whom, "no triple", the time per move (the one chosen,
     else ``default_move`` seconds, the operator's), the dice commitment."""
-    text = challenge_line(t, author_name, target_name or t._("anyone"), c.length)
+    text = challenge_line(t, author_name, target_name or t._("anyone"), c.length, c.game_type)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
     if c.move_seconds or default_move:
@@ -448,6 +438,8 @@ def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
     text = t.ngettext("🤖 A match against the computer ({level}) to {n} point.",
                       "🤖 A match against the computer ({level}) to {n} points.",
                       c.length, level=level_text(t, c.computer_level))
+    if c.game_type != "portes":
+        text = f"🎲 {game_name(t, c.game_type)}\n{text}"
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
     text += "\n" + t._("Dice commitment (SHA-256): {commitment}",

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.games import format_play
 from rules.match import Match, Phase
-from rules.notation import format_play
-from rules.position import Move, Play, apply_move
+from rules.position import Move, Play
 
 
 @dataclass(frozen=True)
@@ -55,9 +55,7 @@ def destinations(match: Match, from_point: int) -> list[Destination]:
                 if move.from_point != point:
                     continue
                 new_path = (*path, move)
-                board = match.current_position()
-                for m in new_path:
-                    board = apply_move(board, m)
+                board = turn_input.position_after((*match.chosen, *new_path))
                 routes = found.setdefault(move.to_point, [])
                 if any(result == board for _, result in routes):
                     continue
@@ -87,7 +85,7 @@ def direct_plays(match: Match, limit: int) -> list[tuple[Play, str]]:
     plays = match.legal_plays()
     if not 2 <= len(plays) <= limit or not plays[0].moves:
         return []
-    return [(p, format_play(match.position, match.dice, p.moves)) for p in plays]
+    return [(p, format_play(match.position, match.dice, p.moves, match.options)) for p in plays]
 
 
 def point_label(point: int) -> str:

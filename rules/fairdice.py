@@ -148,32 +148,42 @@ class GameRolls:
     """The opening roll: player 0's die, player 1's. The higher one starts and plays both."""
     rolls: tuple[Roll, ...]
     """The rolls after the opening, two dice each (die 1, die 2), in order."""
+    winner_rolls: bool = False
+    """The café habit: the previous game's winner started with a roll of his own (``opening``,
+    both dice his, maybe a double), not an opening roll of one die each."""
 
     @property
     def first(self) -> Roll:
-        """The opening roll as the starter plays it: the higher die first."""
+        """The first roll as the starter plays it: the higher die first (a winner's roll as
+        rolled)."""
         a, b = self.opening
-        return (a, b) if a > b else (b, a)
+        return (a, b) if a > b or self.winner_rolls else (b, a)
 
 
-def games_of(dice: Sequence[int], rolls_after_opening: Sequence[int]) -> list[GameRolls]:
+def games_of(
+    dice: Sequence[int], rolls_after_opening: Sequence[int], winner_rolls: Sequence[bool] = ()
+) -> list[GameRolls]:
     """Split a match's dice into its games, the way the match draws them: each game opens with
     one die each (a tie is rolled again), then ``rolls_after_opening[g]`` rolls of two dice
     (one for each turn after the first, a pass included, and one more for a game resigned on
-    a roll). The last game takes every die left, so its count may be left out."""
+    a roll). The last game takes every die left, so its count may be left out.
+
+    ``winner_rolls[g]`` true: game ``g`` began the café way, the previous game's winner rolling
+    both dice (no opening roll, no ties: a double is his to play)."""
     pairs = [(dice[i], dice[i + 1]) for i in range(0, len(dice) - 1, 2)]
     games: list[GameRolls] = []
     at = 0
     while at < len(pairs):
         ties: list[Roll] = []
-        while at < len(pairs) - 1 and pairs[at][0] == pairs[at][1]:
+        cafe = len(games) < len(winner_rolls) and winner_rolls[len(games)]
+        while not cafe and at < len(pairs) - 1 and pairs[at][0] == pairs[at][1]:
             ties.append(pairs[at])
             at += 1
         opening = pairs[at]
         at += 1
         g = len(games)
         end = at + rolls_after_opening[g] if g < len(rolls_after_opening) else len(pairs)
-        games.append(GameRolls(tuple(ties), opening, tuple(pairs[at:end])))
+        games.append(GameRolls(tuple(ties), opening, tuple(pairs[at:end]), cafe))
         at = end
     return games
 

@@ -164,6 +164,8 @@ class MatchRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     move_seconds: Mapped[int | None] = mapped_column(Integer)
     """The time per move chosen at ``/new``; NULL: the operator's default."""
+    game_type: Mapped[str] = mapped_column(String(16), server_default="portes")
+    """What the match plays: ``portes``, ``plakoto``, ``fevga``, ``nardy`` or ``tavli``."""
 
 
 class GameRow(Base):

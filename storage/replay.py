@@ -13,9 +13,11 @@ from dataclasses import replace
 
 from rules.dice import DiceSource
 from rules.errors import CorruptState
+from rules.games import turn_input
 from rules.match import Event, Match, Phase, TurnPlayed
 from rules.matchstate import LastPlay
-from rules.position import Play, apply_move
+from rules.position import Play, Position, apply_move
+from rules.tavliboard import TavliPosition
 from storage.results import LoggedTurn, MatchRecord
 
 
@@ -65,6 +67,16 @@ class LogCursor:
             raise ReplayMismatch(f"{len(self.log) - self.position} logged turns were not replayed")
 
 
+def _after(match: Match, turn: LoggedTurn) -> Position:
+    """The board after the logged turn's moves (the other games through their own input)."""
+    if isinstance(match.position, TavliPosition):
+        return turn_input(match.position, turn.dice, match.options).position_after(turn.moves)
+    final = match.position
+    for move in turn.moves:
+        final = apply_move(final, move)
+    return final
+
+
 def replay(
     record: MatchRecord, dice: DiceSource, steps: list[tuple[LoggedTurn, Match]] | None = None
 ) -> Match:
@@ -79,7 +91,8 @@ def replay(
     stored = record.match.state
     cursor = LogCursor(record.turns)
     resigned_games = {g.number: g for g in record.games if g.resigned}
-    match = Match.new(stored.length, no_triple=stored.no_triple)
+    match = Match.new(stored.length, no_triple=stored.no_triple, game_type=stored.game_type,
+                      options=stored.options, winner_starts=stored.winner_starts)
     if stored.phase == Phase.NOT_STARTED:
         return match
     match, events = match.start(dice)
@@ -87,9 +100,7 @@ def replay(
     while match.phase == Phase.PLAYING:
         turn = cursor.next_in(match.game)
         if turn is not None:
-            final = match.position
-            for move in turn.moves:
-                final = apply_move(final, move)
+            final = _after(match, turn)
             if steps is not None:
                 steps.append((turn, replace(
                     match, position=final, chosen=(), dice=turn.dice,

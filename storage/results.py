@@ -280,6 +280,8 @@ class ChallengeView:
     card_inline_message_id: str | None = None
     move_seconds: int | None = None
     """The time per move chosen at ``/new``; ``None``: the operator's default."""
+    game_type: str = "portes"
+    """What the match plays: ``portes``, ``plakoto``, ``fevga``, ``nardy`` or ``tavli``."""
 
 
 @dataclass(frozen=True)
@@ -341,6 +343,7 @@ class MatchSummary:
     readable: bool = True
     """False when the active match's stored state cannot be read: it cannot be played, only
     closed (``UseCases.close_unreadable``)."""
+    game_type: str = "portes"
 
 
 @dataclass(frozen=True)

@@ -29,15 +29,20 @@ from bot.keyboards import (
     default_level,
     inline_accept_keyboard,
     new_card_keyboard,
-    offered_levels,
+    offered_levels_for,
 )
 from bot.player_settings import move_seconds_of
+from bot.tavli_texts import GAME_OF_LETTER, game_line
 from rules.match import MATCH_LENGTHS
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
-NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?")
-NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])")
+NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?")
+NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])(?:g([a-z]))?")
+"""The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
+game step, Portes)."""
+CAFE_GAMES = frozenset({"tavli"})
+"""The games whose matches follow the café habit: each game's winner rolls first in the next."""
 INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)")
 INLINE_RESULT_RE = re.compile(r"([1357])([tn])")
 
@@ -57,13 +62,17 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
 
 
 async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None,
-                        hours: int | None, default_move: float, *, edit: bool) -> Message:
+                        hours: int | None, default_move: float, *, edit: bool,
+                        game: str = "portes") -> Message:
     """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): the
-    lengths, the times per move with ``hours`` ticked (``None``: the operator's default), the
-    "no triple" switch, and in a private chat the way to a match against the computer."""
+    games (Portes ticked until another is chosen), the lengths, the times per move with
+    ``hours`` ticked (``None``: the operator's default), the "no triple" switch, and in a
+    private chat the way to a match against the computer."""
     text = texts.new_card_text(t, no_triple, hours * 3600 if hours else default_move)
+    if game != "portes":
+        text = game_line(t, game) + "\n" + text
     markup = new_card_keyboard(t, no_triple, target, computer=msg.chat.type == ChatType.PRIVATE,
-                               hours=hours, default_move=default_move)
+                               hours=hours, default_move=default_move, game=game)
     if edit:
         edited = await msg.edit_text(text, reply_markup=markup)
         return edited if isinstance(edited, Message) else msg
@@ -90,7 +99,11 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     if not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
-    toggle, first, flag, target_raw, hours_raw = m.groups()
+    toggle, first, flag, target_raw, hours_raw, letter = m.groups()
+    game = GAME_OF_LETTER.get(letter or "p")
+    if game is None:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
     target = int(target_raw) if target_raw else None
     hours = int(hours_raw) if hours_raw else None
     default = p.settings.timeouts.move_timeout
@@ -102,7 +115,8 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     if toggle:
         await q.answer()
         ct = await p.t_in(msg.chat, user)
-        await quietly(show_new_card(msg, ct, first == "n", target, hours, default, edit=True))
+        await quietly(show_new_card(msg, ct, first == "n", target, hours, default, edit=True,
+                                    game=game))
         return
     length = int(first)
     no_triple = flag == "n"
@@ -111,7 +125,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=no_triple,
         chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
-        move_seconds=move_seconds)
+        move_seconds=move_seconds, game_type=game, winner_starts=game in CAFE_GAMES)
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
         return
@@ -151,17 +165,22 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     if msg is None or msg.chat.type != ChatType.PRIVATE or not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
-    mode, flag, level_raw = m.groups()
+    mode, flag, level_raw, letter = m.groups()
     no_triple, level = flag == "n", int(level_raw)
-    if level not in offered_levels():  # a card from before gnubg-nn was uninstalled
-        level = default_level()
+    game = GAME_OF_LETTER.get(letter or "p", "portes")
+    if level not in offered_levels_for(game):  # a card from before gnubg-nn was uninstalled
+        level = default_level() if game == "portes" else 2
     if mode == "o":
         await q.answer()
-        await quietly(msg.edit_text(texts.computer_card_text(t, no_triple),
-                                    reply_markup=computer_card_keyboard(t, no_triple, level)))
+        text = texts.computer_card_text(t, no_triple)
+        if game != "portes":
+            text = game_line(t, game) + "\n" + text
+        await quietly(msg.edit_text(text, reply_markup=computer_card_keyboard(
+            t, no_triple, level, game)))
         return
     res = await p.uc.create_challenge(user.id, length=int(mode), no_triple=no_triple,
-                                      computer_level=level)
+                                      computer_level=level, game_type=game,
+                                      winner_starts=game in CAFE_GAMES)
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
         return

@@ -9,7 +9,7 @@ from telegram.constants import ChatType
 
 from bot import texts
 from bot.callbacks import Callback, parse_id
-from bot.core import command_sender, is_group_match, portes, quietly, tapped
+from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
 from bot.handlers.challenges import show_challenge_privately, show_new_card
 from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
 from bot.handlers.player_settings import show_settings
@@ -22,6 +22,7 @@ from bot.keyboards import (
 )
 from bot.pace import Admission
 from bot.reveal import dice_help_text
+from bot.tavli_texts import GAME_NAMES, GAME_RULES, portes_rules
 from storage.results import ActionResult
 
 
@@ -90,12 +91,30 @@ async def cmd_help(update: Update, context: Ctx) -> None:
 
 
 async def cmd_rules(update: Update, context: Ctx) -> None:
-    """/rules: the rule sheet in the reader's language."""
+    """/rules: the rule sheet of the game being played (``/rules plakoto`` names one), in the
+    reader's language."""
     sender = await command_sender(update, context)
     if sender is None:
         return
-    _, msg, _, t = sender
-    await msg.reply_text(texts.rules_text(t), parse_mode=HTML)
+    p, msg, user, t = sender
+    game = await game_played(p, msg, user.id, context.args or [])
+    await msg.reply_text(GAME_RULES.get(game, portes_rules)(t), parse_mode=HTML)
+
+
+async def game_played(p: Portes, msg: Message, user_id: int, args: list[str]) -> str:
+    """The game /rules is about: the one named, else the one the sender is playing (in a
+    group, in this group; the match waiting for them first), else Portes."""
+    if args and args[0].lower() in GAME_NAMES:
+        return args[0].lower()
+    mine = await p.uc.list_active_matches(user_id)
+    if is_group_chat(msg.chat):
+        mine = [s for s in mine if s.place.chat_id == msg.chat.id]
+    if not mine:
+        return "portes"
+    if mine[0].game_type != "tavli":
+        return mine[0].game_type
+    loaded = await p.uc.load_match(mine[0].id)
+    return loaded.match.state.variant.value if loaded.match is not None else "portes"
 
 
 async def cmd_lang(update: Update, context: Ctx) -> None:

@@ -15,6 +15,7 @@ from bot.core import ComputerService, Portes, command_sender, quietly, tapped
 from bot.handlers.common import HTML, Ctx
 from bot.i18n import Tr
 from bot.keyboards import finished_matches_keyboard
+from bot.tavli_texts import portes_only_text
 from computer.engine import available as engine_available
 from rules.match import Phase
 from storage.history import finished_matches
@@ -44,6 +45,9 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(t._("Hints are only for games against the computer."), show_alert=True)
         return
     state = mv.state
+    if state.game_type != "portes":
+        await q.answer(portes_only_text(t), show_alert=True)
+        return
     if mv.to_act != seat or state.phase != Phase.PLAYING or state.dice is None:
         await q.answer(texts.error_text(t, "not_your_turn"), show_alert=True)
         return
@@ -70,6 +74,9 @@ async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
         return
     if mv.status not in REVIEWED_STATUSES:
         await q.answer(t._("The review is ready when the match is over."), show_alert=True)
+        return
+    if mv.state.game_type != "portes":
+        await q.answer(portes_only_text(t), show_alert=True)
         return
     await q.answer(t._("Reviewing the match…"))
     msg = q.message if isinstance(q.message, Message) else None
@@ -124,6 +131,9 @@ async def cmd_review(update: Update, context: Ctx) -> None:
             return
         if mv.status not in REVIEWED_STATUSES:
             await msg.reply_text(t._("The review is ready when the match is over."))
+            return
+        if mv.state.game_type != "portes":
+            await msg.reply_text(portes_only_text(t))
             return
         await send_review(p, context.bot, mv.id, msg.chat_id, t, thread_id=thread)
         return

@@ -22,6 +22,7 @@ from bot.callbacks import Action, Callback, encode
 from bot.core import command_sender, quietly, tapped
 from bot.handlers.common import Ctx
 from bot.i18n import Tr
+from bot.tavli_texts import portes_only_text
 from bot.texts import opponent_name
 from rules.fairdice import FairDice
 from rules.match import Match
@@ -46,10 +47,13 @@ def seat_names(t: Tr, mv: MatchView) -> tuple[str, str]:
     return out[0], out[1]
 
 
-def history_keyboard(t: Tr, record_ids: list[int]) -> Markup:
+def history_keyboard(t: Tr, record_ids: list[int], portes: set[int] | None = None) -> Markup:
+    """Replay for each match; Download (.mat) for those of ``portes`` (None: all), the only
+    game GNU Backgammon reads."""
     return Markup([[Btn(t._("▶ Replay #{id}", id=i), callback_data=encode(Action.REPLAY, i, 0, 0)),
-                    Btn(t._("📄 Download #{id}", id=i),
-                        callback_data=encode(Action.DOWNLOAD, i, 0))] for i in record_ids])
+                    *([Btn(t._("📄 Download #{id}", id=i),
+                           callback_data=encode(Action.DOWNLOAD, i, 0))]
+                      if portes is None or i in portes else [])] for i in record_ids])
 
 
 async def cmd_history(update: Update, context: Ctx) -> None:
@@ -67,7 +71,8 @@ async def cmd_history(update: Update, context: Ctx) -> None:
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         lines.append(f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}")
     await msg.reply_text("\n".join(lines),
-                         reply_markup=history_keyboard(t, [s.id for s in matches]))
+                         reply_markup=history_keyboard(t, [s.id for s in matches], {
+                             s.id for s in matches if s.game_type == "portes"}))
 
 
 async def _own_record(update: Update, context: Ctx, cb: Callback) -> MatchRecord | None:
@@ -89,6 +94,9 @@ async def on_download(update: Update, context: Ctx, cb: Callback) -> None:
     if record is None:
         return
     _, q, t = await tapped(update, context)
+    if record.match.state.game_type != "portes":
+        await q.answer(portes_only_text(t), show_alert=True)
+        return
     await q.answer()
     text = match_text(record, seat_names(t, record.match))
     chat_id, thread = _where(update)
@@ -203,6 +211,9 @@ async def on_position(update: Update, context: Ctx, cb: Callback) -> None:
     index = _step(cb)
     if index is None or not 0 <= index < len(steps):
         await q.answer(t._("This match has no play to replay."), show_alert=True)
+        return
+    if not steps[index][0].gnubg_id:
+        await q.answer(portes_only_text(t), show_alert=True)
         return
     position_id, match_id = steps[index][0].gnubg_id.split(":", 1)
     await q.answer(t._("GNU Backgammon\nPosition ID: {position}\nMatch ID: {match}",

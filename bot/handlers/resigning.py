@@ -102,7 +102,8 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
         user.id, length=mv.length, no_triple=mv.no_triple,
         chat_id=mv.place.chat_id if group else None, thread_id=mv.place.thread_id,
         target_id=other.player.id if other.player else None,
-        computer_level=other.computer_level, rematch_of=mv.id, move_seconds=mv.move_seconds)
+        computer_level=other.computer_level, rematch_of=mv.id, move_seconds=mv.move_seconds,
+        game_type=mv.state.game_type, winner_starts=mv.state.winner_starts)
     if not res.ok or res.challenge is None:
         # a repeated tap is told quietly that its rematch is already there
         await q.answer(texts.error_text(t, res.code or "error"),

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState, InvalidAction, PortesError
 from rules.fairdice import FairDice, commitment
-from rules.match import FORMAT_VERSION, Event, Match
+from rules.match import Event, Match
 from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow
 from storage.results import (
     ActionResult,
@@ -36,6 +36,7 @@ from storage.usecases.rows import (
     player_view,
     refused,
     storable_id,
+    stored_state,
 )
 
 MAX_MIX_LENGTH = 256
@@ -67,6 +68,7 @@ def challenge_view(
         card_message_id=ch.card_message_id,
         card_inline_message_id=ch.card_inline_message_id,
         move_seconds=match.move_seconds,
+        game_type=match.game_type,
     )
 
 
@@ -128,8 +130,8 @@ def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place
         no_triple=state.no_triple,
         score0=0,
         score1=0,
-        state=state.to_json(),
-        state_format=FORMAT_VERSION,
+        **stored_state(state),
+        game_type=state.game_type,
         seed=seed,
         commitment=commitment(seed),
         dice_drawn=0,
@@ -155,7 +157,7 @@ def _starting_values(ch: ChallengeRow, row: MatchRow, *, acceptor_id: int, mix: 
 
 
 def _new_match(
-    length: int, no_triple: bool, author_id: int, target_id: int | None
+    length: int, no_triple: bool, author_id: int, target_id: int | None, game: tuple[str, bool]
 ) -> Match | ChallengeResult:
     """The new match's state, or why it cannot be made."""
     if target_id is not None and target_id == author_id:
@@ -163,9 +165,16 @@ def _new_match(
             Outcome.REFUSED, code="own_challenge", message="You cannot challenge yourself."
         )
     try:
-        return Match.new(length, no_triple=no_triple)
+        return Match.new(length, no_triple=no_triple, game_type=game[0], winner_starts=game[1])
     except PortesError as exc:
         return ChallengeResult(Outcome.REFUSED, code=exc.code, message=exc.message)
+
+
+def _fields(target_id: int | None, target_username: str | None, inline: bool,
+            rematch_of: int | None) -> dict[str, Any]:
+    """The challenge's own columns at its creation (the username without ``@``)."""
+    return {"target_id": target_id, "inline": inline, "rematch_of": rematch_of,
+            "target_username": (target_username or "").lstrip("@")[:64] or None}
 
 
 def _challenge_row(
@@ -201,30 +210,29 @@ class ChallengeCases(Feature):
         computer_level: int | None = None,
         rematch_of: int | None = None,
         move_seconds: int | None = None,
+        game_type: str = "portes", winner_starts: bool = False,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
         The seed comes from the kernel's seed source; print ``challenge.commitment`` on the card.
         ``target_id`` / ``target_username`` restrict who may accept. ``inline``: the card is an
-        inline message (record it with :meth:`set_challenge_card`). ``computer_level`` makes a
-        match against the computer, which only the author may start with
-        :meth:`accept_challenge` (so the mixed-in value still arrives after the commitment).
-        ``rematch_of``: the finished match this is the rematch of (at most one each, however
-        taps race). ``move_seconds``: the time per move (``None``: the operator's default,
-        ``TimerPolicy.turn_timeout``). An expiry timer is set (``TimerPolicy.challenge_ttl``).
-        Refusals: ``invalid_action`` (length not 1, 3, 5, 7), ``own_challenge``,
-        ``too_many_challenges_here`` / ``too_many_challenges`` (the author already has
-        ``ChallengeLimits.per_chat`` open challenges in this group / ``overall`` anywhere); for a
-        rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the existing one).
+        inline message (record it with :meth:`set_challenge_card`). ``computer_level`` makes a match
+        against the computer, which only the author may start with :meth:`accept_challenge` (so the
+        mixed-in value still arrives after the commitment). ``rematch_of``: the finished match this
+        is the rematch of (at most one each, however taps race). ``move_seconds``: the time per move
+        (``None``: the operator's default, ``TimerPolicy.turn_timeout``). ``game_type``,
+        ``winner_starts``: as for ``Match.new``. An expiry timer is set
+        (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action`` (length not 1, 3, 5, 7),
+        ``own_challenge``, ``too_many_challenges_here`` / ``too_many_challenges`` (the author
+        already has ``ChallengeLimits.per_chat`` open challenges in this group / ``overall``
+        anywhere); for a rematch ``not_a_player``, ``not_finished``, ``rematch_exists`` (with the
+        existing one).
         """
-        state = _new_match(length, no_triple, author_id, target_id)
+        state = _new_match(length, no_triple, author_id, target_id, (game_type, winner_starts))
         if isinstance(state, ChallengeResult):
             return state
-        if target_username:
-            target_username = target_username.lstrip("@")[:64] or None
         k, now, seed = self.kernel, self.kernel.clock(), self.kernel.seeds()
-        fields: dict[str, Any] = {"target_id": target_id, "target_username": target_username,
-                                  "inline": inline, "rematch_of": rematch_of}
+        fields = _fields(target_id, target_username, inline, rematch_of)
         place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
         try:
             with k.db.write_lock(), k.sessions.begin() as session:

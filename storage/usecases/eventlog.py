@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from rules.match import Event, GameEnded, GameStarted, TurnPlayed
+from rules.match import Event, GameDrawn, GameEnded, GameStarted, TurnPlayed
 from storage.results import TimerKind, TimerPolicy
 from storage.usecases.rows import END_GAME, INSERT_GAME, INSERT_TIMERS, INSERT_TURNS, Step
+
+DRAW = "draw"
+"""``games.kind`` of a drawn game (no ``GameKind``: nobody won it)."""
 
 
 def turn_row(match_id: int, event: TurnPlayed, now: datetime) -> dict[str, Any]:
@@ -59,6 +62,23 @@ def game_ended(match_id: int, event: GameEnded, now: datetime) -> Step:
     )
 
 
+def game_drawn(match_id: int, event: GameDrawn, now: datetime) -> Step:
+    """A drawn Plakoto (both mothers pinned): no winner, kind ``draw``, 0 points; the game is
+    played again under the next number."""
+    return (
+        END_GAME,
+        {
+            "b_id": match_id,
+            "b_number": event.game,
+            "winner": None,
+            "kind": DRAW,
+            "points": 0,
+            "resigned": False,
+            "ended_at": now,
+        },
+    )
+
+
 def event_steps(match_id: int, events: Sequence[Event], now: datetime) -> list[Step]:
     """The statements appending the turns to the move log and keeping the games table up to
     date, in order, with as few as possible (one executemany per run of turns)."""
@@ -79,6 +99,9 @@ def event_steps(match_id: int, events: Sequence[Event], now: datetime) -> list[S
         elif isinstance(event, GameEnded):
             flush_turns()
             steps.append(game_ended(match_id, event, now))
+        elif isinstance(event, GameDrawn):
+            flush_turns()
+            steps.append(game_drawn(match_id, event, now))
     flush_turns()
     return steps
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState, PortesError
 from rules.fairdice import FairDice, new_seed
-from rules.match import FORMAT_VERSION, Event, Match
+from rules.match import Event, Match
 from storage.db import Database, current_loop
 from storage.models import MatchRow, Player
 from storage.results import (
@@ -63,6 +63,7 @@ from storage.usecases.rows import (
     seat_of,
     status_after,
     storable_id,
+    stored_state,
     to_act,
     waiting_key,
 )
@@ -263,8 +264,7 @@ class Kernel:
         values: dict[str, Any] = {
             "status": new_status.value,
             "version": row.version + 1,
-            "state": after.to_json(),
-            "state_format": FORMAT_VERSION,
+            **stored_state(after),
             "score0": after.score[0],
             "score1": after.score[1],
             "winner": after.winner,

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import case, func, or_
 from sqlalchemy.sql import Executable
 
-from rules.match import Event, GameEnded, GameStarted, TurnPlayed
+from rules.match import Event, GameDrawn, GameEnded, GameStarted, TurnPlayed
 from storage.models import Base
 from storage.results import ENDED_STATUSES, MatchStatus
 
@@ -135,6 +135,8 @@ def notes_of(events: Sequence[Event]) -> list[dict[str, Any]]:
                           "points": e.points, "resigned": e.resigned})
         elif isinstance(e, GameStarted):
             notes.append({"k": "start", "game": e.game})
+        elif isinstance(e, GameDrawn):
+            notes.append({"k": "draw", "game": e.game})
     return notes
 
 

@@ -70,6 +70,7 @@ def summaries(
                 turn_deadline=r.turn_deadline,
                 updated_at=r.updated_at,
                 readable=ok,
+                game_type=r.game_type,
             )
         )
     return out

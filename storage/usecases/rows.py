@@ -3,6 +3,7 @@ hot path, and small pure helpers turning rows and states into views and statuses
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,6 +25,14 @@ from storage.results import (
     PlayerView,
     RatingChange,
 )
+
+
+def stored_state(state: Match) -> dict[str, Any]:
+    """The match's ``state`` and ``state_format`` columns: its JSON and that JSON's format (1
+    for Portes, 2 for the other games)."""
+    text = state.to_json()
+    return {"state": text, "state_format": int(json.loads(text)["format"])}
+
 
 Decision = Callable[[Match, int, DiceSource], tuple[Match, list[Event]]]
 """What an action does to a match: (state, acting seat, dice) -> (new state, events)."""
@@ -74,6 +83,7 @@ class MatchData:
     started_at: datetime | None
     finished_at: datetime | None
     move_seconds: int | None = None
+    game_type: str = "portes"
 
 
 MatchLike = MatchRow | MatchData
