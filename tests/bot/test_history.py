@@ -20,7 +20,8 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
     for player in (mover, other, mover):
         await play_turn(standin, player, group)
     cmd = alice.send(group, "/resign")
-    menu = await group.wait_for_bot_message(after=cmd)
+    menu = await group.wait_for_bot_message(  # not the last turn's board, if later
+        after=cmd, predicate=lambda m: "🏳 Resign the match" in m.button_texts)
     await alice.tap(menu, "🏳 Resign the match")
     await standin.wait_for(
         lambda: (b := live_board(group)) is not None and "wins the match" in b.caption and b,
@@ -28,7 +29,8 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
 
     # /history lists the match with its buttons
     cmd = alice.send(group, "/history")
-    listing = await group.wait_for_bot_message(after=cmd)
+    listing = await group.wait_for_bot_message(  # not the dice reveal, if later
+        after=cmd, predicate=lambda m: "Your recent matches" in m.content)
     found = re.search(r"#(\d+) · Bob · 0–\d+/3", listing.text)
     assert found, listing.text
     match_id = int(found.group(1))

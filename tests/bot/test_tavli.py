@@ -149,7 +149,8 @@ def actions(board: Message | None) -> set[str]:
 async def resign_game(standin: StandIn, mover: User, other: User) -> None:
     """``mover`` (on turn) resigns the game for 1 point; ``other`` accepts on their board."""
     cmd = mover.send(mover.private, "/resign")
-    menu = await mover.private.wait_for_bot_message(after=cmd)
+    menu = await mover.private.wait_for_bot_message(  # the menu, not a board posted later
+        after=cmd, predicate=lambda m: m.photo_bytes is None and bool(m.button_texts))
     await mover.tap(menu, menu.button_texts[0])  # the game for 1 point, in either language
     offer = await standin.wait_for(
         lambda: (b := live_board(other.private)) is not None and "ra" in actions(b) and b,
@@ -261,7 +262,8 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     assert answer.show_alert and "Portes only" in (answer.text or "")
     # /history: Replay, but no .mat Download (GNU Backgammon does not read Plakoto)
     cmd = alice.send(alice.private, "/history")
-    listing = await alice.private.wait_for_bot_message(after=cmd)
+    listing = await alice.private.wait_for_bot_message(
+        after=cmd, predicate=lambda m: "▶ Replay #1" in m.button_texts)
     assert "▶ Replay #1" in listing.button_texts and "📄 Download #1" not in listing.button_texts
     forged = await alice.tap_data(listing, "hd:1:0")
     assert forged.show_alert and "Portes only" in (forged.text or "")
@@ -274,7 +276,8 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     assert answer.show_alert and "Portes only" in (answer.text or "")
     # /review 1: said why there is none, and /review lists no Review button for it
     cmd = alice.send(alice.private, "/review 1")
-    said = await alice.private.wait_for_bot_message(after=cmd)
+    said = await alice.private.wait_for_bot_message(
+        after=cmd, predicate=lambda m: "Portes only" in m.content)
     assert "Portes only" in said.text
     cmd = alice.send(alice.private, "/review")
     listing = await alice.private.wait_for_bot_message(after=cmd)

@@ -1,4 +1,4 @@
-"""Storage of the other games (issue 15): revision 0010t adds ``matches.game_type`` keeping
+"""Storage of the other games (issue 15): revision 0011 adds ``matches.game_type`` keeping
 every match Portes; a match of Plakoto is stored in format 2 and read back; a drawn game is
 logged without a winner."""
 
@@ -46,9 +46,9 @@ def match_columns(url: str) -> set[str]:
         engine.dispose()
 
 
-def test_revision_0010t_makes_every_existing_match_portes(empty_url: str) -> None:  # noqa: F811
+def test_revision_0011_makes_every_existing_match_portes(empty_url: str) -> None:  # noqa: F811
     # Given a database at 0009 with a player and a match of theirs
-    migrate.upgrade(empty_url, "0009")
+    migrate.upgrade(empty_url, "0010")
     assert "game_type" not in match_columns(empty_url)
     run(empty_url, "INSERT INTO players (id, display_name, can_message, created_at, updated_at)"
         " VALUES (7, 'Alice', true, :t, :t)", t=NOW)
@@ -57,12 +57,12 @@ def test_revision_0010t_makes_every_existing_match_portes(empty_url: str) -> Non
         " updated_at) VALUES (1, 'challenge', 1, 7, 5, false, 0, 0, '{}', 1, :seed, 'c0', 0,"
         " :t, :t)", t=NOW, seed=bytes(32))
     # When it is upgraded: the match plays Portes and keeps everything else
-    migrate.upgrade(empty_url, "0010t")
+    migrate.upgrade(empty_url, "0011")
     assert run(empty_url, "SELECT id, length, state_format, game_type FROM matches") == [
         (1, 5, 1, "portes")]
     run(empty_url, "UPDATE matches SET game_type = 'plakoto' WHERE id = 1")
     # and downgraded, only the column goes
-    migrate.downgrade(empty_url, "0009")
+    migrate.downgrade(empty_url, "0010")
     assert "game_type" not in match_columns(empty_url)
     assert run(empty_url, "SELECT id, length FROM matches") == [(1, 5)]
 

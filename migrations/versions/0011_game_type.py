@@ -4,8 +4,8 @@
 A drawn Plakoto (both mothers pinned) is a ``games`` row with ``kind`` ``draw``, no winner and
 0 points; its game is played again as the next number, so no column is needed for it.
 
-Revision ID: 0010t
-Revises: 0009
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-12-01 04:00:00.000000
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010t"
-down_revision: str | None = "0009"
+revision: str = "0011"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
