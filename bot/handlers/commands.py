@@ -11,14 +11,13 @@ from bot import texts
 from bot.callbacks import Callback, parse_id
 from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
 from bot.handlers.challenges import show_challenge_privately, show_new_card
-from bot.handlers.common import HTML, Ctx, is_group_chat, publisher
+from bot.handlers.common import HTML, Ctx, is_group_chat, point_to_private, publisher
 from bot.handlers.player_settings import show_settings
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
     games_keyboard,
     lang_keyboard,
     notices_keyboard,
-    url_keyboard,
 )
 from bot.pace import Admission
 from bot.reveal import dice_help_text
@@ -160,11 +159,9 @@ async def cmd_notices(update: Update, context: Ctx) -> None:
         return
     p, msg, user, t = sender
     if is_group_chat(msg.chat):
-        await msg.reply_text(
-            t._("Your notices are set in our private chat: tap below, or send /notices "
-                "there."),
-            reply_markup=url_keyboard("▶ " + t._("Open the private chat"), p.link("notices")),
-            do_quote=True)
+        await point_to_private(p, msg, t, t._("Your notices are set in our private chat: tap "
+                                              "below, or send /notices there."),
+                               p.link("notices"))
         return
     await show_notices(context, t, msg, user.id)
 

@@ -11,6 +11,7 @@ from bot import texts
 from bot.callbacks import ON_BOARD, decode
 from bot.core import Portes, portes
 from bot.i18n import Tr
+from bot.keyboards import url_keyboard
 from bot.publish import Publisher
 from storage.results import ActionResult, MatchView
 
@@ -67,3 +68,11 @@ async def from_its_board(p: Portes, q: CallbackQuery, mv: MatchView) -> bool:
     if where is None:
         return False
     return await p.uc.is_board_of(mv.id, chat_id=where[0], message_id=where[1])
+
+
+async def point_to_private(p: Portes, msg: Message, t: Tr, text: str, link: str) -> None:
+    """A command that is one's own business, sent in a group: answered there with ``text``
+    and a button that opens the private chat (``link``: a deep link or the bot's chat)."""
+    await msg.reply_text(text, reply_markup=url_keyboard("▶ " + t._("Open the private chat"),
+                                                         link), do_quote=True)
+

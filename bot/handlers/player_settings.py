@@ -14,9 +14,8 @@ from telegram import Message, Update, User
 from bot import texts
 from bot.callbacks import Callback
 from bot.core import Portes, command_sender, quietly, tapped
-from bot.handlers.common import HTML, Ctx, is_group_chat
+from bot.handlers.common import HTML, Ctx, is_group_chat, point_to_private
 from bot.i18n import Tr, tr
-from bot.keyboards import url_keyboard
 from bot.player_settings import (
     PlayerSettings,
     parse_change,
@@ -34,11 +33,9 @@ async def cmd_settings(update: Update, context: Ctx) -> None:
         return
     p, msg, user, t = sender
     if is_group_chat(msg.chat):
-        await msg.reply_text(
-            t._("Your settings are in our private chat: tap below, or send /settings there. "
-                "This group's language is set with /lang."),
-            reply_markup=url_keyboard("▶ " + t._("Open the private chat"), p.link("settings")),
-            do_quote=True)
+        await point_to_private(p, msg, t, t._(
+            "Your settings are in our private chat: tap below, or send /settings there. "
+            "This group's language is set with /lang."), p.link("settings"))
         return
     await show_settings(p, msg, user)
 

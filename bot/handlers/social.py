@@ -17,9 +17,8 @@ from telegram import Message, Update, User
 
 from bot.callbacks import Action, Callback, encode
 from bot.core import Portes, command_sender, quietly, tapped
-from bot.handlers.common import Ctx, is_group_chat
+from bot.handlers.common import Ctx, is_group_chat, point_to_private
 from bot.i18n import Tr
-from bot.keyboards import url_keyboard
 from bot.social_texts import (
     forget_question,
     head_to_head_text,
@@ -147,12 +146,9 @@ async def cmd_forgetme(update: Update, context: Ctx) -> None:
         return
     p, msg, _, t = sender
     if is_group_chat(msg.chat):
-        await msg.reply_text(
-            t._("Deleting your data is done in our private chat: tap below and send /forgetme "
-                "there."),
-            reply_markup=url_keyboard("▶ " + t._("Open the private chat"),
-                                      f"https://t.me/{p.username}"),
-            do_quote=True)
+        await point_to_private(p, msg, t, t._(
+            "Deleting your data is done in our private chat: tap below and send /forgetme "
+            "there."), f"https://t.me/{p.username}")
         return
     await msg.reply_text(forget_question(t), reply_markup=forget_keyboard(t))
 
