@@ -136,6 +136,17 @@ def nardy_rules(t: Tr) -> str:
     )
 
 
+def tavli_rules(t: Tr) -> str:
+    """/rules tavli: the rotation; each game's sheet is one command away."""
+    return t._(
+        "<b>Tavli: the three games in turn</b>\n\n"
+        "A tavli match is played to 3, 5 or 7 points, its games in turn: Portes, Plakoto, Fevga, "
+        "then Portes again. The winner of a game starts the next one with his own roll (the café "
+        "habit). A drawn Plakoto (both mothers pinned) scores nothing and is played again.\n\n"
+        "Each game's rules: /rules portes, /rules plakoto, /rules fevga."
+    )
+
+
 GAME_RULES = {"portes": portes_rules, "plakoto": plakoto_rules, "fevga": fevga_rules,
-              "nardy": nardy_rules}
+              "nardy": nardy_rules, "tavli": tavli_rules}
 """/rules of each game, by ``Variant`` value."""

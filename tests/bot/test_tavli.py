@@ -317,3 +317,21 @@ def test_a_pinned_mother_and_a_draw_are_told_in_both_languages() -> None:
                                      False)
         assert won.startswith("Bob") and mother in won and "2" in won
         assert draw in draw_text(t)
+
+
+async def test_rules_tavli_tells_the_rotation_in_both_languages(
+    standin: StandIn, bot: Running
+) -> None:
+    # Given an English and a Greek player, When each asks /rules tavli
+    ann = standin.user("Ann")
+    eleni = standin.user("Eleni", language_code="el")
+    answers = []
+    for user in (ann, eleni):
+        cmd = user.send(user.private, "/rules tavli")
+        answers.append((await user.private.wait_for_bot_message(after=cmd)).text)
+    # Then each reads the rotation (not Portes's sheet) and how to reach each game's rules
+    english, greek = answers
+    assert english.startswith("Tavli: the three games in turn")
+    assert "Portes, Plakoto, Fevga" in english and "/rules plakoto" in english
+    assert greek.startswith("Τάβλι: τα τρία παιχνίδια με τη σειρά")
+    assert "Πόρτες, Πλακωτό, Φεύγα" in greek and "ξαναπαίζεται" in greek
