@@ -26,7 +26,7 @@ def fast(position, roll, options=None):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("variant", GAMES)
 def test_agrees_on_self_play_positions_and_every_roll(variant: Variant) -> None:
-    positions = tavli_selfplay_positions(variant, 30, seed=77)
+    positions = tavli_selfplay_positions(variant, 15, seed=77)
     for position in positions:
         for roll in ALL_ROLLS:
             assert fast(position, roll) == brute_results(position, roll), (position, roll)
@@ -35,7 +35,7 @@ def test_agrees_on_self_play_positions_and_every_roll(variant: Variant) -> None:
 @pytest.mark.parametrize("variant", GAMES)
 def test_agrees_on_crafted_positions_under_every_option(variant: Variant) -> None:
     rng = random.Random(5)
-    for position in crafted_positions(variant, 35, seed=99):
+    for position in crafted_positions(variant, 15, seed=99):
         for options in OPTION_SETS[variant]:
             for roll in rng.sample(ALL_ROLLS, 2):
                 assert fast(position, roll, options) == brute_results(position, roll, options), (
