@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from sqlalchemy import inspect, text
+
+from storage.db import make_engine
 from storage.results import COMPUTER, ActionResult, Actor, MatchView, Outcome
 from storage.usecases import UseCases
 
@@ -56,3 +59,26 @@ async def play_to_end(
         assert result.match is not None
         view = result.match
     raise AssertionError("the match did not end")
+
+
+def sql_rows(url: str, sql: str, **params: object) -> list[tuple[object, ...]]:
+    """Run one statement on the database at ``url`` in its own transaction (the migration
+    tests write rows an older revision knows, then read them back); the rows, if any."""
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            result = conn.execute(text(sql), params)
+            return [tuple(r) for r in result] if result.returns_rows else []
+    finally:
+        engine.dispose()
+
+
+def table_columns(url: str, table: str) -> set[str]:
+    """The column names ``table`` has at ``url`` now."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return {c["name"] for c in inspect(conn).get_columns(table)}
+    finally:
+        engine.dispose()
+

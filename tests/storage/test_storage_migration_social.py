@@ -4,24 +4,15 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import inspect, text
+from sqlalchemy import inspect
 
 from storage import migrate
 from storage.db import make_engine
 from storage.social import leaderboard, player_stats
+from tests.storage.helpers import sql_rows
 from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 NOW = datetime(2026, 12, 4, 12, 0, tzinfo=UTC).replace(tzinfo=None)
-
-
-def run(url: str, sql: str, **params: object) -> list[tuple[object, ...]]:
-    engine = make_engine(url)
-    try:
-        with engine.begin() as conn:
-            result = conn.execute(text(sql), params)
-            return [tuple(r) for r in result] if result.returns_rows else []
-    finally:
-        engine.dispose()
 
 
 def shape(url: str) -> tuple[set[str], set[str], set[str]]:
@@ -39,21 +30,21 @@ def shape(url: str) -> tuple[set[str], set[str], set[str]]:
 def fill_0007(url: str) -> None:
     """Two players, a finished 3-point match with a gammon, and its ratings."""
     for pid, name in ((7, "Alice"), (8, "Bob")):
-        run(url, "INSERT INTO players (id, display_name, username, can_message, created_at, "
+        sql_rows(url, "INSERT INTO players (id, display_name, username, can_message, created_at, "
             "updated_at) VALUES (:p, :n, :u, true, :t, :t)", p=pid, n=name, u=name.lower(), t=NOW)
-    run(url, "INSERT INTO matches (id, status, version, player0_id, player1_id, length, "
+    sql_rows(url, "INSERT INTO matches (id, status, version, player0_id, player1_id, length, "
         "no_triple, score0, score1, winner, end_reason, chat_id, state, state_format, seed, "
         "commitment, dice_drawn, created_at, updated_at, finished_at) VALUES (1, 'finished', 9, "
         "7, 8, 3, false, 3, 1, 0, 'score', -100, '{}', 1, :seed, :c, 12, :t, :t, :t)",
         seed=bytes(32), c="0" * 64, t=NOW)
     for number, winner, kind, points in ((1, 1, "single", 1), (2, 0, "gammon", 2),
                                          (3, 0, "single", 1)):
-        run(url, "INSERT INTO games (match_id, number, winner, kind, points, resigned, "
+        sql_rows(url, "INSERT INTO games (match_id, number, winner, kind, points, resigned, "
             "started_at, ended_at) VALUES (1, :n, :w, :k, :pts, false, :t, :t)",
             n=number, w=winner, k=kind, pts=points, t=NOW)
     for pid, scope, rating in ((7, 0, 1517.3), (8, 0, 1482.7), (7, -100, 1517.3),
                                (8, -100, 1482.7)):
-        run(url, "INSERT INTO ratings (player_id, scope, rating, experience, matches, "
+        sql_rows(url, "INSERT INTO ratings (player_id, scope, rating, experience, matches, "
             "updated_at) VALUES (:p, :s, :r, 3, 1, :t)", p=pid, s=scope, r=rating, t=NOW)
 
 
@@ -68,7 +59,7 @@ def test_revision_0008_keeps_players_matches_and_ratings(empty_url: str) -> None
     assert "hidden" in columns
     assert {"ix_matches_player0_stats", "ix_matches_player1_stats"} <= match_indexes
     assert "ix_games_match_kind" in game_indexes
-    assert [(i, bool(h)) for i, h in run(empty_url, "SELECT id, hidden FROM players "
+    assert [(i, bool(h)) for i, h in sql_rows(empty_url, "SELECT id, hidden FROM players "
                                                     "ORDER BY id")] == [(7, False), (8, False)]
     engine = make_engine(empty_url)
     try:
@@ -82,12 +73,12 @@ def test_revision_0008_keeps_players_matches_and_ratings(empty_url: str) -> None
     assert stats.rating is not None and stats.rating.rating == 1517.3
     assert board.top == () and board.my_matches == 1  # one rated match: not listed yet
     # And downgraded again, only the column and the indexes go
-    run(empty_url, "UPDATE players SET hidden = true WHERE id = 8")
+    sql_rows(empty_url, "UPDATE players SET hidden = true WHERE id = 8")
     migrate.downgrade(empty_url, "0007")
     columns, match_indexes, game_indexes = shape(empty_url)
     assert "hidden" not in columns and "ix_matches_player0_stats" not in match_indexes
     assert "ix_games_match_kind" not in game_indexes
-    assert run(empty_url, "SELECT id, display_name, username FROM players ORDER BY id") == [
+    assert sql_rows(empty_url, "SELECT id, display_name, username FROM players ORDER BY id") == [
         (7, "Alice", "alice"), (8, "Bob", "bob")]
-    assert run(empty_url, "SELECT count(*) FROM ratings") == [(4,)]
-    assert run(empty_url, "SELECT count(*) FROM games WHERE match_id = 1") == [(3,)]
+    assert sql_rows(empty_url, "SELECT count(*) FROM ratings") == [(4,)]
+    assert sql_rows(empty_url, "SELECT count(*) FROM games WHERE match_id = 1") == [(3,)]

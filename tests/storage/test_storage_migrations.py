@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from storage import migrate
 from storage.db import make_engine
 from storage.models import Base
 from tests.storage.conftest import create_database, drop_database, postgres_admin_url
+from tests.storage.helpers import sql_rows, table_columns
 
 TABLES = {
     "players",
@@ -97,16 +99,8 @@ def test_constraint_names_follow_the_convention() -> None:
 def test_revision_0002_keeps_the_data_of_0001(empty_url: str) -> None:
     from datetime import UTC, datetime
 
-    from sqlalchemy import text
 
-    def run(sql: str, **params: object) -> list[tuple[object, ...]]:
-        engine = make_engine(empty_url)
-        try:
-            with engine.begin() as conn:
-                result = conn.execute(text(sql), params)
-                return [tuple(r) for r in result] if result.returns_rows else []
-        finally:
-            engine.dispose()
+    run = functools.partial(sql_rows, empty_url)
 
     # Given a database at 0001 with a player in it
     migrate.upgrade(empty_url, "0001")
@@ -133,24 +127,10 @@ def test_revision_0002_keeps_the_data_of_0001(empty_url: str) -> None:
 def test_revision_0006_turns_notices_on_for_every_player(empty_url: str) -> None:
     from datetime import UTC, datetime
 
-    from sqlalchemy import text
 
-    def run(sql: str, **params: object) -> list[tuple[object, ...]]:
-        engine = make_engine(empty_url)
-        try:
-            with engine.begin() as conn:
-                result = conn.execute(text(sql), params)
-                return [tuple(r) for r in result] if result.returns_rows else []
-        finally:
-            engine.dispose()
+    run = functools.partial(sql_rows, empty_url)
 
-    def columns() -> set[str]:
-        engine = make_engine(empty_url)
-        try:
-            with engine.connect() as conn:
-                return {c["name"] for c in inspect(conn).get_columns("players")}
-        finally:
-            engine.dispose()
+    columns = functools.partial(table_columns, empty_url, "players")
 
     # Given a database at 0005 with a player in it
     migrate.upgrade(empty_url, "0005")
@@ -175,24 +155,10 @@ def test_revision_0006_turns_notices_on_for_every_player(empty_url: str) -> None
 def test_revision_0009_adds_settings_and_time_per_move_keeping_the_data(empty_url: str) -> None:
     from datetime import UTC, datetime
 
-    from sqlalchemy import text
 
-    def run(sql: str, **params: object) -> list[tuple[object, ...]]:
-        engine = make_engine(empty_url)
-        try:
-            with engine.begin() as conn:
-                result = conn.execute(text(sql), params)
-                return [tuple(r) for r in result] if result.returns_rows else []
-        finally:
-            engine.dispose()
+    run = functools.partial(sql_rows, empty_url)
 
-    def columns(table: str) -> set[str]:
-        engine = make_engine(empty_url)
-        try:
-            with engine.connect() as conn:
-                return {c["name"] for c in inspect(conn).get_columns(table)}
-        finally:
-            engine.dispose()
+    columns = functools.partial(table_columns, empty_url)
 
     # Given a database at 0007 with a player who turned notices off and a match of theirs
     migrate.upgrade(empty_url, "0007")

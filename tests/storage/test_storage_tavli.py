@@ -7,64 +7,43 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from sqlalchemy import inspect, text
-
 from bot.reveal import rolls_after_opening, winner_rolls
 from rules.fairdice import FairDice, games_of
 from rules.games import Variant
 from rules.match import GameDrawn
 from storage import migrate
-from storage.db import Database, make_engine
+from storage.db import Database
 from storage.replay import replay
 from storage.results import MatchStatus
 from storage.usecases import UseCases
 from storage.usecases.eventlog import DRAW, event_steps
 from tests.storage.conftest import FakeClock
-from tests.storage.helpers import new_match, play_to_end
+from tests.storage.helpers import new_match, play_to_end, sql_rows, table_columns
 from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 SEED_BYTE = 6
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC).replace(tzinfo=None)
 
 
-def run(url: str, sql: str, **params: object) -> list[tuple[object, ...]]:
-    engine = make_engine(url)
-    try:
-        with engine.begin() as conn:
-            result = conn.execute(text(sql), params)
-            return [tuple(r) for r in result] if result.returns_rows else []
-    finally:
-        engine.dispose()
-
-
-def match_columns(url: str) -> set[str]:
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            return {c["name"] for c in inspect(conn).get_columns("matches")}
-    finally:
-        engine.dispose()
-
-
 def test_revision_0011_makes_every_existing_match_portes(empty_url: str) -> None:  # noqa: F811
     # Given a database at 0009 with a player and a match of theirs
     migrate.upgrade(empty_url, "0010")
-    assert "game_type" not in match_columns(empty_url)
-    run(empty_url, "INSERT INTO players (id, display_name, can_message, created_at, updated_at)"
-        " VALUES (7, 'Alice', true, :t, :t)", t=NOW)
-    run(empty_url, "INSERT INTO matches (id, status, version, player0_id, length, no_triple,"
+    assert "game_type" not in table_columns(empty_url, "matches")
+    sql_rows(empty_url, "INSERT INTO players (id, display_name, can_message, created_at,"
+             " updated_at) VALUES (7, 'Alice', true, :t, :t)", t=NOW)
+    sql_rows(empty_url, "INSERT INTO matches (id, status, version, player0_id, length, no_triple,"
         " score0, score1, state, state_format, seed, commitment, dice_drawn, created_at,"
         " updated_at) VALUES (1, 'challenge', 1, 7, 5, false, 0, 0, '{}', 1, :seed, 'c0', 0,"
         " :t, :t)", t=NOW, seed=bytes(32))
     # When it is upgraded: the match plays Portes and keeps everything else
     migrate.upgrade(empty_url, "0011")
-    assert run(empty_url, "SELECT id, length, state_format, game_type FROM matches") == [
+    assert sql_rows(empty_url, "SELECT id, length, state_format, game_type FROM matches") == [
         (1, 5, 1, "portes")]
-    run(empty_url, "UPDATE matches SET game_type = 'plakoto' WHERE id = 1")
+    sql_rows(empty_url, "UPDATE matches SET game_type = 'plakoto' WHERE id = 1")
     # and downgraded, only the column goes
     migrate.downgrade(empty_url, "0010")
-    assert "game_type" not in match_columns(empty_url)
-    assert run(empty_url, "SELECT id, length FROM matches") == [(1, 5)]
+    assert "game_type" not in table_columns(empty_url, "matches")
+    assert sql_rows(empty_url, "SELECT id, length FROM matches") == [(1, 5)]
 
 
 def test_a_drawn_game_is_logged_with_no_winner_and_no_points() -> None:
