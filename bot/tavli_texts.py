@@ -20,6 +20,26 @@ GAME_LETTERS = {"portes": "p", "plakoto": "k", "fevga": "f", "tavli": "v", "nard
 """The one letter a game takes in callback data."""
 GAME_OF_LETTER = {letter: game for game, letter in GAME_LETTERS.items()}
 
+CAFE_GAMES = frozenset({"tavli", "plakoto", "fevga", "nardy"})
+"""The games whose /new card has the café start switch (the last game's winner rolls first in
+the next game, no opening roll); Portes keeps its opening roll, as its rule sheet says."""
+
+
+def cafe_default(game: str) -> bool:
+    """The café start's default: on in a tavli match (the rotation is played the café way, as
+    /rules tavli says), off elsewhere (an opening roll for every game, as in Portes)."""
+    return game == "tavli"
+
+
+def cafe_line(t: Tr, game: str, on: bool) -> str | None:
+    """The /new and challenge cards' line on how each game after the first begins (``None``
+    where the switch does not apply)."""
+    if game not in CAFE_GAMES:
+        return None
+    if on:
+        return t._("The winner of each game rolls first in the next (café style).")
+    return t._("Each game starts with an opening roll.")
+
 
 def game_name(t: Tr, game: str) -> str:
     return t._(GAME_NAMES.get(game, GAME_NAMES["portes"]))
@@ -34,8 +54,7 @@ def game_title(t: Tr, match: Match) -> str:
 def game_line(t: Tr, game: str) -> str:
     """The game on the /new card (a tavli match says what it plays)."""
     if game == "tavli":
-        return t._("🎲 Tavli: Portes, Plakoto and Fevga in turn; each game's winner starts the "
-                   "next.")
+        return t._("🎲 Tavli: Portes, Plakoto and Fevga in turn.")
     return "🎲 " + game_name(t, game)
 
 

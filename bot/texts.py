@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
 from bot.player_settings import per_move_line, settings_help
-from bot.tavli_texts import game_name, game_title, mother_win_text, winner_starts_text
+from bot.tavli_texts import cafe_line, game_name, game_title, mother_win_text, winner_starts_text
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
@@ -375,6 +375,8 @@ def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
     text = challenge_line(t, author_name, target_name or t._("anyone"), c.length, c.game_type)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    if cafe := cafe_line(t, c.game_type, c.winner_starts):
+        text += "\n" + cafe
     if c.move_seconds or default_move:
         text += "\n" + per_move_line(t, c.move_seconds or default_move or 0)
     text += "\n" + t._("Dice commitment (SHA-256): {commitment}",

@@ -32,17 +32,17 @@ from bot.keyboards import (
     offered_levels_for,
 )
 from bot.player_settings import move_seconds_of
-from bot.tavli_texts import GAME_OF_LETTER, game_line
+from bot.tavli_texts import CAFE_GAMES, GAME_OF_LETTER, cafe_default, cafe_line, game_line
 from rules.match import MATCH_LENGTHS
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
-NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?")
+NEW_ARG_RE = re.compile(
+    r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?(?:w([01]))?")
 NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])(?:g([a-z]))?")
 """The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
-game step, Portes)."""
-CAFE_GAMES = frozenset({"tavli"})
-"""The games whose matches follow the café habit: each game's winner rolls first in the next."""
+game step, Portes); ``w`` and 0 or 1 (NEW_ARG_RE), the café start switch (none: the game's
+default, :func:`bot.tavli_texts.cafe_default`)."""
 INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)")
 INLINE_RESULT_RE = re.compile(r"([1357])([tn])")
 
@@ -63,16 +63,21 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
 
 async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None,
                         hours: int | None, default_move: float, *, edit: bool,
-                        game: str = "portes") -> Message:
+                        game: str = "portes", cafe: bool | None = None) -> Message:
     """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): the
     games (Portes ticked until another is chosen), the lengths, the times per move with
     ``hours`` ticked (``None``: the operator's default), the "no triple" switch, and in a
-    private chat the way to a match against the computer."""
+    private chat the way to a match against the computer; where it applies, the café start
+    (``cafe``; ``None``: the game's default)."""
     text = texts.new_card_text(t, no_triple, hours * 3600 if hours else default_move)
     if game != "portes":
         text = game_line(t, game) + "\n" + text
+    on = cafe_default(game) if cafe is None else cafe
+    line = cafe_line(t, game, on)
+    if line:
+        text += "\n" + line
     markup = new_card_keyboard(t, no_triple, target, computer=msg.chat.type == ChatType.PRIVATE,
-                               hours=hours, default_move=default_move, game=game)
+                               hours=hours, default_move=default_move, game=game, cafe=on)
     if edit:
         edited = await msg.edit_text(text, reply_markup=markup)
         return edited if isinstance(edited, Message) else msg
@@ -99,13 +104,14 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     if not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
-    toggle, first, flag, target_raw, hours_raw, letter = m.groups()
+    toggle, first, flag, target_raw, hours_raw, letter, cafe_raw = m.groups()
     game = GAME_OF_LETTER.get(letter or "p")
     if game is None:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
     target = int(target_raw) if target_raw else None
     hours = int(hours_raw) if hours_raw else None
+    cafe = (cafe_raw == "1" if cafe_raw else cafe_default(game)) and game in CAFE_GAMES
     default = p.settings.timeouts.move_timeout
     try:
         move_seconds = move_seconds_of(hours, default)
@@ -116,7 +122,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer()
         ct = await p.t_in(msg.chat, user)
         await quietly(show_new_card(msg, ct, first == "n", target, hours, default, edit=True,
-                                    game=game))
+                                    game=game, cafe=cafe))
         return
     length = int(first)
     no_triple = flag == "n"
@@ -125,7 +131,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=no_triple,
         chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
-        move_seconds=move_seconds, game_type=game, winner_starts=game in CAFE_GAMES)
+        move_seconds=move_seconds, game_type=game, winner_starts=cafe)
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
         return
@@ -180,7 +186,7 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         return
     res = await p.uc.create_challenge(user.id, length=int(mode), no_triple=no_triple,
                                       computer_level=level, game_type=game,
-                                      winner_starts=game in CAFE_GAMES)
+                                      winner_starts=cafe_default(game))
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
         return
