@@ -215,9 +215,12 @@ def challenge_keyboard(t: Tr, challenge_id: int, *, accept: bool = True, cancel:
     return Markup(rows)
 
 
-def inline_accept_keyboard(t: Tr, length: int, no_triple: bool, author: int) -> Markup:
-    """The card an inline query posts before its challenge exists (match id 0)."""
-    arg = f"{length}{'n' if no_triple else 't'}{author}"
+def inline_accept_keyboard(t: Tr, length: int, no_triple: bool, author: int,
+                           letter: str = "p") -> Markup:
+    """The card an inline query posts before its challenge exists (match id 0); ``letter``:
+    the game's (:data:`GAME_LETTERS`; Portes's is left out, as on cards from before the
+    games)."""
+    arg = f"{length}{'n' if no_triple else 't'}{author}" + ("" if letter == "p" else f"g{letter}")
     return Markup([[Btn("🎲 " + t._("Accept"), callback_data=encode(Action.ACCEPT, 0, 0, arg))]])
 
 

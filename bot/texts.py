@@ -404,14 +404,6 @@ def challenge_names(c: ChallengeView) -> tuple[str, str | None]:
     return author, target
 
 
-def inline_result_title(t: Tr, length: int, no_triple: bool) -> str:
-    """An inline-mode result's title: the match length and "no triple"."""
-    title = t.ngettext("Portes: match to {n} point", "Portes: match to {n} points", length)
-    if no_triple:
-        title += " · " + t._("no triple")
-    return title
-
-
 NO_ENGINE_HINT = N_("Hints need the computer's engine (gnubg-nn), which is not installed on "
                     "this bot.")
 NO_ENGINE_REVIEW = N_("Reviews need the computer's engine (gnubg-nn), which is not installed "
