@@ -58,6 +58,27 @@ def game_line(t: Tr, game: str) -> str:
     return "🎲 " + game_name(t, game)
 
 
+def games_intro(t: Tr) -> str:
+    """The welcome's head: the five games, a short line each (a phone's width)."""
+    return t._(
+        "🎲 <b>Portes</b>: Greek backgammon (tavli) without the doubling cube, five games:\n"
+        "• Portes: hit and make points\n"
+        "• Plakoto: pin a lone checker, no hitting\n"
+        "• Fevga: both run the same way round, no hitting\n"
+        "• Tavli: the three in turn, café style\n"
+        "• Long Nardy: Fevga's Russian cousin"
+    )
+
+
+def choosing_help(t: Tr) -> str:
+    """/help: how to choose a game and where its rules are (the welcome presents them)."""
+    return t._(
+        "<b>The games</b>: on the /new card tap Portes, Plakoto, Fevga, Tavli (the three in "
+        "turn) or Long Nardy, then a length. /rules: the rules of the game you are playing; "
+        "/rules plakoto (portes, fevga, tavli, nardy): any game's."
+    )
+
+
 def mother_win_text(t: Tr, player: str) -> str:
     return t._("{player} wins: the mother checker is pinned, 2 points.", player=player)
 
