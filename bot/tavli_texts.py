@@ -182,7 +182,8 @@ def tavli_rules(t: Tr) -> str:
         "<b>Tavli: the three games in turn</b>\n\n"
         "A tavli match is played to 3, 5 or 7 points, its games in turn: Portes, Plakoto, Fevga, "
         "then Portes again. The winner of a game starts the next one with his own roll (the café "
-        "habit). A drawn Plakoto (both mothers pinned) scores nothing and is played again.\n\n"
+        "habit; the /new card can turn it off). A drawn Plakoto (both mothers pinned) scores "
+        "nothing and is played again.\n\n"
         "Each game's rules: /rules portes, /rules plakoto, /rules fevga."
     )
 

@@ -25,7 +25,14 @@ from bot.keyboards import (
     offered_levels_for,
 )
 from bot.player_settings import move_seconds_of
-from bot.tavli_texts import CAFE_GAMES, GAME_OF_LETTER, cafe_default, cafe_line, game_line
+from bot.tavli_texts import (
+    CAFE_GAMES,
+    GAME_OF_LETTER,
+    cafe_default,
+    cafe_line,
+    game_line,
+    game_name,
+)
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
@@ -142,7 +149,8 @@ async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
     else:
         link = p.link(f"c{c.token}")
         share = "https://t.me/share/url?" + urllib.parse.urlencode(
-            {"url": link, "text": t._("Play Portes with me!")})
+            {"url": link, "text": t._("Play Portes with me!") if c.game_type == "portes" else
+             t._("Play {game} with me!", game=game_name(t, c.game_type))})
         text = texts.challenge_card_text(t, c, author_name, target_name, default) + "\n\n" + t._(
             "Send this link to a friend: {link}", link=link)
         await msg.edit_text(text, parse_mode=HTML, disable_web_page_preview=True,

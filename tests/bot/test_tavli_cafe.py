@@ -4,6 +4,8 @@ elsewhere; shown on the cards and kept with the match; who rolls first in game 2
 
 from __future__ import annotations
 
+import urllib.parse
+
 from tests.bot.conftest import Running
 from tests.bot.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.test_tavli import resign_game
@@ -36,13 +38,16 @@ async def card_for(standin: StandIn, alice: User, game: str, *, default: bool) -
     return card.refresh()
 
 
-async def accepted(standin: StandIn, alice: User, card: Message, line: str, greek: str
-                   ) -> User:
+async def accepted(standin: StandIn, alice: User, card: Message, game: str, line: str,
+                   greek: str) -> User:
     """Alice chooses 3 points (her challenge card says ``line``); Bob (Greek) follows the link,
     reads ``greek`` on the challenge, and accepts: Bob."""
     await alice.tap(card, "3 points")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
     assert line in (card.refresh().text or "")
+    share = card.refresh().button("📨 Send to a friend").url or ""
+    assert urllib.parse.parse_qs(urllib.parse.urlsplit(share).query)["text"] == [
+        f"Play {game} with me!"]  # the game, not Portes
     bob = standin.user("Βασίλης", username="vasilis", language_code="el")
     link = next(e for e in (card.refresh().text or "").split() if e.startswith("https://t.me/"))
     opened = bob.follow(link)
@@ -72,7 +77,7 @@ async def test_a_tavli_match_with_the_cafe_start_off_opens_game_2_with_a_roll(
     alice = standin.user("Alice", username="alice")
     # Given a tavli challenge with the café start (on by default) turned off
     card = await card_for(standin, alice, "Tavli", default=True)
-    bob = await accepted(standin, alice, card, OFF_LINE, "Κάθε παρτίδα ξεκινά με ζαριά")
+    bob = await accepted(standin, alice, card, "Tavli", OFF_LINE, "Κάθε παρτίδα ξεκινά με ζαριά")
     # When Bob wins game 1 (Alice resigns it)
     _, caption = await alice_resigns_game_1(standin, alice, bob)
     # Then game 2 (Plakoto) begins with an opening roll, not with Bob rolling first
@@ -87,7 +92,7 @@ async def test_a_plakoto_match_with_the_cafe_start_on_lets_the_winner_roll_first
     alice = standin.user("Alice", username="alice")
     # Given a Plakoto challenge with the café start (off by default) turned on
     card = await card_for(standin, alice, "Plakoto", default=False)
-    bob = await accepted(standin, alice, card, ON_LINE,
+    bob = await accepted(standin, alice, card, "Plakoto", ON_LINE,
                          "Ο νικητής κάθε παρτίδας ρίχνει πρώτος στην επόμενη")
     # When Bob wins game 1 (Alice resigns it)
     mover, caption = await alice_resigns_game_1(standin, alice, bob)
