@@ -60,7 +60,7 @@ def _fast_failing_sniffio_import() -> None:
 _fast_failing_sniffio_import()
 
 COMMANDS = (
-    ("new", N_("Challenge someone to a match")),
+    ("new", N_("New match: Portes, Plakoto, Fevga, Tavli or Long Nardy")),
     ("games", N_("Your matches")),
     ("resign", N_("Resign a game or the match")),
     ("review", N_("Review a finished match")),
@@ -68,7 +68,7 @@ COMMANDS = (
     ("top", N_("Leaderboard: this group's, or everyone's in private")),
     ("stats", N_("Your record, or head to head (reply to someone)")),
     ("settings", N_("Your settings: board, language, notices")),
-    ("rules", N_("The rules of Portes")),
+    ("rules", N_("The rules of each game")),
     ("help", N_("How to play")),
     ("lang", N_("Language: Ελληνικά / English")),
     ("notices", N_("Notices of your turn: on or off")),

@@ -11,7 +11,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
 from bot.player_settings import move_buttons
-from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, game_name
+from bot.tavli_texts import CAFE_GAMES, GAME_LETTERS, GAME_NAMES, cafe_default, game_name
 from bot.texts import DEFAULT_LEVEL, match_label, match_state, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from computer import LEVELS, playable_levels
@@ -118,16 +118,20 @@ def game_rows(game: str, t: Tr, arg: Callable[[str], str]) -> list[list[Btn]]:
 
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
                       computer: bool = False, hours: int | None = None,
-                      default_move: float = 7 * 24 * 3600.0, game: str = "portes") -> Markup:
+                      default_move: float = 7 * 24 * 3600.0, game: str = "portes",
+                      cafe: bool | None = None) -> Markup:
     """The /new card: the games (``game`` ticked, Portes unless another was chosen), a button
     per match length, the times per move (``hours`` ticked; ``None``: the operator's
-    ``default_move`` seconds), and the "no triple" switch (where Portes is played);
+    ``default_move`` seconds), the "no triple" switch (where Portes is played) and the café
+    start switch (``cafe``; ``None``: the game's default, see :func:`cafe_default`);
     ``computer`` (private chats): a button to play against the computer instead. Every choice
-    carries the game."""
+    carries the game (and, where it applies, the café start; choosing another game drops it)."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
     chosen = f"h{hours}" if hours else ""
-    g = f"g{GAME_LETTERS[game]}"
+    if cafe is None:
+        cafe = cafe_default(game)
+    g = f"g{GAME_LETTERS[game]}" + ((f"w{int(cafe)}") if game in CAFE_GAMES else "")
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
             callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}{g}"))
@@ -144,11 +148,16 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     if game in ("portes", "tavli"):
         rows.append([Btn(toggle_text, callback_data=encode(
             Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}{g}"))])
+    if game in CAFE_GAMES:
+        g_other = f"g{GAME_LETTERS[game]}w{int(not cafe)}"
+        rows.append([Btn(("☑ " if cafe else "☐ ") + t._("The winner rolls first next game"),
+                         callback_data=encode(Action.NEW, 0, 0,
+                                              f"o{flag}{suffix}{chosen}{g_other}"))])
     if computer:
         level = default_level() if game == "portes" else 2
         rows.append([Btn("🤖 " + t._("Against the computer"),
                          callback_data=encode(Action.NEW_COMPUTER, 0, 0,
-                                              f"o{flag}{level}{g}"))])
+                                              f"o{flag}{level}g{GAME_LETTERS[game]}"))])
     rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
     return Markup(rows)
 
@@ -206,9 +215,12 @@ def challenge_keyboard(t: Tr, challenge_id: int, *, accept: bool = True, cancel:
     return Markup(rows)
 
 
-def inline_accept_keyboard(t: Tr, length: int, no_triple: bool, author: int) -> Markup:
-    """The card an inline query posts before its challenge exists (match id 0)."""
-    arg = f"{length}{'n' if no_triple else 't'}{author}"
+def inline_accept_keyboard(t: Tr, length: int, no_triple: bool, author: int,
+                           letter: str = "p") -> Markup:
+    """The card an inline query posts before its challenge exists (match id 0); ``letter``:
+    the game's (:data:`GAME_LETTERS`; Portes's is left out, as on cards from before the
+    games)."""
+    arg = f"{length}{'n' if no_triple else 't'}{author}" + ("" if letter == "p" else f"g{letter}")
     return Markup([[Btn("🎲 " + t._("Accept"), callback_data=encode(Action.ACCEPT, 0, 0, arg))]])
 
 

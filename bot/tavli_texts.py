@@ -20,6 +20,26 @@ GAME_LETTERS = {"portes": "p", "plakoto": "k", "fevga": "f", "tavli": "v", "nard
 """The one letter a game takes in callback data."""
 GAME_OF_LETTER = {letter: game for game, letter in GAME_LETTERS.items()}
 
+CAFE_GAMES = frozenset({"tavli", "plakoto", "fevga", "nardy"})
+"""The games whose /new card has the café start switch (the last game's winner rolls first in
+the next game, no opening roll); Portes keeps its opening roll, as its rule sheet says."""
+
+
+def cafe_default(game: str) -> bool:
+    """The café start's default: on in a tavli match (the rotation is played the café way, as
+    /rules tavli says), off elsewhere (an opening roll for every game, as in Portes)."""
+    return game == "tavli"
+
+
+def cafe_line(t: Tr, game: str, on: bool) -> str | None:
+    """The /new and challenge cards' line on how each game after the first begins (``None``
+    where the switch does not apply)."""
+    if game not in CAFE_GAMES:
+        return None
+    if on:
+        return t._("The winner of each game rolls first in the next (café style).")
+    return t._("Each game starts with an opening roll.")
+
 
 def game_name(t: Tr, game: str) -> str:
     return t._(GAME_NAMES.get(game, GAME_NAMES["portes"]))
@@ -34,9 +54,29 @@ def game_title(t: Tr, match: Match) -> str:
 def game_line(t: Tr, game: str) -> str:
     """The game on the /new card (a tavli match says what it plays)."""
     if game == "tavli":
-        return t._("🎲 Tavli: Portes, Plakoto and Fevga in turn; each game's winner starts the "
-                   "next.")
+        return t._("🎲 Tavli: Portes, Plakoto and Fevga in turn.")
     return "🎲 " + game_name(t, game)
+
+
+def games_intro(t: Tr) -> str:
+    """The welcome's head: the five games, a short line each (a phone's width)."""
+    return t._(
+        "🎲 <b>Portes</b>: Greek backgammon (tavli) without the doubling cube, five games:\n"
+        "• Portes: hit and make points\n"
+        "• Plakoto: pin a lone checker, no hitting\n"
+        "• Fevga: both run the same way round, no hitting\n"
+        "• Tavli: the three in turn, café style\n"
+        "• Long Nardy: Fevga's Russian cousin"
+    )
+
+
+def choosing_help(t: Tr) -> str:
+    """/help: how to choose a game and where its rules are (the welcome presents them)."""
+    return t._(
+        "<b>The games</b>: on the /new card tap Portes, Plakoto, Fevga, Tavli (the three in "
+        "turn) or Long Nardy, then a length. /rules: the rules of the game you are playing; "
+        "/rules plakoto (portes, fevga, tavli, nardy): any game's."
+    )
 
 
 def mother_win_text(t: Tr, player: str) -> str:
@@ -142,7 +182,8 @@ def tavli_rules(t: Tr) -> str:
         "<b>Tavli: the three games in turn</b>\n\n"
         "A tavli match is played to 3, 5 or 7 points, its games in turn: Portes, Plakoto, Fevga, "
         "then Portes again. The winner of a game starts the next one with his own roll (the café "
-        "habit). A drawn Plakoto (both mothers pinned) scores nothing and is played again.\n\n"
+        "habit; the /new card can turn it off). A drawn Plakoto (both mothers pinned) scores "
+        "nothing and is played again.\n\n"
         "Each game's rules: /rules portes, /rules plakoto, /rules fevga."
     )
 

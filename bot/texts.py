@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
 from bot.player_settings import per_move_line, settings_help
-from bot.tavli_texts import game_name, game_title, mother_win_text, winner_starts_text
+from bot.tavli_texts import (
+    cafe_line,
+    choosing_help,
+    game_name,
+    game_title,
+    games_intro,
+    mother_win_text,
+    winner_starts_text,
+)
 from rules.errors import PortesError
 from rules.match import GameKind, Match, Phase
 from rules.notation import format_moves
@@ -237,23 +245,28 @@ def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: i
 
 
 def welcome_text(t: Tr, username: str) -> str:
-    """/start: what the bot does and its commands."""
+    """/start: the five games in a line each, then the commands."""
+    return games_intro(t) + "\n\n" + commands_text(t, username)
+
+
+def commands_text(t: Tr, username: str) -> str:
+    """The commands, a line each, and inline mode."""
     return t._(
-        "🎲 <b>Portes</b>: Greek backgammon without the doubling cube.\n\n"
         "/new: challenge someone (in a group: anyone, or the person you reply to; here: a link "
         "to send to a friend, or a match against the computer)\n"
         "/games: your matches\n/resign: resign a game or the match\n"
-        "/review: review a finished match\n/rules: the rules\n"
+        "/review: review a finished match\n/rules: the rules of each game\n"
         "/lang: Ελληνικά / English\n/notices: notices of your turn, on or off\n"
         "/help: how to play\n\n"
-        "From any chat, type @{bot} and pick a match length to post a challenge.",
+        "From any chat, type @{bot} and pick a game and a length to post a challenge.",
         bot=username,
     )
 
 
 def help_text(t: Tr, username: str) -> str:
-    """/help: the welcome, then how a turn, the dice, time, the computer and reviews work."""
-    return welcome_text(t, username) + "\n\n" + t._(
+    """/help: the commands, the games (how to choose one, where its rules are), then how a
+    turn, the dice, time, the computer and reviews work."""
+    return commands_text(t, username) + "\n\n" + choosing_help(t) + "\n\n" + t._(
         "<b>Playing a turn</b>: the dice roll by themselves. Tap the point a checker leaves, "
         "then where it goes (one die or several); ⟲ Undo takes a move back; ✅ Confirm ends the "
         "turn. When there are only a few possible plays they are offered whole. In a private "
@@ -375,6 +388,8 @@ def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
     text = challenge_line(t, author_name, target_name or t._("anyone"), c.length, c.game_type)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
+    if cafe := cafe_line(t, c.game_type, c.winner_starts):
+        text += "\n" + cafe
     if c.move_seconds or default_move:
         text += "\n" + per_move_line(t, c.move_seconds or default_move or 0)
     text += "\n" + t._("Dice commitment (SHA-256): {commitment}",
@@ -400,14 +415,6 @@ def challenge_names(c: ChallengeView) -> tuple[str, str | None]:
     elif c.target_username:
         target = "@" + html.escape(c.target_username)
     return author, target
-
-
-def inline_result_title(t: Tr, length: int, no_triple: bool) -> str:
-    """An inline-mode result's title: the match length and "no triple"."""
-    title = t.ngettext("Portes: match to {n} point", "Portes: match to {n} points", length)
-    if no_triple:
-        title += " · " + t._("no triple")
-    return title
 
 
 NO_ENGINE_HINT = N_("Hints need the computer's engine (gnubg-nn), which is not installed on "

@@ -282,6 +282,8 @@ class ChallengeView:
     """The time per move chosen at ``/new``; ``None``: the operator's default."""
     game_type: str = "portes"
     """What the match plays: ``portes``, ``plakoto``, ``fevga``, ``nardy`` or ``tavli``."""
+    winner_starts: bool = False
+    """The café start: each game's winner rolls first in the next (no opening roll)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ the result (see docs/bot.md for the map).
 The entry points :mod:`bot.app` registers are re-exported here.
 """
 
-from bot.handlers.challenges import on_chosen_inline, on_inline_query
 from bot.handlers.chats import on_migrate, on_my_member
 from bot.handlers.commands import (
     cmd_games,
@@ -30,6 +29,7 @@ from bot.handlers.commands import (
 from bot.handlers.computer import cmd_review
 from bot.handlers.errors import on_error
 from bot.handlers.history import cmd_history
+from bot.handlers.inline import on_chosen_inline, on_inline_query
 from bot.handlers.player_settings import cmd_settings
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback

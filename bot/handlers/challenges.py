@@ -1,6 +1,5 @@
-"""Challenges and inline mode: the /new card's choices (against a person or the computer),
-Accept, Withdraw, a challenge opened from a deep link, and the inline query that posts a
-challenge card in any chat (created when the card is chosen or first accepted)."""
+"""Challenges: the /new card's choices (against a person or the computer), Accept, Withdraw, a
+challenge opened from a deep link (inline mode's cards: ``bot.handlers.inline``)."""
 
 from __future__ import annotations
 
@@ -8,43 +7,41 @@ import html
 import re
 import urllib.parse
 
-from telegram import (
-    InlineQueryResultArticle,
-    InputTextMessageContent,
-    Message,
-    Update,
-    User,
-)
+from telegram import Message, Update, User
 from telegram.constants import ChatType
 
 from bot import texts
 from bot.callbacks import Action, Callback
-from bot.core import Portes, is_group_match, portes, quietly, tapped
+from bot.core import Portes, is_group_match, quietly, tapped
 from bot.handlers.common import HTML, Ctx, finish, is_group_chat
+from bot.handlers.inline import on_uncommitted_accept
 from bot.i18n import Tr, tr
 from bot.keyboards import (
     challenge_keyboard,
     computer_card_keyboard,
     computer_challenge_keyboard,
     default_level,
-    inline_accept_keyboard,
     new_card_keyboard,
     offered_levels_for,
 )
 from bot.player_settings import move_seconds_of
-from bot.tavli_texts import GAME_OF_LETTER, game_line
-from rules.match import MATCH_LENGTHS
+from bot.tavli_texts import (
+    CAFE_GAMES,
+    GAME_OF_LETTER,
+    cafe_default,
+    cafe_line,
+    game_line,
+    game_name,
+)
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
-NEW_ARG_RE = re.compile(r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?")
+NEW_ARG_RE = re.compile(
+    r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?(?:w([01]))?")
 NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])(?:g([a-z]))?")
 """The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
-game step, Portes)."""
-CAFE_GAMES = frozenset({"tavli"})
-"""The games whose matches follow the café habit: each game's winner rolls first in the next."""
-INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)")
-INLINE_RESULT_RE = re.compile(r"([1357])([tn])")
+game step, Portes); ``w`` and 0 or 1 (NEW_ARG_RE), the café start switch (none: the game's
+default, :func:`bot.tavli_texts.cafe_default`)."""
 
 
 async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeView,
@@ -63,16 +60,21 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
 
 async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None,
                         hours: int | None, default_move: float, *, edit: bool,
-                        game: str = "portes") -> Message:
+                        game: str = "portes", cafe: bool | None = None) -> Message:
     """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): the
     games (Portes ticked until another is chosen), the lengths, the times per move with
     ``hours`` ticked (``None``: the operator's default), the "no triple" switch, and in a
-    private chat the way to a match against the computer."""
+    private chat the way to a match against the computer; where it applies, the café start
+    (``cafe``; ``None``: the game's default)."""
     text = texts.new_card_text(t, no_triple, hours * 3600 if hours else default_move)
     if game != "portes":
         text = game_line(t, game) + "\n" + text
+    on = cafe_default(game) if cafe is None else cafe
+    line = cafe_line(t, game, on)
+    if line:
+        text += "\n" + line
     markup = new_card_keyboard(t, no_triple, target, computer=msg.chat.type == ChatType.PRIVATE,
-                               hours=hours, default_move=default_move, game=game)
+                               hours=hours, default_move=default_move, game=game, cafe=on)
     if edit:
         edited = await msg.edit_text(text, reply_markup=markup)
         return edited if isinstance(edited, Message) else msg
@@ -99,13 +101,14 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     if not m:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
-    toggle, first, flag, target_raw, hours_raw, letter = m.groups()
+    toggle, first, flag, target_raw, hours_raw, letter, cafe_raw = m.groups()
     game = GAME_OF_LETTER.get(letter or "p")
     if game is None:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
     target = int(target_raw) if target_raw else None
     hours = int(hours_raw) if hours_raw else None
+    cafe = (cafe_raw == "1" if cafe_raw else cafe_default(game)) and game in CAFE_GAMES
     default = p.settings.timeouts.move_timeout
     try:
         move_seconds = move_seconds_of(hours, default)
@@ -116,7 +119,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer()
         ct = await p.t_in(msg.chat, user)
         await quietly(show_new_card(msg, ct, first == "n", target, hours, default, edit=True,
-                                    game=game))
+                                    game=game, cafe=cafe))
         return
     length = int(first)
     no_triple = flag == "n"
@@ -125,7 +128,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=no_triple,
         chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
-        move_seconds=move_seconds, game_type=game, winner_starts=game in CAFE_GAMES)
+        move_seconds=move_seconds, game_type=game, winner_starts=cafe)
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
         return
@@ -146,7 +149,8 @@ async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
     else:
         link = p.link(f"c{c.token}")
         share = "https://t.me/share/url?" + urllib.parse.urlencode(
-            {"url": link, "text": t._("Play Portes with me!")})
+            {"url": link, "text": t._("Play Portes with me!") if c.game_type == "portes" else
+             t._("Play {game} with me!", game=game_name(t, c.game_type))})
         text = texts.challenge_card_text(t, c, author_name, target_name, default) + "\n\n" + t._(
             "Send this link to a friend: {link}", link=link)
         await msg.edit_text(text, parse_mode=HTML, disable_web_page_preview=True,
@@ -180,7 +184,7 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         return
     res = await p.uc.create_challenge(user.id, length=int(mode), no_triple=no_triple,
                                       computer_level=level, game_type=game,
-                                      winner_starts=game in CAFE_GAMES)
+                                      winner_starts=cafe_default(game))
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
         return
@@ -242,57 +246,6 @@ async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:
     await finish(context, mv, res)
 
 
-async def on_uncommitted_accept(update: Update, context: Ctx, cb: Callback) -> None:
-    """Accept on an inline card that does not show a dice commitment yet (inline feedback off,
-    or a tap faster than the card's edit): no acceptance counts before the commitment is seen,
-    so the challenge is made and its card shows the commitment, and the tap is asked again."""
-    p, q, t = await tapped(update, context, see=True)
-    m = INLINE_ARG_RE.fullmatch(cb.arg or "")
-    if not m or not q.inline_message_id:
-        await q.answer(texts.error_text(t, "stale"), show_alert=True)
-        return
-    author_id = int(m.group(3))
-    if author_id == q.from_user.id:
-        await q.answer(texts.error_text(t, "own_challenge"), show_alert=True)
-        return
-    created = await materialise_inline(p, q.inline_message_id, author_id, int(m.group(1)),
-                                       m.group(2) == "n", context, show_again=True)
-    if created is None:
-        await q.answer(texts.error_text(t, "error"), show_alert=True)
-        return
-    await q.answer(t._("The card now shows its dice commitment; tap Accept again to play."),
-                   show_alert=True)
-
-
-async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, length: int,
-                             no_triple: bool, context: Ctx, *,
-                             show_again: bool = False) -> ChallengeView | None:
-    """Create the challenge behind an inline card (once), and show its commitment on the card
-    (again with ``show_again``: a tap came from a card still without it)."""
-    # a negative key: never a match id
-    async with p.locks.hold(-abs(hash(inline_message_id)) - 1):
-        known = context.application.bot_data.setdefault("inline_cards", {})
-        if inline_message_id in known:
-            c = await p.uc.get_challenge(known[inline_message_id])
-            if c is None or not show_again or c.status != "open":
-                return c
-        else:
-            res = await p.uc.create_challenge(author_id, length=length, no_triple=no_triple,
-                                              inline=True)
-            if not res.ok or res.challenge is None:
-                return None
-            c = res.challenge
-            known[inline_message_id] = c.id
-            await p.uc.set_challenge_card(c.id, inline_message_id=inline_message_id)
-        t = p.t_user(c.author)
-        author, target = texts.challenge_names(c)
-        await quietly(context.bot.edit_message_text(
-            texts.challenge_card_text(t, c, author, target, p.settings.timeouts.move_timeout),
-            inline_message_id=inline_message_id,
-            parse_mode=HTML, reply_markup=challenge_keyboard(t, c.id, cancel=True)))
-        return c
-
-
 async def on_withdraw(update: Update, context: Ctx, cb: Callback) -> None:
     """Withdraw: the challenger takes the challenge back."""
     p, q, t = await tapped(update, context)
@@ -312,42 +265,3 @@ async def on_withdraw(update: Update, context: Ctx, cb: Callback) -> None:
         await quietly(context.bot.edit_message_text(text, inline_message_id=q.inline_message_id))
     elif isinstance(q.message, Message):
         await quietly(q.message.edit_text(text))
-
-
-async def on_inline_query(update: Update, context: Ctx) -> None:
-    """Inline mode: a challenge card per match length to post in any chat."""
-    p = portes(context)
-    q = update.inline_query
-    if q is None:
-        return
-    await p.see_user(q.from_user)
-    t = p.t_user(q.from_user)
-    query = q.query.lower()
-    no_triple_first = "no" in query or "χωρ" in query
-    results = []
-    name = html.escape(q.from_user.full_name)
-    lengths = [n for n in MATCH_LENGTHS if str(n) in query] or list(MATCH_LENGTHS)
-    for nt in ((True, False) if no_triple_first else (False, True)):
-        for n in lengths:
-            results.append(InlineQueryResultArticle(
-                id=f"{n}{'n' if nt else 't'}", title=texts.inline_result_title(t, n, nt),
-                description=t._("Post a challenge with an Accept button"),
-                input_message_content=InputTextMessageContent(
-                    texts.challenge_line(t, name, t._("anyone"), n), parse_mode=HTML),
-                reply_markup=inline_accept_keyboard(t, n, nt, q.from_user.id),
-            ))
-    await q.answer(results, cache_time=0, is_personal=True)
-
-
-async def on_chosen_inline(update: Update, context: Ctx) -> None:
-    """An inline card was posted (inline feedback on): create its challenge at once."""
-    p = portes(context)
-    r = update.chosen_inline_result
-    if r is None or not r.inline_message_id:
-        return
-    m = INLINE_RESULT_RE.fullmatch(r.result_id)
-    if not m:
-        return
-    await materialise_inline(p, r.inline_message_id, r.from_user.id, int(m.group(1)),
-                             m.group(2) == "n", context)
-

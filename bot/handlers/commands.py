@@ -11,7 +11,14 @@ from bot import texts
 from bot.callbacks import Callback, parse_id
 from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
 from bot.handlers.challenges import show_challenge_privately, show_new_card
-from bot.handlers.common import HTML, Ctx, is_group_chat, point_to_private, publisher
+from bot.handlers.common import (
+    HTML,
+    Ctx,
+    is_group_chat,
+    message_parts,
+    point_to_private,
+    publisher,
+)
 from bot.handlers.player_settings import show_settings
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
@@ -85,8 +92,8 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, _, t = sender
-    await msg.reply_text(texts.help_text(t, p.username), parse_mode=HTML,
-                         disable_web_page_preview=True)
+    for part in message_parts(texts.help_text(t, p.username)):
+        await msg.reply_text(part, parse_mode=HTML, disable_web_page_preview=True)
 
 
 async def cmd_rules(update: Update, context: Ctx) -> None:

@@ -3,6 +3,8 @@ action that changed the turn."""
 
 from __future__ import annotations
 
+import re
+
 from telegram import CallbackQuery, Chat, Message
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
@@ -76,3 +78,15 @@ async def point_to_private(p: Portes, msg: Message, t: Tr, text: str, link: str)
     await msg.reply_text(text, reply_markup=url_keyboard("▶ " + t._("Open the private chat"),
                                                          link), do_quote=True)
 
+
+def message_parts(text: str, limit: int = 4096) -> list[str]:
+    """``text`` (HTML) in as few messages as Telegram takes (``limit`` characters once the tags
+    are read), cut between paragraphs: /help grows with the games and translations."""
+    parts: list[str] = []
+    for paragraph in text.split("\n\n"):
+        joined = parts[-1] + "\n\n" + paragraph if parts else paragraph
+        if parts and len(re.sub(r"<[^>]+>", "", joined)) <= limit:
+            parts[-1] = joined
+        else:
+            parts.append(paragraph)
+    return parts

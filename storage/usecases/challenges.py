@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from datetime import datetime
 from typing import Any
@@ -69,7 +70,17 @@ def challenge_view(
         card_inline_message_id=ch.card_inline_message_id,
         move_seconds=match.move_seconds,
         game_type=match.game_type,
+        winner_starts=stored_winner_starts(match.state),
     )
+
+
+def stored_winner_starts(state: str) -> bool:
+    """Whether a stored state plays the café start (``False`` for a state that cannot be read:
+    the card then says nothing of it)."""
+    try:
+        return bool(json.loads(state).get("winner_starts", False))
+    except (ValueError, AttributeError):
+        return False
 
 
 def read_challenge_view(kernel: Kernel, session: Session, ch: ChallengeRow) -> ChallengeView:

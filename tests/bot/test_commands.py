@@ -15,7 +15,7 @@ async def test_command_menu_in_greek_and_english(standin: StandIn, bot: Running)
     greek = {c["command"]: c["description"] for c in standin.commands(language_code="el")}
     assert set(english) == set(greek) >= {"start", "help", "rules", "new", "games", "resign",
                                           "lang"}
-    assert greek["rules"] == "Οι κανόνες για τις Πόρτες"
+    assert greek["rules"] == "Οι κανόνες κάθε παιχνιδιού"
 
 
 async def test_rules_and_help_in_the_users_language(standin: StandIn, bot: Running) -> None:

@@ -1,0 +1,176 @@
+"""Inline mode: ``@bot`` in any chat offers a challenge card per game and match length (the
+query narrows them: a game's name, a length, "no triple"); the card's challenge is created when
+the card is chosen (inline feedback on) or first accepted, and an Accept tap on a card that does
+not show its dice commitment yet does not count."""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
+
+from bot import texts
+from bot.callbacks import Callback
+from bot.core import Portes, portes, quietly, tapped
+from bot.handlers.common import HTML, Ctx
+from bot.i18n import Tr
+from bot.keyboards import challenge_keyboard, inline_accept_keyboard
+from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, cafe_default, game_name
+from rules.match import MATCH_LENGTHS
+from storage.results import ChallengeView
+
+INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)(?:g([a-z]))?")
+"""An inline card's Accept before its challenge exists: length, triple flag, the author's id,
+and ``g`` with the game's letter (none: a card from before the games, Portes)."""
+INLINE_RESULT_RE = re.compile(r"([1357])([tn])([a-z]?)")
+"""An inline result's id: length, triple flag, the game's letter (none: Portes)."""
+
+MAX_RESULTS = 50
+"""Telegram takes at most 50 results per answer to an inline query."""
+
+TRIPLE_GAMES = ("portes", "tavli")
+"""The games with a "no triple" choice (the others never score a triple)."""
+
+GAME_WORDS = {
+    "portes": ("port", "πορτ"),
+    "plakoto": ("plak", "πλακ"),
+    "fevga": ("fevg", "φευγ"),
+    "tavli": ("tavl", "ταβλ"),
+    "nardy": ("nard", "ναρδ", "нард"),
+}
+"""What in a query names a game (lower case, without accents), in Greek or English."""
+
+
+def plain(text: str) -> str:
+    """Lower case without accents: "Πλακωτό" -> "πλακωτο"."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def inline_choices(query: str) -> list[tuple[str, int, bool]]:
+    """The cards an inline query offers, in order: (game, length, no triple). A game's name in
+    the query keeps that game, a length that length, "no"/"χωρίς" puts "no triple" first."""
+    words = plain(query)
+    games = [g for g, stems in GAME_WORDS.items() if any(s in words for s in stems)]
+    games = games or list(GAME_NAMES)
+    lengths = [n for n in MATCH_LENGTHS if str(n) in words] or list(MATCH_LENGTHS)
+    no_triple_first = "no" in words or "χωρ" in words
+    choices: list[tuple[str, int, bool]] = []
+    for game in games:
+        flags = (True, False) if no_triple_first else (False, True)
+        for nt in flags if game in TRIPLE_GAMES else (False,):
+            choices.extend((game, n, nt) for n in lengths)
+    return choices[:MAX_RESULTS]
+
+
+def result_id(game: str, length: int, no_triple: bool) -> str:
+    letter = "" if game == "portes" else GAME_LETTERS[game]
+    return f"{length}{'n' if no_triple else 't'}{letter}"
+
+
+def inline_result_title(t: Tr, game: str, length: int, no_triple: bool) -> str:
+    """An inline result's title: the game, the match length and "no triple"."""
+    title = t.ngettext("{game}: match to {n} point", "{game}: match to {n} points", length,
+                       game=game_name(t, game))
+    if no_triple:
+        title += " · " + t._("no triple")
+    return title
+
+
+def inline_description(t: Tr, game: str) -> str:
+    if game == "tavli":
+        return t._("Portes, Plakoto and Fevga in turn; a challenge with an Accept button")
+    return t._("Post a challenge with an Accept button")
+
+
+async def on_inline_query(update: Update, context: Ctx) -> None:
+    """Inline mode: a challenge card per game and match length to post in any chat, in the
+    language of the player who types."""
+    p = portes(context)
+    q = update.inline_query
+    if q is None:
+        return
+    await p.see_user(q.from_user)
+    t = p.t_user(q.from_user)
+    name = html.escape(q.from_user.full_name)
+    results = [
+        InlineQueryResultArticle(
+            id=result_id(game, n, nt), title=inline_result_title(t, game, n, nt),
+            description=inline_description(t, game),
+            input_message_content=InputTextMessageContent(
+                texts.challenge_line(t, name, t._("anyone"), n, game), parse_mode=HTML),
+            reply_markup=inline_accept_keyboard(t, n, nt, q.from_user.id, GAME_LETTERS[game]),
+        )
+        for game, n, nt in inline_choices(q.query)
+    ]
+    await q.answer(results, cache_time=0, is_personal=True)
+
+
+async def on_chosen_inline(update: Update, context: Ctx) -> None:
+    """An inline card was posted (inline feedback on): create its challenge at once."""
+    p = portes(context)
+    r = update.chosen_inline_result
+    if r is None or not r.inline_message_id:
+        return
+    m = INLINE_RESULT_RE.fullmatch(r.result_id)
+    game = GAME_OF_LETTER.get(m.group(3) or "p") if m else None
+    if not m or game is None:
+        return
+    await materialise_inline(p, r.inline_message_id, r.from_user.id, int(m.group(1)),
+                             m.group(2) == "n", context, game=game)
+
+
+async def on_uncommitted_accept(update: Update, context: Ctx, cb: Callback) -> None:
+    """Accept on an inline card that does not show a dice commitment yet (inline feedback off,
+    or a tap faster than the card's edit): no acceptance counts before the commitment is seen,
+    so the challenge is made and its card shows the commitment, and the tap is asked again."""
+    p, q, t = await tapped(update, context, see=True)
+    m = INLINE_ARG_RE.fullmatch(cb.arg or "")
+    game = GAME_OF_LETTER.get(m.group(4) or "p") if m else None
+    if not m or game is None or not q.inline_message_id:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
+    author_id = int(m.group(3))
+    if author_id == q.from_user.id:
+        await q.answer(texts.error_text(t, "own_challenge"), show_alert=True)
+        return
+    created = await materialise_inline(p, q.inline_message_id, author_id, int(m.group(1)),
+                                       m.group(2) == "n", context, show_again=True, game=game)
+    if created is None:
+        await q.answer(texts.error_text(t, "error"), show_alert=True)
+        return
+    await q.answer(t._("The card now shows its dice commitment; tap Accept again to play."),
+                   show_alert=True)
+
+
+async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, length: int,
+                             no_triple: bool, context: Ctx, *, show_again: bool = False,
+                             game: str = "portes") -> ChallengeView | None:
+    """Create the challenge behind an inline card (once), and show its commitment on the card
+    (again with ``show_again``: a tap came from a card still without it). ``game``: what the
+    match plays (the café start as the game's default)."""
+    # a negative key: never a match id
+    async with p.locks.hold(-abs(hash(inline_message_id)) - 1):
+        known = context.application.bot_data.setdefault("inline_cards", {})
+        if inline_message_id in known:
+            c = await p.uc.get_challenge(known[inline_message_id])
+            if c is None or not show_again or c.status != "open":
+                return c
+        else:
+            res = await p.uc.create_challenge(
+                author_id, length=length, no_triple=no_triple and game in TRIPLE_GAMES,
+                inline=True, game_type=game, winner_starts=cafe_default(game))
+            if not res.ok or res.challenge is None:
+                return None
+            c = res.challenge
+            known[inline_message_id] = c.id
+            await p.uc.set_challenge_card(c.id, inline_message_id=inline_message_id)
+        t = p.t_user(c.author)
+        author, target = texts.challenge_names(c)
+        await quietly(context.bot.edit_message_text(
+            texts.challenge_card_text(t, c, author, target, p.settings.timeouts.move_timeout),
+            inline_message_id=inline_message_id,
+            parse_mode=HTML, reply_markup=challenge_keyboard(t, c.id, cancel=True)))
+        return c
