@@ -41,8 +41,8 @@ def ranked_line(t: Tr, r: Ranked) -> str:
 
 def leaderboard_title(t: Tr, group_title: str | None, game: str) -> str:
     name = game_name(t, game)
-    return (t._("🏆 Leaderboard of {group} · {game}", group=group_title, game=name)
-            if group_title is not None else t._("🏆 Global leaderboard · {game}", game=name))
+    return (t._("🏆 {game} · Leaderboard of {group}", group=group_title, game=name)
+            if group_title is not None else t._("🏆 {game} · Global leaderboard", game=name))
 
 
 def provisional_note(t: Tr) -> str:

@@ -101,7 +101,7 @@ async def test_leaderboards_of_two_groups_and_the_global_one(
     picture = top.image()  # the leaderboard drawn, its text as the caption
     assert picture.size == (WIDTH, layout(2, gap=False, footer=True).height)
     assert top.content.splitlines()[:3] == [
-        "🏆 Leaderboard of Kafeneio · Portes",
+        "🏆 Portes · Leaderboard of Kafeneio",
         "1. Alice · 1529.6* · 3 matches",
         "2. Bob · 1470.4* · 3 matches",
     ]
@@ -110,7 +110,7 @@ async def test_leaderboards_of_two_groups_and_the_global_one(
     top = await ask(dave, taverna, "/top", "🏆")
     assert top.photo_bytes is not None  # the dice of the title are left out of the picture
     assert top.content.splitlines()[:3] == [
-        "🏆 Leaderboard of Taverna 🎲 · Portes", "1. Carol · 1529.6* · 3 matches",
+        "🏆 Portes · Leaderboard of Taverna 🎲", "1. Carol · 1529.6* · 3 matches",
         "2. Alice · 1470.4* · 3 matches"]
     # The global one in private. Alice (1529.597, experience 3) then lost three times to
     # Carol (1500, 0): 1st, D = 29.597, the underdog wins: P = 1 - 0.482966 = 0.517034... :
@@ -118,7 +118,7 @@ async def test_leaderboards_of_two_groups_and_the_global_one(
     # 1520.204 / Alice 1509.515, then Carol 1530.103 / Alice 1499.676.
     top = await ask(bob, bob.private, "/top", "🏆")
     assert top.content.splitlines()[:4] == [
-        "🏆 Global leaderboard · Portes", "1. Carol · 1530.1* · 3 matches",
+        "🏆 Portes · Global leaderboard", "1. Carol · 1530.1* · 3 matches",
         "2. Alice · 1499.7* · 6 matches", "3. Bob · 1470.4* · 3 matches"]
 
     # Alice hides: gone from every leaderboard, and told so; then back
@@ -195,7 +195,7 @@ async def test_stats_of_a_newcomer_and_in_greek(standin: StandIn, bot: Running) 
     assert stats.button_texts == ["✔ Πόρτες", "Πλακωτό", "Φεύγα", "Τάβλι", "Μακρύ νάρδι"]
     top = await ask(eleni, eleni.private, "/top", "🏆")
     assert top.content.splitlines()[:2] == [
-        "🏆 Γενική κατάταξη · Πόρτες",
+        "🏆 Πόρτες · Γενική κατάταξη",
         "Δεν υπάρχει ακόμα κανείς στην κατάταξη: ένας παίκτης μπαίνει σε αυτήν από τους 3 "
         "βαθμολογημένους αγώνες και πάνω."]
 

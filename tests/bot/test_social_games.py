@@ -61,16 +61,16 @@ async def test_plakoto_and_portes_rate_apart_and_top_switches_the_game(
     # /top plakoto lists Plakoto's ratings only, and names the game in the caption
     top = await ask(carol, group, "/top plakoto", "🏆")
     assert top.photo_bytes is not None
-    assert top.content.splitlines()[:3] == ["🏆 Leaderboard of Kafeneio · Plakoto",
+    assert top.content.splitlines()[:3] == ["🏆 Plakoto · Leaderboard of Kafeneio",
                                             "1. Bob · 1529.6* · 3 matches",
                                             "2. Alice · 1470.4* · 3 matches"]
     assert top.button_texts == ticked("Plakoto")
     # without a name: the game the caller played last (Alice: Plakoto; Carol never played:
     # Portes)
     top = await ask(alice, group, "/top", "🏆")
-    assert top.content.startswith("🏆 Leaderboard of Kafeneio · Plakoto\n")
+    assert top.content.startswith("🏆 Plakoto · Leaderboard of Kafeneio\n")
     top = await ask(carol, group, "/top PORTES", "🏆")
-    assert top.content.splitlines()[:2] == ["🏆 Leaderboard of Kafeneio · Portes",
+    assert top.content.splitlines()[:2] == ["🏆 Portes · Leaderboard of Kafeneio",
                                             "1. Alice · 1529.6* · 3 matches"]
 
     # the buttons switch the game in place (a picture stays a picture), for whoever taps
@@ -79,23 +79,23 @@ async def test_plakoto_and_portes_rate_apart_and_top_switches_the_game(
                            what="Plakoto ticked")
     switched = top.refresh()
     assert switched.photo_bytes is not None and switched.edit_count == 1
-    assert switched.content.splitlines()[:2] == ["🏆 Leaderboard of Kafeneio · Plakoto",
+    assert switched.content.splitlines()[:2] == ["🏆 Plakoto · Leaderboard of Kafeneio",
                                                  "1. Bob · 1529.6* · 3 matches"]
     # a game nobody is listed in: text only, so a new message replaces the picture
     await bob.tap(switched, "Fevga")
-    fevga = await answer_after(standin, group, switched, "· Fevga")
+    fevga = await answer_after(standin, group, switched, "🏆 Fevga ·")
     assert fevga.photo_bytes is None and fevga.button_texts == ticked("Fevga")
     assert "Nobody is listed yet" in fevga.text
     await standin.wait_for(lambda: all(m.message_id != switched.message_id
                                        for m in group.bot_messages()), what="the old deleted")
     # and back to a picture from there
     await carol.tap(fevga, "Portes")
-    portes = await answer_after(standin, group, fevga, "· Portes")
+    portes = await answer_after(standin, group, fevga, "🏆 Portes ·")
     assert portes.photo_bytes is not None and "1. Alice · 1529.6* · 3 matches" in portes.content
 
     # the global leaderboard in private, per game too, in Greek names
     top = await ask(bob, bob.private, "/top Πλακωτό", "🏆")
-    assert top.content.startswith("🏆 Global leaderboard · Plakoto\n1. Bob · 1529.6*")
+    assert top.content.startswith("🏆 Plakoto · Global leaderboard\n1. Bob · 1529.6*")
 
 
 async def test_stats_and_head_to_head_per_game_with_their_buttons(
