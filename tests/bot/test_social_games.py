@@ -103,7 +103,8 @@ async def test_stats_and_head_to_head_per_game_with_their_buttons(
 ) -> None:
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
-    group = standin.group("Kafeneio", alice, bob)
+    carol = standin.user("Carol", username="carol")
+    group = standin.group("Kafeneio", alice, bob, carol)
     await won_in(standin, alice, bob, group, "Portes")
     await won_in(standin, bob, alice, group, "Fevga")
 
@@ -134,15 +135,19 @@ async def test_stats_and_head_to_head_per_game_with_their_buttons(
     await alice.tap(h2h.refresh(), "Long Nardy")
     await standin.wait_for(lambda: "· Long Nardy" in (h2h.refresh().text or ""), what="Nardy")
     assert "No finished match against each other in this game yet." in h2h.refresh().text
-    # by reply, the game they played last together
-    said = bob.send(group, "again?")
-    h2h = await ask(alice, group, "/stats", "⚔️", reply_to=said)
-    assert h2h.text.startswith("⚔️ Alice vs Bob · Fevga\n")
 
     # /stats μακρύ νάρδι, in any case: a game nobody played
     stats = await ask(bob, bob.private, "/stats ΜΑΚΡΥ ΝΑΡΔΙ", "📊")
     assert stats.text.splitlines() == ["📊 Bob · Long Nardy",
                                        "No finished match in this game yet."]
+
+    # Alice then plays Plakoto with Carol: her own last game is Plakoto, but head to head with
+    # Bob (by reply) shows the game the two played last, Fevga
+    await won_in(standin, carol, alice, group, "Plakoto")
+    assert (await ask(alice, group, "/stats", "📊")).text.startswith("📊 Alice · Plakoto\n")
+    h2h = await ask(alice, group, "/stats", "⚔️", reply_to=bob.send(group, "again?"))
+    assert h2h.text.startswith("⚔️ Alice vs Bob · Fevga\n")
+    assert h2h.button_texts == ticked("Fevga")
 
 
 async def test_wrong_game_names_and_forged_buttons(standin: StandIn, bot: Running) -> None:
