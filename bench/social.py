@@ -3,7 +3,8 @@
 Builds a migrated SQLite database with 10,000 players and 100,000 ended matches (bulk inserts:
 lengths 1/3/5/7, about a quarter of them in 200 groups, one in twenty against the computer, some
 resigned or lost on time, every game with its kind, match rows with a stored state of realistic
-size; players' activity skewed like a real community's, so some have played thousands), rates
+size; players' activity skewed like a real community's, so some have played thousands; 70 % of
+the matches Portes, the rest Plakoto, Fevga, tavli and Long Nardy, each rated apart), rates
 them with ``python -m storage.ratings rebuild``'s function, then times the queries the commands
 run, on the busiest player and on a typical one (the slower counts). Prints exactly:
 
@@ -11,7 +12,9 @@ run, on the busiest player and on a typical one (the slower counts). Prints exac
 
 ``top_ms``: the slower of a group's and the global leaderboard, with the caller's own place;
 ``stats_ms``: the slower of ``/stats`` in a group and a head to head (each the median of
-``--repeat`` runs). Targets: top ≤ 50 ms, stats ≤ 50 ms, rebuild ≤ 60 s.
+``--repeat`` runs), each with the game the command shows when none is named (the caller's last
+game: one query more), timed in Portes, the game with the most matches, and in Plakoto.
+Targets: top ≤ 50 ms, stats ≤ 50 ms, rebuild ≤ 60 s.
 
 Usage: python bench/social.py [--players 10000] [--matches 100000] [--repeat 21] [--keep FILE]
 """
@@ -35,13 +38,15 @@ from sqlalchemy import Connection, Engine
 
 from storage import migrate
 from storage.db import make_engine
-from storage.social import head_to_head, leaderboard, player_stats
+from storage.social import head_to_head, last_game, leaderboard, player_stats
 from storage.usecases.rating_write import rebuild
 
 GROUPS = 200
 START = datetime(2025, 1, 1, tzinfo=UTC).replace(tzinfo=None)
 STATE = '{"format": 1, "length": 5, "score": [5, 3], "position": "' + "x" * 360 + '"}'
 KINDS = (("single", 1), ("single", 1), ("single", 1), ("gammon", 2), ("backgammon", 3))
+GAMES = ("portes", "plakoto", "fevga", "tavli", "nardy")
+GAME_WEIGHTS = (70, 10, 10, 6, 4)
 
 
 def _players(n: int) -> list[tuple[Any, ...]]:
@@ -94,7 +99,7 @@ def build(engine: Engine, players: int, matches: int, seed: int = 7) -> None:
             "timeout" if status == "abandoned" else ("resigned" if resigned else "score"),
             None, None if computer or rng.random() < 0.75 else rng.choice(groups),
             STATE, 1, bytes(32), "0" * 64, "b0", 40, at - timedelta(hours=1), at,
-            at - timedelta(hours=1), at))
+            at - timedelta(hours=1), at, rng.choices(GAMES, GAME_WEIGHTS)[0]))
         game_rows.extend(games)
     with engine.begin() as conn:
         conn.exec_driver_sql(
@@ -105,8 +110,8 @@ def build(engine: Engine, players: int, matches: int, seed: int = 7) -> None:
             "INSERT INTO matches (id, status, version, player0_id, player1_id, computer_level, "
             "length, no_triple, score0, score1, winner, end_reason, to_act, chat_id, state, "
             "state_format, seed, commitment, mix, dice_drawn, created_at, updated_at, "
-            "started_at, finished_at) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "started_at, finished_at, game_type) VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             match_rows)
         conn.exec_driver_sql(
             "INSERT INTO games (match_id, number, opening0, opening1, winner, kind, points, "
@@ -149,11 +154,15 @@ def measure(engine: Engine, repeat: int) -> tuple[float, float, float]:
     rebuild_s = time.perf_counter() - started
     with engine.connect() as conn:
         top, group, rival, typical = busiest(conn)
-        tops = [timed(conn, lambda c, s=scope, m=me: leaderboard(c, s, m), repeat)
-                for scope in (0, group) for me in (top, typical)]
-        stats = [timed(conn, lambda c, m=me: player_stats(c, m, group), repeat)
-                 for me in (top, typical)]
-        stats.append(timed(conn, lambda c: head_to_head(c, top, rival), repeat))
+        tops = [timed(conn, lambda c, s=scope, m=me, g=game: (
+                    last_game(c, m), leaderboard(c, s, m, game=g)), repeat)
+                for scope in (0, group) for me in (top, typical) for game in GAMES[:2]]
+        stats = [timed(conn, lambda c, m=me, g=game: (
+                     last_game(c, m), player_stats(c, m, group, game=g)), repeat)
+                 for me in (top, typical) for game in GAMES[:2]]
+        stats += [timed(conn, lambda c, g=game: (
+                      last_game(c, top, rival), head_to_head(c, top, rival, game=g)), repeat)
+                  for game in GAMES[:2]]
     print(f"busiest player {top}, group {group}: top {[f'{t:.1f}' for t in tops]} ms, "
           f"stats and head to head {[f'{t:.1f}' for t in stats]} ms", file=sys.stderr)
     return max(tops), max(stats), rebuild_s

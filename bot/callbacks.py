@@ -62,6 +62,10 @@ class Action(StrEnum):
     # /settings: match id 0, version the settings' state code (bot.player_settings), arg the
     # change ("th-<theme>", "home-left", "lang-el", "nt-off"...)
     SETTINGS = "st"
+    # the game switch under /top (match id 0, version 0, arg the game's letter) and under
+    # /stats (match id the player whose record it is, version 0, arg "<letter>[-<other id>]")
+    TOP_GAME = "lb"
+    STATS_GAME = "sg"
 
 
 BOARD_ACTIONS = frozenset({

@@ -1,8 +1,10 @@
-"""The texts of /top, /stats and /forgetme (plain text: names are shown as they are)."""
+"""The texts of /top, /stats and /forgetme (plain text: names are shown as they are). Each
+answer of /top and /stats is about one game, named in its title."""
 
 from __future__ import annotations
 
 from bot.i18n import Tr
+from bot.tavli_texts import game_name
 from storage.ratings import LISTED_FROM, PROVISIONAL_BELOW, Standing, deleted_player
 from storage.social import HeadToHead, Leaderboard, PlayerStats, Ranked, Record
 
@@ -37,9 +39,10 @@ def ranked_line(t: Tr, r: Ranked) -> str:
                       rating=rating_text(r.rating, r.matches))
 
 
-def leaderboard_title(t: Tr, group_title: str | None) -> str:
-    return (t._("🏆 Leaderboard of {group}", group=group_title) if group_title is not None
-            else t._("🏆 Global leaderboard"))
+def leaderboard_title(t: Tr, group_title: str | None, game: str) -> str:
+    name = game_name(t, game)
+    return (t._("🏆 {game} · Leaderboard of {group}", group=group_title, game=name)
+            if group_title is not None else t._("🏆 {game} · Global leaderboard", game=name))
 
 
 def provisional_note(t: Tr) -> str:
@@ -48,7 +51,7 @@ def provisional_note(t: Tr) -> str:
 
 def leaderboard_text(t: Tr, board: Leaderboard, group_title: str | None) -> str:
     """``/top``: the title, the top ten, the caller's place (or why they are not listed)."""
-    lines = [leaderboard_title(t, group_title)]
+    lines = [leaderboard_title(t, group_title, board.game)]
     if not board.top:
         lines.append(t._("Nobody is listed yet: a player is listed from {least} rated matches "
                          "on.", least=LISTED_FROM))
@@ -104,9 +107,9 @@ def standing_line(t: Tr, standing: Standing | None, group: bool) -> str:
 
 def stats_text(t: Tr, stats: PlayerStats, in_group: bool) -> str:
     """``/stats``: the record against people, the ratings and their trend, then the computer."""
-    lines = [t._("📊 {name}", name=name_of(t, stats.player_id, stats.name))]
+    lines = [f"📊 {name_of(t, stats.player_id, stats.name)} · {game_name(t, stats.game)}"]
     if stats.people.played == 0 and stats.computer.played == 0:
-        lines.append(t._("No finished match yet."))
+        lines.append(t._("No finished match in this game yet."))
         return "\n".join(lines)
     if stats.people.played:
         lines += record_lines(t, stats.people, computer=False)
@@ -133,11 +136,11 @@ def _provisional(stats: PlayerStats) -> bool:
 
 def head_to_head_text(t: Tr, h: HeadToHead) -> str:
     a, b = name_of(t, h.first, h.first_name), name_of(t, h.second, h.second_name)
+    head = t._("⚔️ {a} vs {b}", a=a, b=b) + f" · {game_name(t, h.game)}"
     if h.played == 0:
-        return t._("⚔️ {a} and {b} have not finished a match against each other yet.",
-                   a=a, b=b)
+        return "\n".join([head, t._("No finished match against each other in this game yet.")])
     return "\n".join([
-        t._("⚔️ {a} vs {b}", a=a, b=b),
+        head,
         t.ngettext("{n} match: {a} won {a_won}, {b} won {b_won}",
                    "{n} matches: {a} won {a_won}, {b} won {b_won}", h.played,
                    a=a, b=b, a_won=h.first_won, b_won=h.second_won),

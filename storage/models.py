@@ -116,13 +116,14 @@ class MatchRow(Base):
             "computer_level IS NULL OR player1_id IS NULL", name="computer_has_no_user"
         ),
         Index("ix_matches_status_updated", "status", "updated_at"),
-        # /stats and head to head (revision 0008): a player's ended matches, read from the index
-        # alone; partial, so the writes of a match in play never touch them
-        Index("ix_matches_player0_stats", "player0_id", "player1_id", "winner", "score0",
-              "score1", "computer_level", "finished_at", "status",
+        # /stats and head to head (revision 0008; the game since 0013): a player's ended
+        # matches of one game, read from the index alone; partial, so the writes of a match in
+        # play never touch them
+        Index("ix_matches_player0_stats", "player0_id", "game_type", "player1_id", "winner",
+              "score0", "score1", "computer_level", "finished_at", "status",
               sqlite_where=text(ENDED_MATCH), postgresql_where=text(ENDED_MATCH)),
-        Index("ix_matches_player1_stats", "player1_id", "player0_id", "winner", "score0",
-              "score1", "finished_at", "status",
+        Index("ix_matches_player1_stats", "player1_id", "game_type", "player0_id", "winner",
+              "score0", "score1", "finished_at", "status",
               sqlite_where=text(ENDED_MATCH), postgresql_where=text(ENDED_MATCH)),
     )
 
@@ -374,32 +375,41 @@ class DeliveryChatRow(Base):
 
 
 class RatingRow(Base):
-    """A player's FIBS rating in one scope (revision 0007): ``scope`` 0 is the global rating, a
-    negative one the group chat's. Written in the transaction that ends a rated match."""
+    """A player's FIBS rating in one game and one scope (revision 0007; the game since 0013):
+    ``scope`` 0 is the global rating, a negative one the group chat's; ``game`` a match's
+    ``game_type`` (``tavli``: the rotation, rated as a game of its own). Written in the
+    transaction that ends a rated match."""
 
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_scope_rating", "scope", "rating"),)
+    __table_args__ = (Index("ix_ratings_game_scope_rating", "game", "scope", "rating"),)
 
     player_id: Mapped[int] = mapped_column(
         BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
     )
+    game: Mapped[str] = mapped_column(String(16), primary_key=True)
     scope: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     rating: Mapped[float] = mapped_column(Float)
     experience: Mapped[int] = mapped_column(Integer)
-    """The sum of the lengths of the rated matches played (FIBS's experience)."""
+    """The sum of the lengths of the rated matches played (FIBS's experience), in this game."""
     matches: Mapped[int] = mapped_column(Integer)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
 class RatingChangeRow(Base):
-    """What one rated match did to one player's rating in one scope (revision 0007)."""
+    """What one rated match did to one player's rating in one game and scope (revision 0007;
+    the game since 0013)."""
 
     __tablename__ = "rating_changes"
-    __table_args__ = (UniqueConstraint("match_id", "player_id", "scope"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "player_id", "game", "scope"),
+        # /stats: a player's last changes in one game and scope, newest first
+        Index("ix_rating_changes_player_game", "player_id", "game", "scope", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
-    player_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    player_id: Mapped[int] = mapped_column(BigInteger)
+    game: Mapped[str] = mapped_column(String(16))
     scope: Mapped[int] = mapped_column(BigInteger)
     before: Mapped[float] = mapped_column(Float)
     after: Mapped[float] = mapped_column(Float)

@@ -6,6 +6,11 @@ Plain functions over a SQLAlchemy ``Connection`` (so the bench times exactly the
 (finished by score, resignation or timeout: ``finished`` or ``abandoned``). Matches against the
 computer are counted apart; ratings only ever come from matches between people.
 
+Everything is per game (``game``: a match's ``game_type``, ``portes`` by default; ``tavli`` is
+the rotation, a game of its own): a leaderboard lists one game's ratings, a record counts one
+game's matches, head to head one game's matches between the two. :func:`last_game` tells which
+game a player (or a pair) played last, the game the bot shows when none is named.
+
 Deleted players: ``forget`` moves a player's ended matches to a stand-in row with a fresh
 negative id (Telegram user ids are positive), no name, hidden; their ratings and rating changes
 are deleted and their own row with them. Their opponents keep the matches (shown with "a deleted
@@ -49,6 +54,7 @@ class Ranked:
 class Leaderboard:
     scope: int
     """0: the global leaderboard; a group's chat id: that group's."""
+    game: str
     top: tuple[Ranked, ...]
     mine: Ranked | None
     """The caller's line when they are listed (in the top or not), else ``None``."""
@@ -61,39 +67,44 @@ class Leaderboard:
 _TOP = text(
     "SELECT r.player_id, p.display_name, r.rating, r.matches FROM ratings r "
     "JOIN players p ON p.id = r.player_id "
-    "WHERE r.scope = :s AND r.matches >= :least AND NOT p.hidden "
+    "WHERE r.game = :g AND r.scope = :s AND r.matches >= :least AND NOT p.hidden "
     "ORDER BY r.rating DESC, r.player_id LIMIT :n"
 )
 _MINE = text(
     "SELECT r.rating, r.matches, p.hidden, p.display_name FROM players p "
-    "LEFT JOIN ratings r ON r.player_id = p.id AND r.scope = :s WHERE p.id = :p"
+    "LEFT JOIN ratings r ON r.player_id = p.id AND r.game = :g AND r.scope = :s "
+    "WHERE p.id = :p"
 )
 _ABOVE = text(
     "SELECT count(*) FROM ratings r JOIN players p ON p.id = r.player_id "
-    "WHERE r.scope = :s AND r.rating > :r AND r.matches >= :least AND NOT p.hidden"
+    "WHERE r.game = :g AND r.scope = :s AND r.rating > :r AND r.matches >= :least "
+    "AND NOT p.hidden"
 )
 
 
-def leaderboard(conn: Connection, scope: int, me: int | None = None) -> Leaderboard:
-    """The ``scope``'s best :data:`TOP` players with at least :data:`LISTED_FROM` rated matches
-    (hidden players left out), best first; equal ratings share a rank. With ``me``, the
-    caller's own line (and why they are not listed when they are not)."""
+def leaderboard(conn: Connection, scope: int, me: int | None = None, *,
+                game: str = "portes") -> Leaderboard:
+    """The ``scope``'s best :data:`TOP` players of ``game`` with at least :data:`LISTED_FROM`
+    rated matches (hidden players left out), best first; equal ratings share a rank. With
+    ``me``, the caller's own line (and why they are not listed when they are not)."""
     top: list[Ranked] = []
     for i, (pid, name, rating, matches) in enumerate(
-        conn.execute(_TOP, {"s": scope, "least": LISTED_FROM, "n": TOP})
+        conn.execute(_TOP, {"g": game, "s": scope, "least": LISTED_FROM, "n": TOP})
     ):
         rank = top[-1].rank if top and top[-1].rating == rating else i + 1
         top.append(Ranked(rank, pid, name, rating, matches))
-    found = conn.execute(_MINE, {"s": scope, "p": me}).first() if me is not None else None
+    found = (conn.execute(_MINE, {"g": game, "s": scope, "p": me}).first()
+             if me is not None else None)
     if found is None:
-        return Leaderboard(scope, tuple(top), None)
+        return Leaderboard(scope, game, tuple(top), None)
     rating, matches, hidden, name = found
     mine = next((r for r in top if r.player_id == me), None)
     if mine is None and rating is not None and matches >= LISTED_FROM and not hidden:
-        above = conn.execute(_ABOVE, {"s": scope, "r": rating, "least": LISTED_FROM}).scalar()
+        above = conn.execute(_ABOVE, {"g": game, "s": scope, "r": rating,
+                                      "least": LISTED_FROM}).scalar()
         assert me is not None
         mine = Ranked(int(above or 0) + 1, me, name, rating, matches)
-    return Leaderboard(scope, tuple(top), mine, matches or 0, bool(hidden))
+    return Leaderboard(scope, game, tuple(top), mine, matches or 0, bool(hidden))
 
 
 @dataclass(frozen=True)
@@ -120,12 +131,13 @@ class Record:
 class PlayerStats:
     player_id: int
     name: str
+    game: str
     people: Record
     """Against people."""
     computer: Record
     """Against the computer (apart: never rated)."""
     rating: Standing | None
-    """The global rating (``None``: no rated match yet)."""
+    """The global rating in this game (``None``: no rated match yet)."""
     group_rating: Standing | None = None
     """The group's rating, when asked in a group (``None``: no rated match there)."""
     history: tuple[float, ...] = field(default_factory=tuple)
@@ -138,10 +150,10 @@ _MY_MATCHES = (
     "WITH mine AS ("
     "SELECT id, 0 AS seat, winner, score0 AS pf, score1 AS pa, "
     "CASE WHEN computer_level IS NULL THEN 0 ELSE 1 END AS cpu, "
-    f"finished_at FROM matches WHERE player0_id = :p AND {ENDED} "
+    f"finished_at FROM matches WHERE player0_id = :p AND game_type = :g AND {ENDED} "
     "UNION ALL "
     "SELECT id, 1 AS seat, winner, score1 AS pf, score0 AS pa, 0 AS cpu, finished_at "
-    f"FROM matches WHERE player1_id = :p AND {ENDED}) "
+    f"FROM matches WHERE player1_id = :p AND game_type = :g AND {ENDED}) "
 )
 _ROWS = text(
     _MY_MATCHES + "SELECT cpu, CASE WHEN winner = seat THEN 1 ELSE 0 END, pf, pa FROM mine "
@@ -159,11 +171,11 @@ _KINDS = text(
 )
 _STANDINGS = text(
     "SELECT scope, rating, experience, matches FROM ratings WHERE player_id = :p "
-    "AND scope IN (0, :g)"
+    "AND game = :game AND scope IN (0, :g)"
 )
 _HISTORY = text(
-    "SELECT before, after FROM rating_changes WHERE player_id = :p AND scope = 0 "
-    "ORDER BY id DESC LIMIT :n"
+    "SELECT before, after FROM rating_changes WHERE player_id = :p AND game = :g "
+    "AND scope = 0 ORDER BY id DESC LIMIT :n"
 )
 _NAME = text("SELECT display_name FROM players WHERE id = :p")
 
@@ -177,10 +189,11 @@ def _streak(results: list[int]) -> int:
     return n if first else -n
 
 
-def player_stats(conn: Connection, player: int, group: int | None = None) -> PlayerStats:
-    """``player``'s record against people and against the computer, their global rating (and
-    ``group``'s) and their latest rating changes."""
-    args = {"p": player}
+def player_stats(conn: Connection, player: int, group: int | None = None, *,
+                 game: str = "portes") -> PlayerStats:
+    """``player``'s record in ``game`` against people and against the computer, their global
+    rating in it (and ``group``'s) and their latest rating changes."""
+    args = {"p": player, "g": game}
     totals: dict[bool, dict[str, int]] = {False: {}, True: {}}
     recent: dict[bool, list[int]] = {False: [], True: []}
     for cpu, won, pf, pa in conn.execute(_ROWS, args):  # newest first
@@ -196,13 +209,14 @@ def player_stats(conn: Connection, player: int, group: int | None = None) -> Pla
     standings = {
         scope: Standing(rating, experience, matches)
         for scope, rating, experience, matches in conn.execute(
-            _STANDINGS, {"p": player, "g": group if group is not None else 0})
+            _STANDINGS, {"p": player, "game": game, "g": group if group is not None else 0})
     }
-    changes = conn.execute(_HISTORY, {"p": player, "n": HISTORY}).all()
+    changes = conn.execute(_HISTORY, {"p": player, "g": game, "n": HISTORY}).all()
     name = conn.execute(_NAME, args).scalar()
     return PlayerStats(
         player_id=player,
         name=name or "",
+        game=game,
         people=Record(**totals[False], streak=_streak(recent[False])),
         computer=Record(**totals[True], streak=_streak(recent[True])),
         rating=standings.get(0),
@@ -214,12 +228,13 @@ def player_stats(conn: Connection, player: int, group: int | None = None) -> Pla
 
 @dataclass(frozen=True)
 class HeadToHead:
-    """The matches two people finished against each other, seen from ``first``."""
+    """The matches of one game two people finished against each other, seen from ``first``."""
 
     first: int
     second: int
     first_name: str
     second_name: str
+    game: str = "portes"
     played: int = 0
     first_won: int = 0
     first_points: int = 0
@@ -232,15 +247,17 @@ class HeadToHead:
 
 _BETWEEN = text(
     "SELECT 0, winner, score0, score1 FROM matches "
-    f"WHERE player0_id = :a AND player1_id = :b AND {ENDED} UNION ALL "
+    f"WHERE player0_id = :a AND game_type = :g AND player1_id = :b AND {ENDED} UNION ALL "
     "SELECT 1, winner, score1, score0 FROM matches "
-    f"WHERE player0_id = :b AND player1_id = :a AND {ENDED}"
+    f"WHERE player0_id = :b AND game_type = :g AND player1_id = :a AND {ENDED}"
 )
 
 
-def head_to_head(conn: Connection, first: int, second: int) -> HeadToHead:
+def head_to_head(conn: Connection, first: int, second: int, *,
+                 game: str = "portes") -> HeadToHead:
     played = won = points_a = points_b = 0
-    for seat, winner, mine, theirs in conn.execute(_BETWEEN, {"a": first, "b": second}):
+    for seat, winner, mine, theirs in conn.execute(_BETWEEN, {"a": first, "b": second,
+                                                              "g": game}):
         played += 1
         won += winner == seat
         points_a += mine
@@ -248,8 +265,27 @@ def head_to_head(conn: Connection, first: int, second: int) -> HeadToHead:
     names: dict[int, str] = dict(conn.execute(
         text("SELECT id, display_name FROM players WHERE id IN (:a, :b)"),
         {"a": first, "b": second}).all())
-    return HeadToHead(first, second, names.get(first, ""), names.get(second, ""), played, won,
-                      points_a, points_b)
+    return HeadToHead(first, second, names.get(first, ""), names.get(second, ""), game, played,
+                      won, points_a, points_b)
+
+
+_LAST_GAME = (
+    "SELECT game_type FROM ("
+    f"SELECT game_type, finished_at, id FROM matches WHERE player0_id = :p AND {ENDED}{{0}} "
+    "UNION ALL "
+    f"SELECT game_type, finished_at, id FROM matches WHERE player1_id = :p AND {ENDED}{{1}}"
+    ") AS ended ORDER BY finished_at DESC, id DESC LIMIT 1"
+)
+_LAST_GAME_OF_ONE = text(_LAST_GAME.format("", ""))
+_LAST_GAME_OF_TWO = text(_LAST_GAME.format(" AND player1_id = :o", " AND player0_id = :o"))
+
+
+def last_game(conn: Connection, player: int, other: int | None = None) -> str | None:
+    """The game of ``player``'s last ended match (against anyone, the computer too), or of
+    their last against ``other``; ``None`` when there is none."""
+    if other is None:
+        return conn.execute(_LAST_GAME_OF_ONE, {"p": player}).scalar()
+    return conn.execute(_LAST_GAME_OF_TWO, {"p": player, "o": other}).scalar()
 
 
 _BY_USERNAME = text("SELECT id, display_name FROM players WHERE username = :u")

@@ -16,7 +16,7 @@ from bot.handlers.computer import on_hint, on_review
 from bot.handlers.history import on_download, on_position, on_replay
 from bot.handlers.player_settings import on_settings
 from bot.handlers.resigning import on_rematch, on_resign
-from bot.handlers.social import on_forget
+from bot.handlers.social import on_forget, on_stats_game, on_top_game
 from bot.handlers.turn import on_pick, on_turn_tap
 
 ButtonHandler = Callable[[Update, Ctx, Callback], Awaitable[None]]
@@ -35,6 +35,7 @@ ROUTES: dict[Action, ButtonHandler] = {
     Action.DOWNLOAD: on_download, Action.REPLAY: on_replay, Action.POSITION: on_position,
     Action.FORGET: on_forget,
     Action.SETTINGS: on_settings,
+    Action.TOP_GAME: on_top_game, Action.STATS_GAME: on_stats_game,
 }
 
 

@@ -1,5 +1,8 @@
 """/top (leaderboards, hiding from them), /stats (a record, or head to head) and /forgetme.
 
+Both /top and /stats answer about one game, with buttons to switch it (:mod:`bot.game_choice`:
+which game when none is named, the names understood, the buttons' data).
+
 In a group, ``/top`` is that group's leaderboard (its matches only), in a private chat the
 global one: a picture (:mod:`rendering.leaderboard`) with the same text as its caption, or the
 text alone when a picture would not read better. ``/stats`` replying to someone's message, or
@@ -11,12 +14,22 @@ from __future__ import annotations
 
 import asyncio
 
+from telegram import Chat, InputMediaPhoto, Message, Update, User
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
-from telegram import Message, Update, User
 
 from bot.callbacks import Action, Callback, encode
 from bot.core import Portes, command_sender, quietly, tapped
+from bot.game_choice import (
+    DEFAULT_GAME,
+    games_list,
+    split_game,
+    stats_game,
+    stats_keyboard,
+    top_game,
+    top_keyboard,
+    unknown_game_text,
+)
 from bot.handlers.common import Ctx, is_group_chat, point_to_private
 from bot.i18n import Tr
 from bot.social_texts import (
@@ -36,28 +49,79 @@ CAPTION_LIMIT = 1024
 
 
 async def cmd_top(update: Update, context: Ctx) -> None:
-    """``/top``: the leaderboard here; ``/top hide`` and ``/top show`` set whether the caller
-    is listed on leaderboards."""
+    """``/top [game]``: the leaderboard of a game here (:mod:`bot.game_choice`); ``/top hide``
+    and ``/top show`` set whether the caller is listed on leaderboards."""
     sender = await command_sender(update, context)
     if sender is None:
         return
     p, msg, user, t = sender
-    arg = (context.args[0].lower() if context.args else "")
-    if arg in ("hide", "show"):
-        await p.uc.set_hidden(user.id, arg == "hide")
+    args = list(context.args or [])
+    if len(args) == 1 and args[0].lower() in ("hide", "show"):
+        hide = args[0].lower() == "hide"
+        await p.uc.set_hidden(user.id, hide)
         await msg.reply_text(
             t._("You are hidden from leaderboards now: /top show lists you again.")
-            if arg == "hide" else t._("You are listed on leaderboards again."), do_quote=True)
+            if hide else t._("You are listed on leaderboards again."), do_quote=True)
         return
-    group = is_group_chat(msg.chat)
-    board = await p.uc.leaderboard(msg.chat.id if group else GLOBAL, user.id)
-    title = (msg.chat.title or "") if group else None
-    text = leaderboard_text(t, board, title)
-    picture = await leaderboard_picture(t, board, title, text)
+    game, rest = split_game(args)
+    if rest:
+        await msg.reply_text(unknown_game_text(t, " ".join(rest), "/top"), do_quote=True)
+        return
+    game = game or await p.uc.last_game(user.id) or DEFAULT_GAME
+    text, picture = await top_answer(p, t, msg.chat, user.id, game)
+    markup = top_keyboard(t, game)
     if picture is None:
-        await msg.reply_text(text)
+        await msg.reply_text(text, reply_markup=markup)
         return
-    await msg.reply_photo(picture, caption=text)
+    await msg.reply_photo(picture, caption=text, reply_markup=markup)
+
+
+async def top_answer(p: Portes, t: Tr, chat: Chat, me: int,
+                     game: str) -> tuple[str, bytes | None]:
+    """The leaderboard of ``game`` in ``chat`` (a group's own, else the global one), seen by
+    ``me``: its text and its picture (``None``: the text alone)."""
+    group = is_group_chat(chat)
+    board = await p.uc.leaderboard(chat.id if group else GLOBAL, me, game=game)
+    title = (chat.title or "") if group else None
+    text = leaderboard_text(t, board, title)
+    return text, await leaderboard_picture(t, board, title, text)
+
+
+async def on_top_game(update: Update, context: Ctx, cb: Callback) -> None:
+    """A game button under ``/top``: the message shows that game's leaderboard, with the
+    tapper's own place."""
+    p, q, t = await tapped(update, context, see=True)
+    msg = q.message if isinstance(q.message, Message) else None
+    game = top_game(cb.match_id, cb.version, cb.arg)
+    if msg is None or game is None:
+        await q.answer(t._("This button is not valid: send /top again."), show_alert=True)
+        return
+    await q.answer()
+    t = await p.t_in(msg.chat, q.from_user)
+    text, picture = await top_answer(p, t, msg.chat, q.from_user.id, game)
+    await replace_answer(context, msg, text, picture, top_keyboard(t, game))
+
+
+async def replace_answer(context: Ctx, msg: Message, text: str, picture: bytes | None,
+                         markup: Markup) -> None:
+    """Show a new answer in ``msg``'s place: edited in place when it has the same form (a
+    picture, or text), else posted anew and the old one deleted (Telegram cannot turn a text
+    message into a photo or back)."""
+    if picture is not None and msg.photo:
+        await quietly(msg.edit_media(InputMediaPhoto(picture, caption=text),
+                                     reply_markup=markup))
+        return
+    if picture is None and not msg.photo:
+        await quietly(msg.edit_text(text, reply_markup=markup))
+        return
+    thread = msg.message_thread_id if msg.is_topic_message else None
+    if picture is None:
+        await quietly(context.bot.send_message(msg.chat.id, text, reply_markup=markup,
+                                               message_thread_id=thread))
+    else:
+        await quietly(context.bot.send_photo(msg.chat.id, picture, caption=text,
+                                             reply_markup=markup, message_thread_id=thread))
+    await quietly(msg.delete())
 
 
 async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
@@ -65,7 +129,7 @@ async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
     """The leaderboard drawn (its text goes as the caption), or ``None`` when text reads as
     well: nobody listed, a caption over Telegram's limit, or a name the font cannot draw."""
     lines = picture_lines(board)
-    heading = printable(leaderboard_title(t, title).removeprefix("🏆"))
+    heading = printable(leaderboard_title(t, title, board.game).removeprefix("🏆"))
     too_long = len(caption.encode("utf-16-le")) // 2 > CAPTION_LIMIT  # Telegram counts UTF-16
     if not board.top or too_long or heading is None or lines is None:
         return None
@@ -95,32 +159,73 @@ def picture_lines(board: Leaderboard) -> list[Line] | None:
 
 
 async def cmd_stats(update: Update, context: Ctx) -> None:
-    """``/stats``: the caller's record; replying to someone, or with ``@username``: head to
-    head between the caller and them."""
+    """``/stats [game]``: the caller's record in a game; replying to someone, or with
+    ``@username``: head to head between the caller and them in a game."""
     sender = await command_sender(update, context)
     if sender is None:
         return
     p, msg, user, t = sender
+    game, rest = split_game(context.args or [])
     other: int | None = None
-    if context.args:
-        wanted = context.args[0]
+    if rest:
+        wanted = rest[0]
         found = await p.uc.find_username(wanted)
         if found is None:
-            shown = wanted if wanted.startswith("@") else "@" + wanted
-            await msg.reply_text(t._("I do not know {username}: a player is known here once "
-                                     "they have played or written to me.", username=shown),
-                                 do_quote=True)
+            await msg.reply_text(_unknown_player(t, wanted), do_quote=True)
             return
         other = found[0]
     else:
         other = await _replied_to(p, msg, user)
-    if other is not None and other != user.id:
-        h2h = await p.uc.head_to_head(user.id, other)
-        await msg.reply_text(head_to_head_text(t, h2h), do_quote=True)
+    if other == user.id:
+        other = None
+    text, shown = await stats_answer(p, t, msg.chat, (user.id, other), game)
+    await msg.reply_text(text, do_quote=True,
+                         reply_markup=stats_keyboard(t, shown, user.id, other))
+
+
+def _unknown_player(t: Tr, wanted: str) -> str:
+    if wanted.startswith("@"):
+        return t._("I do not know {username}: a player is known here once they have played or "
+                   "written to me.", username=wanted)
+    return t._("I know no game and no player called \"{word}\". The games: {games}; a player: "
+               "/stats @username.", word=wanted, games=games_list(t))
+
+
+async def stats_answer(p: Portes, t: Tr, chat: Chat, who: tuple[int, int | None],
+                       game: str | None) -> tuple[str, str]:
+    """``/stats`` of ``who`` (the player, and the other one for head to head) in ``game``
+    (``None``: the game they played last): the text and the game shown."""
+    player, other = who
+    if other is not None:
+        game = (game or await p.uc.last_game(player, other) or await p.uc.last_game(player)
+                or DEFAULT_GAME)
+        h2h = await p.uc.head_to_head(player, other, game=game)
+        return head_to_head_text(t, h2h), game
+    game = game or await p.uc.last_game(player) or DEFAULT_GAME
+    group = is_group_chat(chat)
+    stats = await p.uc.player_stats(player, chat.id if group else None, game=game)
+    return stats_text(t, stats, group), game
+
+
+async def on_stats_game(update: Update, context: Ctx, cb: Callback) -> None:
+    """A game button under ``/stats``: the record (or head to head) in that game, for the
+    player whose it is only."""
+    p, q, t = await tapped(update, context)
+    msg = q.message if isinstance(q.message, Message) else None
+    chosen = stats_game(cb.version, cb.arg)
+    if msg is None or chosen is None:
+        await q.answer(t._("This button is not valid: send /stats again."),
+                       show_alert=True)
         return
-    group = is_group_chat(msg.chat)
-    stats = await p.uc.player_stats(user.id, msg.chat.id if group else None)
-    await msg.reply_text(stats_text(t, stats, group), do_quote=True)
+    if q.from_user.id != cb.match_id:
+        await q.answer(t._("These buttons are for the player who asked: send /stats to see "
+                           "yours."), show_alert=True)
+        return
+    game, other = chosen
+    await q.answer()
+    t = await p.t_in(msg.chat, q.from_user)
+    text, _ = await stats_answer(p, t, msg.chat, (cb.match_id, other), game)
+    await quietly(msg.edit_text(text, reply_markup=stats_keyboard(t, game, cb.match_id, other)))
 
 
 async def _replied_to(p: Portes, msg: Message, user: User) -> int | None:

@@ -344,7 +344,8 @@ class Kernel:
         row, values = plan.row, plan.values
         if values["status"] not in RATED_STATUSES or row.status == values["status"]:
             return ()
-        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "length")
+        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "length",
+                "game_type")
         match = {key: values.get(key, getattr(row, key)) for key in keys}
         match.update(status=values["status"], winner=values["winner"])
         if not is_rated(match):

@@ -12,6 +12,7 @@ from storage.social import (
     find_username,
     forget,
     head_to_head,
+    last_game,
     leaderboard,
     player_stats,
     set_hidden,
@@ -23,20 +24,30 @@ class SocialCases(Feature):
     """``/top``, ``/stats``, head to head, hiding from leaderboards, deleting one's data."""
 
     @off_loop
-    def leaderboard(self, scope: int, me: int | None = None) -> Leaderboard:
-        """The leaderboard of ``scope`` (0: global; a group's chat id: the group's)."""
+    def leaderboard(self, scope: int, me: int | None = None, *,
+                    game: str = "portes") -> Leaderboard:
+        """The leaderboard of ``game`` in ``scope`` (0: global; a group's chat id: the
+        group's)."""
         with self.kernel.db.engine.connect() as conn:
-            return leaderboard(conn, scope, me)
+            return leaderboard(conn, scope, me, game=game)
 
     @off_loop
-    def player_stats(self, player: int, group: int | None = None) -> PlayerStats:
+    def player_stats(self, player: int, group: int | None = None, *,
+                     game: str = "portes") -> PlayerStats:
         with self.kernel.db.engine.connect() as conn:
-            return player_stats(conn, player, group)
+            return player_stats(conn, player, group, game=game)
 
     @off_loop
-    def head_to_head(self, first: int, second: int) -> HeadToHead:
+    def head_to_head(self, first: int, second: int, *, game: str = "portes") -> HeadToHead:
         with self.kernel.db.engine.connect() as conn:
-            return head_to_head(conn, first, second)
+            return head_to_head(conn, first, second, game=game)
+
+    @off_loop
+    def last_game(self, player: int, other: int | None = None) -> str | None:
+        """The game of the player's last ended match (with ``other``: of their last against
+        them); ``None`` when there is none."""
+        with self.kernel.db.engine.connect() as conn:
+            return last_game(conn, player, other)
 
     @off_loop
     def find_username(self, username: str) -> tuple[int, str] | None:

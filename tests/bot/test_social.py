@@ -101,7 +101,7 @@ async def test_leaderboards_of_two_groups_and_the_global_one(
     picture = top.image()  # the leaderboard drawn, its text as the caption
     assert picture.size == (WIDTH, layout(2, gap=False, footer=True).height)
     assert top.content.splitlines()[:3] == [
-        "🏆 Leaderboard of Kafeneio",
+        "🏆 Portes · Leaderboard of Kafeneio",
         "1. Alice · 1529.6* · 3 matches",
         "2. Bob · 1470.4* · 3 matches",
     ]
@@ -110,7 +110,7 @@ async def test_leaderboards_of_two_groups_and_the_global_one(
     top = await ask(dave, taverna, "/top", "🏆")
     assert top.photo_bytes is not None  # the dice of the title are left out of the picture
     assert top.content.splitlines()[:3] == [
-        "🏆 Leaderboard of Taverna 🎲", "1. Carol · 1529.6* · 3 matches",
+        "🏆 Portes · Leaderboard of Taverna 🎲", "1. Carol · 1529.6* · 3 matches",
         "2. Alice · 1470.4* · 3 matches"]
     # The global one in private. Alice (1529.597, experience 3) then lost three times to
     # Carol (1500, 0): 1st, D = 29.597, the underdog wins: P = 1 - 0.482966 = 0.517034... :
@@ -118,7 +118,7 @@ async def test_leaderboards_of_two_groups_and_the_global_one(
     # 1520.204 / Alice 1509.515, then Carol 1530.103 / Alice 1499.676.
     top = await ask(bob, bob.private, "/top", "🏆")
     assert top.content.splitlines()[:4] == [
-        "🏆 Global leaderboard", "1. Carol · 1530.1* · 3 matches",
+        "🏆 Portes · Global leaderboard", "1. Carol · 1530.1* · 3 matches",
         "2. Alice · 1499.7* · 6 matches", "3. Bob · 1470.4* · 3 matches"]
 
     # Alice hides: gone from every leaderboard, and told so; then back
@@ -146,7 +146,7 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
     stats = await ask(alice, taverna, "/stats", "📊")
     lines = stats.text.splitlines()
     assert lines[:4] == [
-        "📊 Alice",
+        "📊 Alice · Portes",
         "👥 Against people: 6 matches · 3 won · 3 lost",
         "Points: 0 for · 0 against",  # every match resigned at 0-0
         "Gammons: 0 won · 0 lost; backgammons: 0 won · 0 lost",
@@ -161,14 +161,19 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
     # head to head: by replying to someone's message, and by @username
     said = alice.send(kafeneio, "good game!")
     h2h = await ask(bob, kafeneio, "/stats", "⚔️", reply_to=said)
-    assert h2h.text.splitlines() == ["⚔️ Bob vs Alice", "3 matches: Bob won 0, Alice won 3",
+    assert h2h.text.splitlines() == ["⚔️ Bob vs Alice · Portes", "3 matches: Bob won 0, Alice won 3",
                                      "Points: Bob 0 · Alice 0"]
     h2h = await ask(carol, taverna, "/stats @Alice", "⚔️")
-    assert h2h.text.splitlines()[:2] == ["⚔️ Carol vs Alice", "3 matches: Carol won 3, Alice won 0"]
+    assert h2h.text.splitlines()[:2] == ["⚔️ Carol vs Alice · Portes",
+                                         "3 matches: Carol won 3, Alice won 0"]
     h2h = await ask(dave, taverna, "/stats @bob", "⚔️")
-    assert h2h.text == "⚔️ Dave and Bob have not finished a match against each other yet."
+    assert h2h.text.splitlines() == ["⚔️ Dave vs Bob · Portes",
+                                     "No finished match against each other in this game yet."]
     unknown = await ask(dave, taverna, "/stats @nobody", "nobody")
     assert unknown.text.startswith("I do not know @nobody")
+    unknown = await ask(dave, taverna, "/stats nobody", "nobody")
+    assert unknown.text == ('I know no game and no player called "nobody". The games: Portes, '
+                            "Plakoto, Fevga, Tavli, Long Nardy; a player: /stats @username.")
 
     # a game won as a gammon counts in points and gammons
     winner, loser = await gammon_then_match_resigned(standin, alice, bob, kafeneio)
@@ -185,10 +190,12 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
 async def test_stats_of_a_newcomer_and_in_greek(standin: StandIn, bot: Running) -> None:
     eleni = standin.user("Eleni", username="eleni", language_code="el")
     stats = await ask(eleni, eleni.private, "/stats", "📊")
-    assert stats.text.splitlines() == ["📊 Eleni", "Κανένας αγώνας δεν έχει τελειώσει ακόμα."]
+    assert stats.text.splitlines() == [
+        "📊 Eleni · Πόρτες", "Κανένας αγώνας σε αυτό το παιχνίδι δεν έχει τελειώσει ακόμα."]
+    assert stats.button_texts == ["✔ Πόρτες", "Πλακωτό", "Φεύγα", "Τάβλι", "Μακρύ νάρδι"]
     top = await ask(eleni, eleni.private, "/top", "🏆")
     assert top.content.splitlines()[:2] == [
-        "🏆 Γενική κατάταξη",
+        "🏆 Πόρτες · Γενική κατάταξη",
         "Δεν υπάρχει ακόμα κανείς στην κατάταξη: ένας παίκτης μπαίνει σε αυτήν από τους 3 "
         "βαθμολογημένους αγώνες και πάνω."]
 
@@ -203,7 +210,7 @@ async def test_matches_against_the_computer_are_counted_apart(
     await standin.wait_for(lambda: any("wins the match" in m.content
                                        for m in zoe.private.bot_messages()), what="the end")
     stats = await ask(zoe, zoe.private, "/stats", "📊 Zoe")  # not the review, also 📊
-    assert stats.text.splitlines()[:2] == ["📊 Zoe", "Rating: no rated match yet"]
+    assert stats.text.splitlines()[:2] == ["📊 Zoe · Portes", "Rating: no rated match yet"]
     assert "🤖 Against the computer: 1 match · 0 won · 1 lost" in stats.text
     assert "Streak: 1 loss in a row" in stats.text and "Against people" not in stats.text
     top = await ask(zoe, zoe.private, "/top", "🏆")  # never rated: nobody is listed
@@ -254,6 +261,6 @@ async def test_forgetme_deletes_the_players_data_and_keeps_the_match_for_the_oth
     assert "👥 Against people: 1 match · 0 won · 1 lost" in stats_msg.text
     # Alice writing again is a new player: no match with Bob any more
     h2h = await ask(bob, group, "/stats", "⚔️", reply_to=alice.send(group, "hello again"))
-    assert h2h.text == "⚔️ Bob and Alice have not finished a match against each other yet."
+    assert h2h.text.splitlines()[1] == "No finished match against each other in this game yet."
     stats_msg = await ask(alice, group, "/stats", "📊")
-    assert "No finished match yet." in stats_msg.text
+    assert "No finished match in this game yet." in stats_msg.text

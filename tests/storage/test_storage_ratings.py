@@ -11,16 +11,28 @@ from storage.usecases import UseCases
 from tests.storage.helpers import ALICE, BOB, CAROL, players
 
 
-def ratings(db: Database) -> dict[tuple[int, int], tuple[float, int, int]]:
+def ratings(db: Database, game: str = "portes") -> dict[tuple[int, int], tuple[float, int, int]]:
+    """The ratings of one game: (player, scope) -> (rating, experience, matches)."""
     with db.engine.connect() as conn:
         rows = conn.execute(text("SELECT player_id, scope, rating, experience, matches "
-                                 "FROM ratings")).all()
+                                 "FROM ratings WHERE game = :g"), {"g": game}).all()
     return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
 
 
+def every_rating(db: Database) -> tuple[set[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Both tables whole: the ratings and the changes in the order written."""
+    with db.engine.connect() as conn:
+        table = {tuple(r) for r in conn.execute(text(
+            "SELECT player_id, game, scope, rating, experience, matches FROM ratings"))}
+        changes = [tuple(r) for r in conn.execute(text(
+            "SELECT match_id, player_id, game, scope, before, after FROM rating_changes "
+            "ORDER BY id"))]
+    return table, changes
+
+
 async def resigned(uc: UseCases, author: int, taker: int, chat: int, length: int,
-                   loser: int) -> int:
-    created = await uc.create_challenge(author, length=length, chat_id=chat)
+                   loser: int, game: str = "portes") -> int:
+    created = await uc.create_challenge(author, length=length, chat_id=chat, game_type=game)
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, taker, mix="m")
     assert accepted.ok and accepted.match is not None
@@ -62,3 +74,34 @@ async def test_a_cancelled_match_is_not_rated(uc: UseCases, db: Database) -> Non
     assert accepted.match is not None
     assert (await uc.cancel_match(accepted.match.id, BOB)).ok
     assert ratings(db) == {}
+
+
+async def test_each_game_has_its_own_ratings_and_the_rebuild_keeps_them_apart(
+        uc: UseCases, db: Database, db_url: str) -> None:
+    await players(uc)
+    # Portes: Alice beats Bob (1 point, newcomers): +-10 -> 1510 / 1490
+    portes = await resigned(uc, ALICE, BOB, -100, 1, BOB)
+    # Plakoto, the same two: Bob beats Alice; a new game, so both start again at 1500 with
+    # experience 0: +-10 -> Bob 1510, Alice 1490 (in Portes they stay 1510 / 1490)
+    plakoto = await resigned(uc, BOB, ALICE, -100, 1, ALICE, game="plakoto")
+    # a tavli match (the rotation) rates as the game "tavli", 3 points: 4 * 5 * sqrt 3 * 0.5
+    tavli = await resigned(uc, ALICE, CAROL, -200, 3, ALICE, game="tavli")
+    # Fevga in private: only the global scope
+    await resigned(uc, CAROL, BOB, 0, 1, BOB, game="fevga")
+    assert ratings(db) == {(ALICE, 0): (1510.0, 1, 1), (BOB, 0): (1490.0, 1, 1),
+                           (ALICE, -100): (1510.0, 1, 1), (BOB, -100): (1490.0, 1, 1)}
+    assert ratings(db, "plakoto") == {(BOB, 0): (1510.0, 1, 1), (ALICE, 0): (1490.0, 1, 1),
+                                      (BOB, -100): (1510.0, 1, 1), (ALICE, -100): (1490.0, 1, 1)}
+    got = ratings(db, "tavli")
+    assert set(got) == {(ALICE, 0), (CAROL, 0), (ALICE, -200), (CAROL, -200)}
+    assert got[(CAROL, 0)][0] == pytest.approx(1500 + 10 * 3 ** 0.5) and got[(CAROL, 0)][1] == 3
+    assert ratings(db, "fevga") == {(CAROL, 0): (1510.0, 1, 1), (BOB, 0): (1490.0, 1, 1)}
+    with db.engine.connect() as conn:
+        logged = conn.execute(text("SELECT DISTINCT match_id, game FROM rating_changes "
+                                   "ORDER BY match_id")).all()
+    assert [tuple(r) for r in logged][:3] == [(portes, "portes"), (plakoto, "plakoto"),
+                                             (tavli, "tavli")]
+
+    before = every_rating(db)
+    ratings_main(["rebuild", "--database-url", db_url])
+    assert every_rating(db) == before  # every game, every scope, every change: the same

@@ -125,8 +125,8 @@ async def test_the_callers_place_below_the_top_ten_and_shared_ranks(
             # P0 and P1 share the best rating; P13 is last
             rating = 1700.0 if i < 2 else 1700.0 - 10 * i
             conn.execute(text(
-                "INSERT INTO ratings (player_id, scope, rating, experience, matches, "
-                "updated_at) VALUES (:p, -7, :r, 30, :m, :t)"),
+                "INSERT INTO ratings (player_id, game, scope, rating, experience, matches, "
+                "updated_at) VALUES (:p, 'portes', -7, :r, 30, :m, :t)"),
                 {"p": 5000 + i, "r": rating, "m": 12 if i else 4, "t": now})
     board = await uc.leaderboard(-7, 5013)
     assert [r.rank for r in board.top] == [1, 1, 3, 4, 5, 6, 7, 8, 9, 10]
@@ -187,3 +187,42 @@ async def test_a_player_with_an_active_match_is_not_forgotten(uc: UseCases) -> N
     assert await uc.forget_player(BOB) == Forgotten.PLAYING
     assert (await uc.get_player(BOB)) is not None
     assert COMPUTER  # the computer is never a player row: nothing to forget there
+
+
+async def test_leaderboards_records_and_head_to_head_are_per_game(uc: UseCases) -> None:
+    await players(uc)
+    assert await uc.last_game(ALICE) is None  # nothing played: the bot shows Portes
+    for _ in range(3):
+        await resigned(uc, ALICE, BOB, -100, 1, BOB)  # Portes: Alice wins three
+    for _ in range(3):
+        await resigned(uc, BOB, ALICE, -100, 1, ALICE, game="plakoto")  # Plakoto: Bob
+    await resigned(uc, CAROL, BOB, -200, 1, BOB, game="fevga")
+    portes = await uc.leaderboard(-100, ALICE)
+    plakoto = await uc.leaderboard(-100, ALICE, game="plakoto")
+    assert (portes.game, plakoto.game) == ("portes", "plakoto")
+    assert [(r.name, r.rating > 1500) for r in portes.top] == [("Alice", True), ("Bob", False)]
+    assert [(r.name, r.rating > 1500) for r in plakoto.top] == [("Bob", True), ("Alice", False)]
+    assert plakoto.mine is not None and plakoto.mine.rank == 2
+    assert (await uc.leaderboard(0, CAROL, game="fevga")).my_matches == 1
+    assert (await uc.leaderboard(0, ALICE, game="nardy")).top == ()
+
+    stats = await uc.player_stats(ALICE, -100, game="plakoto")
+    assert (stats.game, stats.people.played, stats.people.won, stats.people.streak) == (
+        "plakoto", 3, 0, -3)
+    assert stats.rating is not None and stats.rating.matches == 3 and stats.rating.rating < 1500
+    assert len(stats.history) == 3 and all(c < 0 for c in stats.last_changes)
+    portes_stats = await uc.player_stats(ALICE, -100)
+    assert (portes_stats.people.played, portes_stats.people.won) == (3, 3)
+    assert portes_stats.rating is not None and portes_stats.rating.rating > 1500
+    assert (await uc.player_stats(ALICE, game="tavli")).people.played == 0
+
+    h2h = await uc.head_to_head(ALICE, BOB, game="plakoto")
+    assert (h2h.game, h2h.played, h2h.first_won) == ("plakoto", 3, 0)
+    assert (await uc.head_to_head(ALICE, BOB)).first_won == 3
+    assert (await uc.head_to_head(BOB, CAROL, game="plakoto")).played == 0
+
+    # the game played last: Bob's is Fevga; with Alice, Plakoto
+    assert await uc.last_game(ALICE) == "plakoto"
+    assert await uc.last_game(BOB) == "fevga"
+    assert await uc.last_game(BOB, ALICE) == "plakoto"
+    assert await uc.last_game(ALICE, CAROL) is None
