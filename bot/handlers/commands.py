@@ -7,7 +7,7 @@ from __future__ import annotations
 from telegram import Message, Update
 from telegram.constants import ChatType
 
-from bot import texts
+from bot import help_texts, texts
 from bot.callbacks import Callback, parse_id
 from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
 from bot.handlers.challenges import show_challenge_privately, show_new_card
@@ -60,7 +60,7 @@ async def cmd_start(update: Update, context: Ctx) -> None:
     if private and payload == "settings":  # /settings sent in a group
         await show_settings(p, msg, user)
         return
-    await msg.reply_text(texts.welcome_text(t, p.username), parse_mode=HTML)
+    await msg.reply_text(help_texts.welcome_text(t, p.username), parse_mode=HTML)
 
 
 async def show_board_privately(context: Ctx, t: Tr, msg: Message, match_ref: str,
@@ -92,7 +92,7 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, _, t = sender
-    for part in message_parts(texts.help_text(t, p.username)):
+    for part in message_parts(help_texts.help_text(t, p.username)):
         await msg.reply_text(part, parse_mode=HTML, disable_web_page_preview=True)
 
 
@@ -176,7 +176,7 @@ async def cmd_notices(update: Update, context: Ctx) -> None:
 async def show_notices(context: Ctx, t: Tr, msg: Message, user_id: int) -> None:
     player = await portes(context).uc.get_player(user_id)
     on = player is None or player.notices
-    await msg.reply_text(texts.notices_text(t, on), reply_markup=notices_keyboard(t, on))
+    await msg.reply_text(help_texts.notices_text(t, on), reply_markup=notices_keyboard(t, on))
 
 
 async def on_notices(update: Update, context: Ctx, cb: Callback) -> None:
@@ -193,7 +193,7 @@ async def on_notices(update: Update, context: Ctx, cb: Callback) -> None:
         return
     p.forget_views_of(player.id)  # the next board reads the setting from the database
     await q.answer()
-    await quietly(msg.edit_text(texts.notices_text(t, player.notices),
+    await quietly(msg.edit_text(help_texts.notices_text(t, player.notices),
                                 reply_markup=notices_keyboard(t, player.notices)))
 
 
