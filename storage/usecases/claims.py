@@ -30,6 +30,10 @@ from storage.results import BoardMessageView
 from storage.usecases.kernel import Feature, off_loop, utcnow
 from storage.usecases.rows import board_view
 
+BUSY = (0, 0)
+""":meth:`ClaimCases.claim_keyboard`'s answer while a delivery worker holds the place: ask
+again shortly."""
+
 
 @dataclass(frozen=True)
 class DeliveryWork:
@@ -200,25 +204,24 @@ class ClaimCases(Feature):
                        holder: str, lease: float = 5.0) -> tuple[int, int] | None:
         """Claim a board's place for a keyboard-only edit (a checker chosen, back to the
         list): only while the match is still at ``version`` (what the keyboard is drawn
-        from), the message is the newest live board of the match in that chat, and no worker
-        holds the place. Returns the place's row and token for :meth:`release_keyboard`, or
-        ``None``: the edit must not be made."""
+        from) and the message is the newest live board of the match in that chat. Returns
+        the place's row and token for :meth:`release_keyboard`; :data:`BUSY` while a worker
+        holds the place; ``None``: the edit must not be made."""
         now = utcnow()
         with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
             match = session.get(MatchRow, match_id)
             if match is None or match.version != version:
                 return None
-            boards = list(session.scalars(select(BoardMessageRow).where(
-                BoardMessageRow.match_id == match_id, BoardMessageRow.chat_id == chat_id,
-                BoardMessageRow.live.is_(True)).order_by(BoardMessageRow.id)))
-            if not boards or boards[-1].message_id != message_id:
-                return None
-            seat = boards[-1].for_seat
+            # one place of a match per chat: the group's board there, or one player's
             row = session.scalar(select(DeliveryRow).where(
-                DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id,
-                DeliveryRow.for_seat.is_(None) if seat is None else DeliveryRow.for_seat == seat)
+                DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id)
                 .with_for_update())
-            if row is None or (row.claimed_until is not None and row.claimed_until >= now):
+            if row is None:
+                return None
+            if row.claimed_until is not None and row.claimed_until >= now:
+                return BUSY  # a worker delivers there (the board just posted, not recorded?)
+            boards = live_boards(session, row)
+            if not boards or boards[-1].message_id != message_id:
                 return None
             row.claimed_by = holder[:64]
             row.claimed_until = now + timedelta(seconds=lease)

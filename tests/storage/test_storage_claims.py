@@ -10,6 +10,7 @@ from sqlalchemy import select
 from storage.db import Database
 from storage.models import DeliveryChatRow, DeliveryRow
 from storage.usecases import DeliveryWork, UseCases
+from storage.usecases.claims import BUSY
 from tests.storage.helpers import new_match
 
 GROUP = "-100"
@@ -158,9 +159,10 @@ async def test_a_keyboard_edit_claims_the_place_only_while_its_keyboard_is_curre
     mv = accepted.match
     assert mv is not None
     [work] = await uc.claim_deliveries("w", chat_key=GROUP)
-    # While the worker holds the place, no keyboard edit there
+    # While the worker holds the place (its board posted, not yet recorded), the keyboard
+    # edit is asked to wait
     where = {"chat_id": -100, "holder": "kb"}
-    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) is None
+    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) == BUSY
     token = await uc.mark_sending(work.id, claim=work.claim, caption="b", markup=None)
     assert token is not None
     await uc.record_sent(work.id, token, claim=work.claim, message_id=7, version=mv.version)
@@ -173,7 +175,7 @@ async def test_a_keyboard_edit_claims_the_place_only_while_its_keyboard_is_curre
     held = await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where)
     assert held is not None
     assert await uc.claim_deliveries("w", chat_key=GROUP) == []
-    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) is None
+    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) == BUSY
     # When an action commits meanwhile, the release says the chat has work to deliver
     player = mv.seats[mv.to_act or 0].player
     assert player is not None
