@@ -31,6 +31,7 @@ from bot.core import (
     not_modified,
     plays_privately,
     quietly,
+    retrying,
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
@@ -236,8 +237,8 @@ class Publisher:
         if held is None:
             self.p.views.pop(mv.id, None)  # this instance's view is older than the database's
             return
-        try:
-            await message.edit_reply_markup(reply_markup=markup)
+        try:  # one retry of a transient failure: the claim lasts 10 s
+            await retrying(lambda: message.edit_reply_markup(reply_markup=markup), attempts=2)
         except BadRequest as exc:
             if not not_modified(exc) and not gone(exc):
                 raise
