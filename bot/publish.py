@@ -245,7 +245,8 @@ class Publisher:
         except NetworkError as exc:  # only a keyboard: the player taps again
             log.info("a keyboard edit of match %s failed: %s", mv.id, exc)
         finally:
-            chat = await self.p.uc.release_keyboard(held[0], claim=held[1])
+            chat = await self.p.uc.release_keyboard(held[0], claim=held[1],
+                                                    version=mv.version)
             if chat is not None and self.p.delivery is not None:
                 self.p.delivery.kick(chat)  # an action committed while the place was held
 

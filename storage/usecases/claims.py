@@ -229,13 +229,15 @@ class ClaimCases(Feature):
             return row.id, row.claim_token
 
     @off_loop
-    def release_keyboard(self, work_id: int, *, claim: int) -> str | None:
-        """The keyboard edit is done: release the place (if still held with ``claim``).
-        Returns the chat to kick when an action asked for a delivery meanwhile."""
+    def release_keyboard(self, work_id: int, *, claim: int, version: int) -> str | None:
+        """The keyboard edit (drawn from ``version``) is done: release the place (if still
+        held with ``claim``). Returns the chat to kick when an action (of another instance:
+        this one's wait for the match's lock) asked for a delivery meanwhile; work that was
+        pending before is left to the poll, as it would have been."""
         with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
             row = fenced(session, work_id, claim)
             if row is None:
                 return None
             row.claimed_by = None
             row.claimed_until = None
-            return row.chat_key if row.pending else None
+            return row.chat_key if row.pending and row.version > version else None

@@ -181,7 +181,7 @@ async def test_a_keyboard_edit_claims_the_place_only_while_its_keyboard_is_curre
     assert player is not None
     assert (await uc.resign_match(mv.id, player.id)).ok
     row_id, claim = held
-    assert await uc.release_keyboard(row_id, claim=claim) == GROUP
+    assert await uc.release_keyboard(row_id, claim=claim, version=mv.version) == GROUP
     assert place(db, row_id).claimed_by is None
     [after] = await uc.claim_deliveries("w", chat_key=GROUP)
     assert after.version > mv.version
