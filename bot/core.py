@@ -71,6 +71,9 @@ class ComputerService(Protocol):
 class Deliverer(Protocol):
     """The delivery worker as handlers see it (:class:`bot.delivery.Delivery`)."""
 
+    worker: str
+    """Its name in the places' claims."""
+
     def kick(self, *chat_keys: str) -> None:
         """Work on these chats' due places now (in the background; returns at once)."""
         ...

@@ -26,6 +26,7 @@ import asyncio
 import logging
 import os
 import socket
+import time
 from typing import Any
 
 from telegram import Bot, InputMediaPhoto
@@ -38,6 +39,7 @@ from bot.limiter import ChatLimiter, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
 from storage.results import BoardMessageView, MatchView
 from storage.usecases import DeliveryWork
+from storage.usecases.kernel import utcnow
 
 log = logging.getLogger("bot.delivery")
 PROBE_SPAN = 20
@@ -54,6 +56,10 @@ class Unreachable(Exception):
     """The chat cannot be written to (the bot removed or blocked, the chat gone)."""
 
 
+class Stale(Exception):
+    """This worker's claim on the place was taken over (its lease ran out): it stops there."""
+
+
 class Delivery:
     """One per bot instance; see the module's docstring."""
 
@@ -65,6 +71,8 @@ class Delivery:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{id(self) % 10_000}"[:64]
         portes.uc.deliver_own_actions(self.worker, lease)
         self.running: dict[str, asyncio.Task[None]] = {}
+        self.deadlines: dict[int, float] = {}
+        """Per place being worked on: until when (monotonic) its claim surely holds."""
         self.again: set[str] = set()
         self.wakeups: set[asyncio.TimerHandle] = set()
         self.stopping = False
@@ -165,31 +173,49 @@ class Delivery:
 
     async def _one(self, key: str, work: DeliveryWork) -> None:
         uc = self.p.uc
+        left = (work.until - utcnow()).total_seconds() if work.until is not None else 0.0
+        self.deadlines[work.id] = time.monotonic() + left
         try:
             crash_point("claimed")
             mv = await self._latest(work)
             if mv is None:
-                await uc.give_up_delivery(work.id, error="no such match")
+                await uc.give_up_delivery(work.id, claim=work.claim, error="no such match")
                 return
             await self._place(work, mv)
-            more = await uc.complete_delivery(work.id, version=mv.version)
+            more = await uc.complete_delivery(work.id, claim=work.claim, version=mv.version)
             if more:  # a newer action meanwhile, or an orphan still looked for
                 self.later(0.0 if work.version < mv.version else 2.0, key)
+        except Stale:
+            log.info("delivery of match %s to %s: the place was taken over (lease ran out)",
+                     work.match_id, key)
         except RetryAfter as exc:
             delay = retry_seconds(exc)
             await self._retry(key, work, delay, f"flood: retry after {delay:g} s")
         except ChatMigrated as exc:
             await uc.migrate_chat(int(key), exc.new_chat_id)
-            await uc.give_up_delivery(work.id, error="the group became a supergroup")
+            await uc.give_up_delivery(work.id, claim=work.claim,
+                                      error="the group became a supergroup")
             self.kick(str(exc.new_chat_id))
         except Unreachable as exc:
             log.info("chat %s cannot be reached: %s", key, exc)
-            await uc.give_up_delivery(work.id, error=f"unreachable: {exc}")
+            await uc.give_up_delivery(work.id, claim=work.claim, error=f"unreachable: {exc}")
         except NetworkError as exc:  # includes timeouts and 5xx
             await self._retry(key, work, backoff(work.attempts), f"network: {exc}")
         except Exception as exc:
             log.exception("delivery of match %s to %s failed", work.match_id, key)
             await self._retry(key, work, backoff(work.attempts), f"error: {exc!r}")
+        finally:
+            self.deadlines.pop(work.id, None)
+
+    async def _hold(self, work: DeliveryWork) -> None:
+        """Before a call that changes the chat (an edit, a deletion): the claim is still this
+        worker's, renewed (a compare-and-swap on its token) when less than half its lease is
+        surely left. Raises :class:`Stale` when another instance took the place over."""
+        if time.monotonic() < self.deadlines.get(work.id, 0.0) - self.lease / 2:
+            return
+        if not await self.p.uc.renew_claim(work.id, claim=work.claim, lease=self.lease):
+            raise Stale
+        self.deadlines[work.id] = time.monotonic() + self.lease
 
     async def _latest(self, work: DeliveryWork) -> MatchView | None:
         """The match as the row asks for it: the view this instance just committed when it
@@ -204,7 +230,7 @@ class Delivery:
     async def _retry(self, key: str, work: DeliveryWork, delay: float, error: str) -> None:
         log.info("delivery of match %s to %s: %s; again in %.1f s", work.match_id, key, error,
                  delay)
-        await self.p.uc.reschedule_delivery(work.id, delay=delay, error=error)
+        await self.p.uc.reschedule_delivery(work.id, claim=work.claim, delay=delay, error=error)
         self.later(delay, key)
 
     # -- one place -------------------------------------------------------------------------
@@ -231,9 +257,9 @@ class Delivery:
         boards = list(work.boards)
         live = boards[-1] if boards else None
         edited = live is not None and not work.repost and await self._edit(
-            live, mv, caption, markup, viewer, media=work.media)
+            work, live, mv, caption, markup, viewer)
         if edited and live is not None:
-            await self._retire(boards[:-1])
+            await self._retire(work, boards[:-1])
             await self._probe(work, list(work.probes), work.top)
             return
         if work.for_seat is not None and is_group_match(mv) and (
@@ -241,11 +267,12 @@ class Delivery:
             return  # a group match's private board is posted only for its player's turn
         await self._post(work, mv, caption, markup, viewer)
 
-    async def _edit(self, live: BoardMessageView, mv: MatchView, caption: str,
-                    markup: Markup | None, viewer: int, *, media: bool) -> bool:
+    async def _edit(self, work: DeliveryWork, live: BoardMessageView, mv: MatchView,
+                    caption: str, markup: Markup | None, viewer: int) -> bool:
         """Edit the live board; ``False`` when it is gone (a user deleted it)."""
+        await self._hold(work)
         try:
-            if media:
+            if work.media:
                 photo = await draw_board_async(mv.state, viewer, self._looks(live.for_seat, mv))
                 await self.bot.edit_message_media(
                     InputMediaPhoto(photo, caption=caption, parse_mode=HTML),
@@ -271,8 +298,11 @@ class Delivery:
         assert chat_id is not None
         photo = await draw_board_async(mv.state, viewer, self._looks(work.for_seat, mv))
         token = await self.p.uc.mark_sending(
-            work.id, caption=caption, markup=markup.to_dict() if markup else None,
-            lease=self.lease)
+            work.id, claim=work.claim, caption=caption,
+            markup=markup.to_dict() if markup else None, lease=self.lease)
+        if token is None:
+            raise Stale
+        self.deadlines[work.id] = time.monotonic() + self.lease
         crash_point("sending")
         thread = mv.place.thread_id if work.for_seat is None else None
         try:
@@ -288,14 +318,19 @@ class Delivery:
                 raise Unreachable(exc.message) from exc
             raise
         crash_point("sent")
-        older, probes, top = await self.p.uc.record_sent(
-            work.id, token, message_id=sent.message_id, version=mv.version)
+        recorded = await self.p.uc.record_sent(
+            work.id, token, claim=work.claim, message_id=sent.message_id, version=mv.version)
+        if recorded is None:  # the send outlived the lease: this board is nobody's
+            await self._retire_orphan(chat_id, sent.message_id)
+            await self.p.uc.drop_probes(work.id, [token])
+            raise Stale
+        older, probes, top = recorded
         if work.for_seat is not None and mv.to_act == work.for_seat:
             player = mv.seats[work.for_seat].player
             if player is not None:
                 self.p.board_posted(player.id, mv.id)
         crash_point("recorded")
-        await self._retire(older)
+        await self._retire(work, older)
         crash_point("retired")
         await self._probe(work, probes, top)
 
@@ -328,8 +363,9 @@ class Delivery:
                 self.p.views.pop(mv.id, None)
                 self.kick(*await self.p.uc.redeliver(mv.id, seat=None, shared=True))
 
-    async def _retire(self, boards: list[BoardMessageView]) -> None:
+    async def _retire(self, work: DeliveryWork, boards: list[BoardMessageView]) -> None:
         for old in boards:
+            await self._hold(work)
             await self.pub.retire(old)
 
     # -- orphans ---------------------------------------------------------------------------
@@ -338,6 +374,7 @@ class Delivery:
         """Look for the boards of sends whose outcome was unknown, and retire them."""
         if not probes or work.chat_id is None:
             return
+        await self._hold(work)
         known = await self.p.uc.known_message_ids(work.chat_id)
         found: list[str] = []
         for probe in probes:

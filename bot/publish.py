@@ -9,17 +9,18 @@ the board), then sends what is not a board: the seed at the end of a match, the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from telegram import Bot, Message
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, NetworkError
 
 from bot import texts
 from bot.core import (
@@ -34,17 +35,23 @@ from bot.core import (
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
+from bot.limiter import ChatLimiter
 from bot.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.tavli_texts import draw_text, game_title
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
 from storage.results import BoardMessageView, MatchStatus, MatchView, PlayerView
+from storage.usecases.claims import BUSY
 
 log = logging.getLogger("bot.publish")
 HTML = ParseMode.HTML
 STUB = "⤵"
 """What an old board becomes when Telegram refuses to delete it (older than 48 h)."""
+KEYBOARD_LEASE = 10.0
+"""How long a keyboard-only edit holds its board's place (the edit is one call)."""
+KEYBOARD_TRIES, KEYBOARD_AGAIN = 12, 0.25
+"""While a delivery worker holds the place, the edit asks again this often (3 s in all)."""
 
 
 def crash_point(name: str) -> None:
@@ -209,36 +216,65 @@ class Publisher:
                     caption=STUB, reply_markup=None))
         await self.p.uc.forget_board_message(old.id)
 
-    async def edit_tapped(self, mv: MatchView, message: Message | None, *,
-                          inline_message_id: str | None = None, selected: int | None = None,
-                          caption_too: bool = True, notes: Sequence[str] = ()) -> None:
-        """A tap inside a turn: new caption (the partial play) and keyboard on the same board."""
+    async def edit_keyboard(self, mv: MatchView, message: Message | None, *,
+                            selected: int | None = None) -> None:
+        """A tap that changes only the keyboard (a checker chosen, back to the list): the
+        board's keyboard drawn from ``mv``, edited under a short claim of its place
+        (:meth:`storage.usecases.UseCases.claim_keyboard`) and only while the match is still
+        at ``mv.version`` and the message is that place's live board. A copy of the tap that
+        comes late (Telegram delivered it twice; another instance, whose view was older,
+        handles it) then changes nothing, instead of putting an old keyboard over a newer
+        board; and no delivery edits the board between the check and the edit."""
         if message is None:
             return
-        if is_group_match(mv) and message.chat_id == mv.place.chat_id:
-            caption, t = self.shared_caption(mv)
-            markup = self.shared_keyboard(t, mv, selected=selected)
-        else:
-            seat = mv.seat_of(message.chat_id)
-            if seat is None:
-                return
-            caption, t = self.seat_caption(mv, seat)
-            markup = self.seat_keyboard(t, mv, seat, selected=selected)
-        if notes:
-            caption = "\n".join((*notes, caption))
-        try:
-            if caption_too:
-                await retrying(lambda: message.edit_caption(caption, parse_mode=HTML,
-                                                            reply_markup=markup))
-            else:
-                await retrying(lambda: message.edit_reply_markup(reply_markup=markup))
+        markup = self._tapped_keyboard(mv, message.chat_id, selected)
+        if markup is False:
+            return
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):  # wait for the budget before claiming
+            await limiter.ready(message.chat_id)
+        held = await self._hold_place(mv, message)
+        if held is None:
+            self.p.views.pop(mv.id, None)  # this instance's view is older than the database's
+            return
+        try:  # one retry of a transient failure: the claim lasts 10 s
+            await retrying(lambda: message.edit_reply_markup(reply_markup=markup), attempts=2)
         except BadRequest as exc:
-            if not_modified(exc):
-                return
-            if gone(exc):
-                await self.show(mv)
-                return
-            raise
+            if not not_modified(exc) and not gone(exc):
+                raise
+        except NetworkError as exc:  # only a keyboard: the player taps again
+            log.info("a keyboard edit of match %s failed: %s", mv.id, exc)
+        finally:
+            chat = await self.p.uc.release_keyboard(held[0], claim=held[1],
+                                                    version=mv.version)
+            if chat is not None and self.p.delivery is not None:
+                self.p.delivery.kick(chat)  # an action committed while the place was held
+
+    def _tapped_keyboard(self, mv: MatchView, chat_id: int,
+                         selected: int | None) -> Markup | Literal[False] | None:
+        """The keyboard of the board in ``chat_id`` after a keyboard-only tap (``False``: the
+        chat shows no board of this match)."""
+        if is_group_match(mv) and chat_id == mv.place.chat_id:
+            return self.shared_keyboard(self.p.t_match_chat(mv), mv, selected=selected)
+        seat = mv.seat_of(chat_id)
+        if seat is None:
+            return False
+        return self.seat_keyboard(self.p.t_user(mv.seats[seat].player), mv, seat,
+                                  selected=selected)
+
+    async def _hold_place(self, mv: MatchView, message: Message) -> tuple[int, int] | None:
+        """Claim the board's place for a keyboard edit; while a delivery worker holds it
+        (retiring an old board, say), ask again for a few seconds. ``None``: the keyboard is
+        not current any more, or the place stayed busy."""
+        holder = (self.p.delivery.worker if self.p.delivery is not None else "bot") + ":kb"
+        for _ in range(KEYBOARD_TRIES):
+            held = await self.p.uc.claim_keyboard(
+                mv.id, version=mv.version, chat_id=message.chat_id,
+                message_id=message.message_id, holder=holder, lease=KEYBOARD_LEASE)
+            if held != BUSY:
+                return held
+            await asyncio.sleep(KEYBOARD_AGAIN)
+        return None
 
     # -- notices ---------------------------------------------------------------------------
 

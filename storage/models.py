@@ -359,6 +359,9 @@ class DeliveryRow(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     claimed_by: Mapped[str | None] = mapped_column(String(64))
     claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    claim_token: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
+    """The fencing token (revision 0012): one more with every claim; the worker's writes
+    compare it with the one it got, so a worker whose lease ran out is refused."""
     last_error: Mapped[str | None] = mapped_column(String(200))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 

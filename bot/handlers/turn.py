@@ -98,7 +98,7 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
     # answers here come before any commit: quick, and in the background all the same
     if cb.action == Action.BACK:
         answer_soon(p, q)
-        await publisher(context).edit_tapped(mv, msg, caption_too=False)
+        await publisher(context).edit_keyboard(mv, msg)
         return None
     if cb.action == Action.FROM:
         dests = destinations(state, cb.int_arg())
@@ -107,8 +107,7 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
             return None
         if len(dests) > 1:
             answer_soon(p, q)
-            await publisher(context).edit_tapped(mv, msg, selected=cb.int_arg(),
-                                                 caption_too=False)
+            await publisher(context).edit_keyboard(mv, msg, selected=cb.int_arg())
             return None
         return await p.uc.steps(mv.id, user_id, cb.version, dests[0].moves)
     if cb.action == Action.MOVE:

@@ -13,7 +13,7 @@ per game from ``ix_rating_changes_player_game``.
 Downgrading keeps the Portes ratings only (the older key cannot hold one rating per game).
 
 Revision ID: 0013
-Revises: 0011
+Revises: 0012
 Create Date: 2026-12-01 06:00:00.000000
 """
 
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0013"
-down_revision: str | None = "0011"
+down_revision: str | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -47,8 +47,9 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing`,
 :mod:`~storage.usecases.rematches` (who may open a rematch),
 :mod:`~storage.usecases.social` (leaderboards, statistics, privacy), and
-:mod:`~storage.usecases.delivery` with :mod:`~storage.usecases.outbox` (what each chat should
-show: the outbox the kernel writes with every action, and the delivery worker's claims), and
+:mod:`~storage.usecases.delivery` with :mod:`~storage.usecases.outbox` and
+:mod:`~storage.usecases.claims` (what each chat should show: the outbox the kernel writes with
+every action, and the delivery worker's claims, fenced by a token), and
 :mod:`~storage.usecases.instances` (what several instances share: the computer's turns and the
 groups' Telegram budgets).
 :class:`UseCases` composes them over one kernel.
@@ -80,6 +81,7 @@ from storage.results import (
 from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
+from storage.usecases.claims import ClaimCases
 from storage.usecases.closing import ClosingCases
 from storage.usecases.delivery import DeliveryCases, DeliveryWork
 from storage.usecases.heartbeat import HeartbeatCases
@@ -127,6 +129,7 @@ class UseCases(
     HeartbeatCases,
     ClosingCases,
     DeliveryCases,
+    ClaimCases,
     SocialCases,
     ComputerClaimCases,
     SendBudgetCases,

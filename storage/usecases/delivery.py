@@ -2,7 +2,8 @@
 
 The kernel writes one outbox row per place an action changes (:mod:`storage.usecases.outbox`).
 A worker claims due rows with a compare-and-swap on ``claimed_until`` (like timers), so two
-instances never work on the same place at once; it reads the latest match, calls Telegram, and
+instances never work on the same place at once, each claim fenced by a token
+(:mod:`storage.usecases.claims`); it reads the latest match, calls Telegram, and
 records what it posted (:meth:`DeliveryCases.record_sent`), then completes the row, or
 reschedules it with a back-off, or gives it up (the chat is unreachable). Reconciling compares,
 for every active match, what each place should show with what it shows, and queues only the
@@ -17,18 +18,21 @@ never shown). SQLite serialises every writer anyway.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
 from storage.results import ENDED_STATUSES, BoardMessageView, MatchStatus
+from storage.usecases.claims import DeliveryWork, due, fenced, live_boards
 from storage.usecases.kernel import Feature, Kernel, off_loop, utcnow
 from storage.usecases.outbox import Where, outbox_row, places, upsert
 from storage.usecases.rows import board_view
+
+__all__ = ["DeliveryCases", "DeliveryWork", "match_places", "move_chat_deliveries",
+           "queue_places"]
 
 # Delivery runs on the wall clock, not the use cases' clock (which tests move to fire
 # reminders): a lease or a back-off is real time whatever the game's clock says.
@@ -37,57 +41,25 @@ PROBE_TTL = timedelta(minutes=2)
 PROBE_AGAIN = timedelta(seconds=2)
 PROBE_TRIES = 4
 """Looks for one orphan (after 2, 4, 8 and 16 s): a send answered later than that is rare."""
-
-
-@dataclass(frozen=True)
-class DeliveryWork:
-    """One claimed place: what it should show, and what was asked of it."""
-
-    id: int
-    match_id: int
-    chat_id: int | None
-    inline_message_id: str | None
-    for_seat: int | None
-    version: int
-    repost: bool
-    media: bool
-    notes: tuple[dict[str, Any], ...]
-    """The caption's lines about what happened (only for the version they belong to)."""
-    probes: tuple[dict[str, Any], ...]
-    attempts: int
-    boards: tuple[BoardMessageView, ...] = ()
-    """The place's live boards when claimed, oldest first (more than one: extras to retire)."""
-    top: int = 0
-    """The highest message id the bot got back from a send in this chat."""
-
-    @property
-    def chat_key(self) -> str:
-        return str(self.chat_id) if self.chat_id is not None else f"inline:{self.inline_message_id}"
-
-
-def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> DeliveryWork:
-    notes = row.notes if row.notes and row.notes_version == row.version else []
-    return DeliveryWork(
-        boards=tuple(board_view(b) for b in boards), top=top,
-        id=row.id, match_id=row.match_id, chat_id=row.chat_id,
-        inline_message_id=row.inline_message_id, for_seat=row.for_seat, version=row.version,
-        repost=row.repost_version is not None, media=row.media_version is not None,
-        notes=tuple(notes),
-        probes=tuple(row.probes or ()), attempts=row.attempts,
-    )
-
-
-def _due(now: datetime, worker: str | None = None) -> Any:
-    """Pending, due, and free to claim (or already ``worker``'s)."""
-    free = or_(DeliveryRow.claimed_until.is_(None), DeliveryRow.claimed_until < now)
-    if worker is not None:
-        free = or_(free, DeliveryRow.claimed_by == worker[:64])
-    return and_(DeliveryRow.pending.is_(True), DeliveryRow.due_at <= now, free)
+Recorded = tuple[list[BoardMessageView], list[dict[str, Any]], int]
+"""What :meth:`DeliveryCases.record_sent` returns: the older boards to retire, the unknown
+sends to look for, and the chat's newest message id."""
 
 
 def _release(row: DeliveryRow) -> None:
     row.claimed_by = None
     row.claimed_until = None
+
+
+def _raise_top(session: Session, chat_id: int, message_id: int, now: datetime) -> None:
+    """The chat's highest message id the bot got back moves up to ``message_id``."""
+    mark = session.get(DeliveryChatRow, chat_id)
+    if mark is None:
+        session.add(DeliveryChatRow(chat_id=chat_id, last_message_id=message_id,
+                                    updated_at=now))
+    elif mark.last_message_id < message_id:
+        mark.last_message_id = message_id
+        mark.updated_at = now
 
 
 def _has_work(row: DeliveryRow) -> bool:
@@ -137,95 +109,22 @@ class DeliveryCases(Feature):
         now = utcnow()
         with self.kernel.sessions() as session:
             return list(session.scalars(
-                select(DeliveryRow.chat_key).where(_due(now)).distinct().limit(limit)))
+                select(DeliveryRow.chat_key).where(due(now)).distinct().limit(limit)))
 
     @off_loop
-    def claim_deliveries(self, worker: str, *, chat_key: str, lease: float = 10.0,
-                         limit: int = 20) -> list[DeliveryWork]:
-        """Claim the due places of one chat for ``lease`` seconds: a compare-and-swap on
-        ``claimed_until``, so exactly one worker of any instance gets each."""
-        k = self.kernel
-        now = utcnow()
-        until = now + timedelta(seconds=lease)
-        mine = self._already_mine(worker, chat_key, now, limit)
-        if mine is not None:
-            return mine
-        with k.db.write_lock(), k.sessions.begin() as session:
-            ids = list(session.scalars(
-                select(DeliveryRow.id)
-                .where(_due(now, worker), DeliveryRow.chat_key == chat_key)
-                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
-                .limit(limit)))
-            claimed = []
-            for row_id in ids:
-                won = session.execute(
-                    update(DeliveryRow).where(DeliveryRow.id == row_id, _due(now, worker))
-                    .values(claimed_by=worker[:64], claimed_until=until)
-                    .execution_options(synchronize_session=False))
-                if won.rowcount == 1:  # type: ignore[attr-defined]
-                    claimed.append(row_id)
-            rows = list(session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed))))
-            return [self._claimed(session, r) for r in rows]
-
-    def _already_mine(self, worker: str, chat_key: str, now: datetime,
-                      limit: int) -> list[DeliveryWork] | None:
-        """The chat's due places when every one of them was written already claimed by this
-        worker (an action committed in this process, see :meth:`deliver_own_actions`): no
-        claim to write. ``None`` when some must be claimed."""
-        with self.kernel.sessions() as session:
-            rows = list(session.scalars(
-                select(DeliveryRow)
-                .where(_due(now, worker), DeliveryRow.chat_key == chat_key)
-                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
-                .limit(limit)))
-            if not rows or any(r.claimed_by != worker[:64] for r in rows):
-                return None
-            return [self._claimed(session, r) for r in rows]
-
-    def deliver_own_actions(self, worker: str, lease: float) -> None:
-        """Write the outbox rows of every action committed in this process already claimed
-        by ``worker`` for ``lease`` seconds (it is kicked right after the commit): it then
-        delivers them without a claim of its own. A row another worker holds stays theirs."""
-        self.kernel.claimant = (worker[:64], lease)
-
-    def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
-        if row.chat_id is None:
-            return _work(row, [], 0)
-        mark = session.get(DeliveryChatRow, row.chat_id)
-        return _work(row, self._live(session, row), mark.last_message_id if mark else 0)
-
-    @off_loop
-    def claimants(self) -> list[str]:
-        """The workers holding claims now (to find those of a process that died)."""
-        now = utcnow()
-        with self.kernel.sessions() as session:
-            return list(session.scalars(select(DeliveryRow.claimed_by).where(
-                DeliveryRow.claimed_until >= now, DeliveryRow.claimed_by.is_not(None))
-                .distinct()))
-
-    @off_loop
-    def release_claims(self, worker: str) -> int:
-        """Release the claims of a worker known to be dead (its places are due again)."""
-        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
-            result = session.execute(
-                update(DeliveryRow).where(DeliveryRow.claimed_by == worker)
-                .values(claimed_by=None, claimed_until=None)
-                .execution_options(synchronize_session=False))
-            return int(result.rowcount)  # type: ignore[attr-defined]
-
-    @off_loop
-    def mark_sending(self, work_id: int, *, caption: str, markup: Any,
-                     lease: float = 10.0) -> str:
+    def mark_sending(self, work_id: int, *, claim: int, caption: str, markup: Any,
+                     lease: float = 10.0) -> str | None:
         """Before a send: remember it as of unknown outcome (the gap after the chat's last
         message id, the exact caption and keyboard), and renew the claim. Returns the token
-        :meth:`record_sent` clears once the send's message id is known."""
+        :meth:`record_sent` clears once the send's message id is known; ``None`` when the
+        claim is no longer this worker's (``claim``: its fencing token): it must not send."""
         k = self.kernel
         token = uuid.uuid4().hex[:12]
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id, with_for_update=True)
+            row = fenced(session, work_id, claim)
             if row is None:
-                return token
+                return None
             after = 0
             if row.chat_id is not None:
                 mark = session.get(DeliveryChatRow, row.chat_id)
@@ -237,46 +136,45 @@ class DeliveryCases(Feature):
         return token
 
     @off_loop
-    def record_sent(self, work_id: int, token: str, *, message_id: int,
-                    version: int) -> tuple[list[BoardMessageView], list[dict[str, Any]], int]:
+    def record_sent(self, work_id: int, token: str, *, claim: int, message_id: int,
+                    version: int) -> Recorded | None:
         """A board was posted: it is the place's live board (the older ones are returned, to
         retire), the send is no longer of unknown outcome, and the chat's highest message id
         moves up. Also returns the earlier unknown sends, to look for their orphans below
-        ``message_id``, and that id."""
+        ``message_id``, and that id.
+
+        ``None`` when the claim was taken over meanwhile (the send outlived the lease): the
+        message is then nobody's board. It is not recorded (the place's claimant keeps its
+        own); the send's unknown-outcome note now points at it exactly and is looked for
+        again, so whoever holds the place next retires it if the stale worker, which deletes
+        it at once, does not get to (it crashed)."""
         k = self.kernel
+        now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(DeliveryRow, work_id, with_for_update=True)
-            assert row is not None and row.chat_id is not None
+            if row is None or row.chat_id is None:
+                return None
+            _raise_top(session, row.chat_id, message_id, now)
+            if row.claim_token != claim:
+                row.probes = [{**p, "after": message_id - 1, "tries": 0, "at": now.isoformat()}
+                              if p.get("token") == token else p for p in (row.probes or [])]
+                soon = now + PROBE_AGAIN
+                row.due_at = min(row.due_at, soon) if row.pending else soon
+                row.pending = True
+                return None
             session.add(BoardMessageRow(
                 match_id=row.match_id, chat_id=row.chat_id, message_id=message_id,
-                for_seat=row.for_seat, version=version, live=True, created_at=utcnow()))
+                for_seat=row.for_seat, version=version, live=True, created_at=now))
             row.probes = [p for p in (row.probes or []) if p.get("token") != token]
             # asked for and done: a crash from here on must not post yet another board
             for name in ("repost_version", "media_version"):
                 asked = getattr(row, name)
                 if asked is not None and asked <= version:
                     setattr(row, name, None)
-            mark = session.get(DeliveryChatRow, row.chat_id)
-            if mark is None:
-                session.add(DeliveryChatRow(chat_id=row.chat_id, last_message_id=message_id,
-                                            updated_at=utcnow()))
-            elif mark.last_message_id < message_id:
-                mark.last_message_id = message_id
-                mark.updated_at = utcnow()
             session.flush()
-            older = [board_view(b) for b in self._live(session, row)
+            older = [board_view(b) for b in live_boards(session, row)
                      if b.message_id != message_id]
             return older, list(row.probes), message_id
-
-    @staticmethod
-    def _live(session: Session, row: DeliveryRow) -> list[BoardMessageRow]:
-        same_seat = (BoardMessageRow.for_seat.is_(None) if row.for_seat is None
-                     else BoardMessageRow.for_seat == row.for_seat)
-        return list(session.scalars(
-            select(BoardMessageRow).where(
-                BoardMessageRow.match_id == row.match_id, BoardMessageRow.live.is_(True),
-                BoardMessageRow.chat_id == row.chat_id, same_seat)
-            .order_by(BoardMessageRow.id)))
 
     @off_loop
     def known_message_ids(self, chat_id: int) -> set[int]:
@@ -295,13 +193,14 @@ class DeliveryCases(Feature):
                 row.probes = [p for p in (row.probes or []) if p.get("token") not in tokens]
 
     @off_loop
-    def complete_delivery(self, work_id: int, *, version: int) -> bool:
+    def complete_delivery(self, work_id: int, *, claim: int, version: int) -> bool:
         """The place shows ``version``: requests up to it are done (newer ones stay). Returns
-        whether work is left (a newer action meanwhile, or an orphan still looked for)."""
+        whether work is left (a newer action meanwhile, or an orphan still looked for); a
+        stale claim (``claim`` is not the place's token any more) changes nothing."""
         k = self.kernel
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id, with_for_update=True)
+            row = fenced(session, work_id, claim)
             if row is None:
                 return False
             row.shown = max(row.shown, version)
@@ -325,13 +224,14 @@ class DeliveryCases(Feature):
             return row.pending
 
     @off_loop
-    def reschedule_delivery(self, work_id: int, *, delay: float, error: str) -> None:
+    def reschedule_delivery(self, work_id: int, *, claim: int, delay: float,
+                            error: str) -> None:
         """Try this place again after ``delay`` seconds (a back-off, or Telegram's
-        ``retry_after``)."""
+        ``retry_after``); not when the claim is stale."""
         k = self.kernel
         now = utcnow()
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id, with_for_update=True)
+            row = fenced(session, work_id, claim)
             if row is not None:
                 row.due_at = now + timedelta(seconds=delay)
                 row.attempts += 1
@@ -340,12 +240,12 @@ class DeliveryCases(Feature):
                 _release(row)
 
     @off_loop
-    def give_up_delivery(self, work_id: int, *, error: str) -> None:
+    def give_up_delivery(self, work_id: int, *, claim: int, error: str) -> None:
         """The chat cannot be reached (the bot was removed or blocked): no more retries for
-        this place until a new action asks for it again."""
+        this place until a new action asks for it again; not when the claim is stale."""
         k = self.kernel
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id, with_for_update=True)
+            row = fenced(session, work_id, claim)
             if row is not None:
                 row.pending = False
                 row.probes = []
@@ -404,7 +304,7 @@ class DeliveryCases(Feature):
             return self._first_look(session, match, where, now)
         if row.pending:
             return False
-        live = [] if row.chat_id is None else self._live(session, row)
+        live = [] if row.chat_id is None else live_boards(session, row)
         behind = row.shown < row.version or (row.chat_id is not None and len(live) != 1)
         if not behind:
             return False

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, func, or_
+from sqlalchemy import and_, case, func, or_
 from sqlalchemy.sql import Executable
 
 from rules.match import Event, GameDrawn, GameEnded, GameStarted, TurnPlayed
@@ -168,6 +168,7 @@ def outbox_row(where: Where, match_id: int, version: int, now: datetime,
         "attempts": 0,
         "claimed_by": claimant[0] if claimant else None,
         "claimed_until": claimant[1] if claimant else None,
+        "claim_token": 0,
         "last_error": None,
         "updated_at": now,
     }
@@ -199,6 +200,11 @@ def upsert(insert: Any, dialect: str) -> Executable:
                 # the committing process's worker takes the place unless another holds it
                 "claimed_by": case((free, new.claimed_by), else_=old.claimed_by),
                 "claimed_until": case((free, new.claimed_until), else_=old.claimed_until),
+                # a claim taken from another worker (whose lease ran out) or from nobody is a
+                # new claim: the token fences off the one before; the same worker keeps its own
+                "claim_token": case((and_(free, new.claimed_by.is_not(None), or_(
+                    old.claimed_by.is_(None), old.claimed_by != new.claimed_by)),
+                    old.claim_token + 1), else_=old.claim_token),
                 "due_at": new.due_at,
                 "attempts": 0,
                 "last_error": None,

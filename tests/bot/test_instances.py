@@ -44,12 +44,11 @@ COMPUTER_MATCHES = 4
 TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
 CHALLENGE_TTL = 45.0
 EXPIRED = "This challenge has expired."
-DUPLICATED = ("c:", "p:", "a:", "ra:", "r:")
+DUPLICATED = ("c:", "p:", "a:", "ra:", "r:", "f:", "b:")
 """The taps delivered twice: those that commit a step (a play, a confirmation, accepting,
-resigning). Not the taps that only change a keyboard (choosing a checker, going back): a copy of
-one handled late by the other instance edits the keyboard back over the newer board the first
-posted (no step is lost or doubled, but the board shows old buttons until the next step): a race
-this test found and docs/bot.md lists as left."""
+resigning) and those that only change a keyboard (choosing a checker, going back). A copy of a
+keyboard-only tap handled late by the other instance changes nothing once the match moved on:
+the edit is made under the board's place claim, only while the keyboard is still current."""
 
 
 def live_boards(chat: Chat) -> list[Message]:

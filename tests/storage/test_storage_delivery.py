@@ -26,11 +26,11 @@ async def test_an_action_writes_what_its_group_should_show(uc: UseCases) -> None
     assert work.repost and work.media
     assert work.chat_id == -100 and work.for_seat is None
     # When it is delivered, nothing is left to do
-    token = await uc.mark_sending(work.id, caption="board", markup=None)
-    older, probes, _top = await uc.record_sent(work.id, token, message_id=7,
+    token = await uc.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
+    older, probes, _top = await uc.record_sent(work.id, token, claim=work.claim, message_id=7,
                                                version=work.version)
     assert older == [] and probes == []
-    assert await uc.complete_delivery(work.id, version=work.version) is False
+    assert await uc.complete_delivery(work.id, claim=work.claim, version=work.version) is False
     assert await uc.claim_deliveries("w", chat_key=GROUP) == []
     assert await uc.reconcile_deliveries() == []
 
@@ -52,7 +52,7 @@ async def test_a_player_who_started_the_bot_plays_a_group_match_on_a_private_boa
     [private] = await uc.claim_deliveries("w", chat_key=str(mover.id))
     assert private.repost and private.for_seat == mv.to_act
     for work in (group, private):
-        await uc.complete_delivery(work.id, version=work.version)
+        await uc.complete_delivery(work.id, claim=work.claim, version=work.version)
     # When the mover takes a step inside the turn
     seat = mv.to_act
     step = next(iter(mv.state.legal_plays()[0].moves))
@@ -71,10 +71,10 @@ async def test_requests_coalesce_until_delivered(uc: UseCases) -> None:
     assert mv is not None
     [work] = await uc.claim_deliveries("w", chat_key=GROUP)
     # When the worker delivers an older version than the row now asks for
-    await uc.mark_sending(work.id, caption="board", markup=None)
+    await uc.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
     loaded = (await uc.load_match(mv.id)).match
     assert loaded is not None
-    left = await uc.complete_delivery(work.id, version=work.version - 1)
+    left = await uc.complete_delivery(work.id, claim=work.claim, version=work.version - 1)
     # Then the new message is still asked for
     assert left is True
     [again] = await uc.claim_deliveries("w2", chat_key=GROUP)
@@ -113,9 +113,9 @@ async def test_reconcile_queues_a_place_whose_board_is_missing(uc: UseCases) -> 
     accepted = await new_match(uc)
     assert accepted.match is not None
     [work] = await uc.claim_deliveries("w", chat_key=GROUP)
-    token = await uc.mark_sending(work.id, caption="board", markup=None)
-    await uc.record_sent(work.id, token, message_id=7, version=work.version)
-    await uc.complete_delivery(work.id, version=work.version)
+    token = await uc.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
+    await uc.record_sent(work.id, token, claim=work.claim, message_id=7, version=work.version)
+    await uc.complete_delivery(work.id, claim=work.claim, version=work.version)
     [board] = await uc.board_messages(accepted.match.id)
     await uc.forget_board_message(board.id)
     # When reconciling, then the group gets a new board
@@ -138,7 +138,7 @@ async def test_a_board_from_before_the_outbox_is_taken_as_delivered(uc: UseCases
     mv = accepted.match
     assert mv is not None
     [work] = await uc.claim_deliveries("w", chat_key=GROUP)
-    await uc.give_up_delivery(work.id, error="test")
+    await uc.give_up_delivery(work.id, claim=work.claim, error="test")
     await uc.prune_deliveries()
     await uc.record_board_message(mv.id, version=mv.version, chat_id=-100, message_id=5)
     with uc.db.sessions.begin() as session:
@@ -170,7 +170,7 @@ async def test_an_action_committed_here_is_written_claimed_by_this_worker(
     [work] = await uc.claim_deliveries("here", chat_key=GROUP)
     assert work.repost and work.version == accepted.match.version
     # When another worker holds a place, a new action leaves it theirs
-    await uc.complete_delivery(work.id, version=work.version - 1)  # still pending
+    await uc.complete_delivery(work.id, claim=work.claim, version=work.version - 1)  # still pending
     uc.deliver_own_actions("elsewhere", lease=30.0)
     [theirs] = await uc.claim_deliveries("there", chat_key=GROUP)
     mv = accepted.match
@@ -193,20 +193,20 @@ async def test_a_board_posted_again_keeps_what_it_said_and_adds_the_reminder(
     [work] = await uc.claim_deliveries("w", chat_key=GROUP)
     said = list(work.notes)
     assert said
-    await uc.complete_delivery(work.id, version=work.version)
+    await uc.complete_delivery(work.id, claim=work.claim, version=work.version)
     # When a reminder posts it again with its note
     remind = {"k": "remind", "seat": mv.to_act, "waited_s": 43200}
     assert await uc.redeliver(mv.id, seat=None, shared=True, notes=[remind]) == [GROUP]
     # Then it is a new message saying the same, then the reminder
     [again] = await uc.claim_deliveries("w", chat_key=GROUP)
     assert again.repost and list(again.notes) == [*said, remind]
-    await uc.complete_delivery(again.id, version=again.version)
+    await uc.complete_delivery(again.id, claim=again.claim, version=again.version)
     # and a later reminder replaces it (never two), while /games brings it back without one
     later = {**remind, "waited_s": 86400}
     await uc.redeliver(mv.id, seat=None, shared=True, notes=[later])
     [third] = await uc.claim_deliveries("w", chat_key=GROUP)
     assert list(third.notes) == [*said, later]
-    await uc.complete_delivery(third.id, version=third.version)
+    await uc.complete_delivery(third.id, claim=third.claim, version=third.version)
     await uc.redeliver(mv.id, seat=None, shared=True)
     [fourth] = await uc.claim_deliveries("w", chat_key=GROUP)
     assert list(fourth.notes) == said

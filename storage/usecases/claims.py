@@ -1,0 +1,243 @@
+"""Claims on delivery places, with a fencing token.
+
+A delivery worker claims a place (a row of ``deliveries``) for a lease with a compare-and-swap
+on ``claimed_until``, so two instances never work on one place at once. A lease can run out
+while its worker is still busy (a send slower than the lease, a stalled process) and another
+instance then takes the place over; every claim therefore raises the row's ``claim_token``
+(revision 0012), the worker carries the token it got (:attr:`DeliveryWork.claim`), and each of
+its writes compares it in the same transaction (:func:`fenced`): the stale worker is refused
+and stops. It also renews its lease through :meth:`ClaimCases.renew_claim` before a Telegram
+call that changes the chat (an edit, a deletion), so it never edits or retires a board once
+another took the place over.
+
+A tap that changes only a keyboard (a checker chosen, back to the list) is edited by its
+handler under a short claim of the same place (:meth:`ClaimCases.claim_keyboard`): only while
+the match is still at the version the keyboard was drawn from and the message is the place's
+live board, and never while a worker delivers there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
+from storage.results import BoardMessageView
+from storage.usecases.kernel import Feature, off_loop, utcnow
+from storage.usecases.rows import board_view
+
+BUSY = (0, 0)
+""":meth:`ClaimCases.claim_keyboard`'s answer while a delivery worker holds the place: ask
+again shortly."""
+
+
+@dataclass(frozen=True)
+class DeliveryWork:
+    """One claimed place: what it should show, and what was asked of it."""
+
+    id: int
+    match_id: int
+    chat_id: int | None
+    inline_message_id: str | None
+    for_seat: int | None
+    version: int
+    repost: bool
+    media: bool
+    notes: tuple[dict[str, Any], ...]
+    """The caption's lines about what happened (only for the version they belong to)."""
+    probes: tuple[dict[str, Any], ...]
+    attempts: int
+    boards: tuple[BoardMessageView, ...] = ()
+    """The place's live boards when claimed, oldest first (more than one: extras to retire)."""
+    top: int = 0
+    """The highest message id the bot got back from a send in this chat."""
+    claim: int = 0
+    """The fencing token of this claim: every write about the place passes it back."""
+    until: datetime | None = None
+    """When the claim's lease runs out (wall clock)."""
+
+    @property
+    def chat_key(self) -> str:
+        return str(self.chat_id) if self.chat_id is not None else f"inline:{self.inline_message_id}"
+
+
+def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> DeliveryWork:
+    notes = row.notes if row.notes and row.notes_version == row.version else []
+    return DeliveryWork(
+        boards=tuple(board_view(b) for b in boards), top=top,
+        id=row.id, match_id=row.match_id, chat_id=row.chat_id,
+        inline_message_id=row.inline_message_id, for_seat=row.for_seat, version=row.version,
+        repost=row.repost_version is not None, media=row.media_version is not None,
+        notes=tuple(notes),
+        probes=tuple(row.probes or ()), attempts=row.attempts,
+        claim=row.claim_token, until=row.claimed_until,
+    )
+
+
+def due(now: datetime, worker: str | None = None) -> Any:
+    """Pending, due, and free to claim (or already ``worker``'s)."""
+    free = or_(DeliveryRow.claimed_until.is_(None), DeliveryRow.claimed_until < now)
+    if worker is not None:
+        free = or_(free, DeliveryRow.claimed_by == worker[:64])
+    return and_(DeliveryRow.pending.is_(True), DeliveryRow.due_at <= now, free)
+
+
+def fenced(session: Session, work_id: int, claim: int) -> DeliveryRow | None:
+    """The place's row read ``FOR UPDATE`` (see :mod:`storage.usecases.delivery`), or ``None``
+    when it is gone or claimed again since ``claim`` (its worker is stale)."""
+    row = session.get(DeliveryRow, work_id, with_for_update=True)
+    if row is None or row.claim_token != claim:
+        return None
+    return row
+
+
+def live_boards(session: Session, row: DeliveryRow) -> list[BoardMessageRow]:
+    """The live boards of the row's place, oldest first."""
+    same_seat = (BoardMessageRow.for_seat.is_(None) if row.for_seat is None
+                 else BoardMessageRow.for_seat == row.for_seat)
+    return list(session.scalars(
+        select(BoardMessageRow).where(
+            BoardMessageRow.match_id == row.match_id, BoardMessageRow.live.is_(True),
+            BoardMessageRow.chat_id == row.chat_id, same_seat)
+        .order_by(BoardMessageRow.id)))
+
+
+class ClaimCases(Feature):
+    """Claiming places, renewing and releasing the claims, fenced by a token."""
+
+    @off_loop
+    def claim_deliveries(self, worker: str, *, chat_key: str, lease: float = 10.0,
+                         limit: int = 20) -> list[DeliveryWork]:
+        """Claim the due places of one chat for ``lease`` seconds: a compare-and-swap on
+        ``claimed_until``, so exactly one worker of any instance gets each; each claim raises
+        the place's fencing token."""
+        k = self.kernel
+        now = utcnow()
+        until = now + timedelta(seconds=lease)
+        mine = self._already_mine(worker, chat_key, now, limit)
+        if mine is not None:
+            return mine
+        with k.db.write_lock(), k.sessions.begin() as session:
+            ids = list(session.scalars(
+                select(DeliveryRow.id)
+                .where(due(now, worker), DeliveryRow.chat_key == chat_key)
+                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
+                .limit(limit)))
+            claimed = []
+            for row_id in ids:
+                won = session.execute(
+                    update(DeliveryRow).where(DeliveryRow.id == row_id, due(now, worker))
+                    .values(claimed_by=worker[:64], claimed_until=until,
+                            claim_token=DeliveryRow.claim_token + 1)
+                    .execution_options(synchronize_session=False))
+                if won.rowcount == 1:  # type: ignore[attr-defined]
+                    claimed.append(row_id)
+            rows = list(session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed))))
+            return [self._claimed(session, r) for r in rows]
+
+    def _already_mine(self, worker: str, chat_key: str, now: datetime,
+                      limit: int) -> list[DeliveryWork] | None:
+        """The chat's due places when every one of them was written already claimed by this
+        worker (an action committed in this process, see :meth:`deliver_own_actions`): no
+        claim to write. ``None`` when some must be claimed."""
+        with self.kernel.sessions() as session:
+            rows = list(session.scalars(
+                select(DeliveryRow)
+                .where(due(now, worker), DeliveryRow.chat_key == chat_key)
+                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
+                .limit(limit)))
+            if not rows or any(r.claimed_by != worker[:64] for r in rows):
+                return None
+            return [self._claimed(session, r) for r in rows]
+
+    def deliver_own_actions(self, worker: str, lease: float) -> None:
+        """Write the outbox rows of every action committed in this process already claimed
+        by ``worker`` for ``lease`` seconds (it is kicked right after the commit): it then
+        delivers them without a claim of its own. A row another worker holds stays theirs;
+        taking one over raises its fencing token (see :func:`storage.usecases.outbox.upsert`)."""
+        self.kernel.claimant = (worker[:64], lease)
+
+    def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
+        if row.chat_id is None:
+            return _work(row, [], 0)
+        mark = session.get(DeliveryChatRow, row.chat_id)
+        return _work(row, live_boards(session, row), mark.last_message_id if mark else 0)
+
+    @off_loop
+    def renew_claim(self, work_id: int, *, claim: int, lease: float) -> bool:
+        """Before a call that changes the chat: the claim is still this worker's (compare
+        the token) and lasts ``lease`` seconds more. ``False``: another took the place over."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            row = fenced(session, work_id, claim)
+            if row is None:
+                return False
+            row.claimed_until = utcnow() + timedelta(seconds=lease)
+            return True
+
+    @off_loop
+    def claimants(self) -> list[str]:
+        """The workers holding claims now (to find those of a process that died)."""
+        now = utcnow()
+        with self.kernel.sessions() as session:
+            return list(session.scalars(select(DeliveryRow.claimed_by).where(
+                DeliveryRow.claimed_until >= now, DeliveryRow.claimed_by.is_not(None))
+                .distinct()))
+
+    @off_loop
+    def release_claims(self, worker: str) -> int:
+        """Release the claims of a worker known to be dead, or stopping (its places are due
+        again); the token goes up, so it is fenced off should it still run."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            result = session.execute(
+                update(DeliveryRow).where(DeliveryRow.claimed_by == worker)
+                .values(claimed_by=None, claimed_until=None,
+                        claim_token=DeliveryRow.claim_token + 1)
+                .execution_options(synchronize_session=False))
+            return int(result.rowcount)  # type: ignore[attr-defined]
+
+    @off_loop
+    def claim_keyboard(self, match_id: int, *, version: int, chat_id: int, message_id: int,
+                       holder: str, lease: float = 5.0) -> tuple[int, int] | None:
+        """Claim a board's place for a keyboard-only edit (a checker chosen, back to the
+        list): only while the match is still at ``version`` (what the keyboard is drawn
+        from) and the message is the newest live board of the match in that chat. Returns
+        the place's row and token for :meth:`release_keyboard`; :data:`BUSY` while a worker
+        holds the place; ``None``: the edit must not be made."""
+        now = utcnow()
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            match = session.get(MatchRow, match_id)
+            if match is None or match.version != version:
+                return None
+            # one place of a match per chat: the group's board there, or one player's
+            row = session.scalar(select(DeliveryRow).where(
+                DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id)
+                .with_for_update())
+            if row is None:
+                return None
+            if row.claimed_until is not None and row.claimed_until >= now:
+                return BUSY  # a worker delivers there (the board just posted, not recorded?)
+            boards = live_boards(session, row)
+            if not boards or boards[-1].message_id != message_id:
+                return None
+            row.claimed_by = holder[:64]
+            row.claimed_until = now + timedelta(seconds=lease)
+            row.claim_token += 1
+            return row.id, row.claim_token
+
+    @off_loop
+    def release_keyboard(self, work_id: int, *, claim: int, version: int) -> str | None:
+        """The keyboard edit (drawn from ``version``) is done: release the place (if still
+        held with ``claim``). Returns the chat to kick when an action (of another instance:
+        this one's wait for the match's lock) asked for a delivery meanwhile; work that was
+        pending before is left to the poll, as it would have been."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            row = fenced(session, work_id, claim)
+            if row is None:
+                return None
+            row.claimed_by = None
+            row.claimed_until = None
+            return row.chat_key if row.pending and row.version > version else None

@@ -1,0 +1,187 @@
+"""Delivery claims are fenced (issue 14): every claim of a place raises its token, and a worker
+whose lease ran out while another took the place over can no longer send, record, complete,
+reschedule, give up or retire anything there. A keyboard-only edit claims the place briefly,
+only while its keyboard is still current."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+
+from storage.db import Database
+from storage.models import DeliveryChatRow, DeliveryRow
+from storage.usecases import DeliveryWork, UseCases
+from storage.usecases.claims import BUSY
+from tests.storage.helpers import new_match
+
+GROUP = "-100"
+
+
+def place(db: Database, work_id: int) -> DeliveryRow:
+    with db.sessions() as session:
+        row = session.get(DeliveryRow, work_id)
+        assert row is not None
+        session.expunge(row)
+        return row
+
+
+async def taken_over(uc: UseCases) -> tuple[DeliveryWork, DeliveryWork]:
+    """A group board claimed by a worker whose lease ran out at once, then by another."""
+    await new_match(uc)
+    [stale] = await uc.claim_deliveries("stale", chat_key=GROUP, lease=0.0)
+    [fresh] = await uc.claim_deliveries("fresh", chat_key=GROUP)
+    assert fresh.id == stale.id and fresh.claim > stale.claim
+    return stale, fresh
+
+
+async def test_a_stale_claimant_cannot_send_complete_reschedule_or_give_up(
+        uc: UseCases, db: Database) -> None:
+    # Given a place taken over from a worker whose lease ran out
+    stale, fresh = await taken_over(uc)
+    # Then the stale worker may not send, renew, complete, reschedule or give up there
+    assert await uc.mark_sending(stale.id, claim=stale.claim, caption="x", markup=None) is None
+    assert await uc.renew_claim(stale.id, claim=stale.claim, lease=10) is False
+    assert await uc.complete_delivery(stale.id, claim=stale.claim,
+                                      version=stale.version) is False
+    await uc.reschedule_delivery(stale.id, claim=stale.claim, delay=60, error="late")
+    await uc.give_up_delivery(stale.id, claim=stale.claim, error="late")
+    row = place(db, fresh.id)
+    assert row.pending and row.shown == 0 and row.attempts == 0 and row.last_error is None
+    assert row.claimed_by == "fresh" and row.probes in (None, [])
+    # while the new claimant's own calls go through
+    assert await uc.renew_claim(fresh.id, claim=fresh.claim, lease=10) is True
+    token = await uc.mark_sending(fresh.id, claim=fresh.claim, caption="board", markup=None)
+    assert token is not None
+    assert await uc.record_sent(fresh.id, token, claim=fresh.claim, message_id=7,
+                                version=fresh.version) == ([], [], 7)
+    assert await uc.complete_delivery(fresh.id, claim=fresh.claim,
+                                      version=fresh.version) is False
+
+
+async def test_a_board_posted_by_a_stale_claimant_is_not_recorded_but_looked_for(
+        uc: UseCases, db: Database) -> None:
+    # Given a worker that began its send, then lost the place while the send was slow
+    await new_match(uc)
+    [stale] = await uc.claim_deliveries("stale", chat_key=GROUP, lease=0.0)
+    slow = await uc.mark_sending(stale.id, claim=stale.claim, caption="old", markup=None,
+                                 lease=0.0)
+    assert slow is not None
+    [fresh] = await uc.claim_deliveries("fresh", chat_key=GROUP)
+    # When the new claimant posts its board (10), then the stale send lands (11)
+    token = await uc.mark_sending(fresh.id, claim=fresh.claim, caption="new", markup=None)
+    assert token is not None
+    recorded = await uc.record_sent(fresh.id, token, claim=fresh.claim, message_id=10,
+                                    version=fresh.version)
+    assert recorded is not None and recorded[0] == []
+    assert await uc.record_sent(stale.id, slow, claim=stale.claim, message_id=11,
+                                version=stale.version) is None
+    # Then the place's only live board is the new claimant's: the stale one retires nothing
+    # and gets no board recorded
+    assert [b.message_id for b in await uc.board_messages(fresh.match_id)] == [10]
+    # and its message is looked for right where it is (a stale worker that crashed before
+    # deleting it leaves it to whoever holds the place next)
+    assert await uc.complete_delivery(fresh.id, claim=fresh.claim,
+                                      version=fresh.version) is True
+    row = place(db, fresh.id)
+    [probe] = row.probes or []
+    assert probe["token"] == slow and probe["after"] == 10 and probe["caption"] == "old"
+    with db.sessions() as session:
+        assert session.scalar(select(DeliveryChatRow.last_message_id)) == 11
+    assert row.pending and row.claimed_by is None
+
+
+async def test_a_stale_claimant_gets_no_old_boards_to_retire(uc: UseCases) -> None:
+    # Given a group board delivered (7), then posted again (a reminder)
+    await new_match(uc)
+    [first] = await uc.claim_deliveries("w", chat_key=GROUP)
+    token = await uc.mark_sending(first.id, claim=first.claim, caption="b", markup=None)
+    assert token is not None
+    await uc.record_sent(first.id, token, claim=first.claim, message_id=7,
+                         version=first.version)
+    await uc.complete_delivery(first.id, claim=first.claim, version=first.version)
+    assert await uc.redeliver(first.match_id, seat=None, shared=True) == [GROUP]
+    # When its worker's lease runs out mid-send and another takes the place over
+    [stale] = await uc.claim_deliveries("stale", chat_key=GROUP, lease=0.0)
+    slow = await uc.mark_sending(stale.id, claim=stale.claim, caption="s", markup=None,
+                                 lease=0.0)
+    assert slow is not None
+    [fresh] = await uc.claim_deliveries("fresh", chat_key=GROUP)
+    assert [b.message_id for b in fresh.boards] == [7]
+    token = await uc.mark_sending(fresh.id, claim=fresh.claim, caption="f", markup=None)
+    assert token is not None
+    recorded = await uc.record_sent(fresh.id, token, claim=fresh.claim, message_id=8,
+                                    version=fresh.version)
+    # Then the new claimant is told to retire the old board, the stale one nothing (and it
+    # cannot renew its claim to delete anything)
+    assert recorded is not None and [b.message_id for b in recorded[0]] == [7]
+    assert await uc.record_sent(stale.id, slow, claim=stale.claim, message_id=9,
+                                version=stale.version) is None
+    assert await uc.renew_claim(stale.id, claim=stale.claim, lease=10) is False
+    live = await uc.board_messages(fresh.match_id)
+    assert sorted(b.message_id for b in live) == [7, 8]
+
+
+async def test_an_action_taking_a_lapsed_claim_fences_its_worker(uc: UseCases) -> None:
+    # Given a group board whose worker's lease ran out
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None and mv.to_act is not None
+    [stale] = await uc.claim_deliveries("stale", chat_key=GROUP, lease=0.0)
+    # When a step committed by another process writes the place claimed by its worker
+    uc.deliver_own_actions("here", lease=30.0)
+    player = mv.seats[mv.to_act].player
+    assert player is not None
+    first, second = mv.state.legal_plays()[0].moves[:2]
+    res = await uc.steps(mv.id, player.id, mv.version, (first,))
+    assert res.ok and res.match is not None, res
+    # Then the old worker is fenced off, and the new one holds the place without a claim
+    assert await uc.complete_delivery(stale.id, claim=stale.claim,
+                                      version=stale.version) is False
+    [mine] = await uc.claim_deliveries("here", chat_key=GROUP)
+    assert mine.claim > stale.claim and mine.version == res.match.version
+    # and a further step of the same process leaves its worker's token as it was (its
+    # delivery in progress goes on, and finds the newer version still to show)
+    again = await uc.steps(mv.id, player.id, res.match.version, (second,))
+    assert again.ok, again
+    assert await uc.complete_delivery(mine.id, claim=mine.claim, version=mine.version) is True
+
+
+async def test_releasing_a_dead_workers_claims_fences_it(uc: UseCases) -> None:
+    await new_match(uc)
+    [work] = await uc.claim_deliveries("host:1:1", chat_key=GROUP)
+    assert await uc.release_claims("host:1:1") == 1
+    assert await uc.renew_claim(work.id, claim=work.claim, lease=10) is False
+
+
+async def test_a_keyboard_edit_claims_the_place_only_while_its_keyboard_is_current(
+        uc: UseCases, db: Database) -> None:
+    # Given a group board delivered as message 7
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None
+    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    # While the worker holds the place (its board posted, not yet recorded), the keyboard
+    # edit is asked to wait
+    where = {"chat_id": -100, "holder": "kb"}
+    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) == BUSY
+    token = await uc.mark_sending(work.id, claim=work.claim, caption="b", markup=None)
+    assert token is not None
+    await uc.record_sent(work.id, token, claim=work.claim, message_id=7, version=mv.version)
+    await uc.complete_delivery(work.id, claim=work.claim, version=mv.version)
+    # Then a keyboard drawn from another version, or on another message, is refused
+    assert await uc.claim_keyboard(mv.id, version=mv.version - 1, message_id=7,
+                                   **where) is None
+    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=6, **where) is None
+    # and the current one claims the place, fencing the worker off meanwhile
+    held = await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where)
+    assert held is not None
+    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
+    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) == BUSY
+    # When an action commits meanwhile, the release says the chat has work to deliver
+    player = mv.seats[mv.to_act or 0].player
+    assert player is not None
+    assert (await uc.resign_match(mv.id, player.id)).ok
+    row_id, claim = held
+    assert await uc.release_keyboard(row_id, claim=claim, version=mv.version) == GROUP
+    assert place(db, row_id).claimed_by is None
+    [after] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert after.version > mv.version
