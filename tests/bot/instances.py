@@ -26,8 +26,10 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from rules.match import Match
+from rules.notation import format_play
 from storage.db import make_engine
-from storage.models import TurnRow
+from storage.models import MatchRow, TurnRow
 from tests.bot.players import board_version, live_board, turn_actions
 from tests.standin import Chat, Message, StandIn, StandInError, Tap, User
 from tests.standin.proxy import RoundRobinProxy, free_port
@@ -49,6 +51,8 @@ class Tally:
     finals: int = 0
     """Taps that ended a turn (a play or a confirmation, and the board changed after it)."""
     taps: int = 0
+    typed: int = 0
+    """Plays typed in notation (one message each)."""
     retapped: int = 0
     """Taps that changed nothing in ``LOST_AFTER`` s (never handled: tapped again)."""
     latencies: list[float] = field(default_factory=list)
@@ -63,12 +67,15 @@ class Cluster:
 
     def __init__(self, standin: StandIn, admin_url: str, logs: Path, *, n: int = 2,
                  duplicate_every: int = 0, duplicate_actions: tuple[str, ...] = (),
-                 **env: str) -> None:
+                 each: dict[int, dict[str, str]] | None = None, **env: str) -> None:
         self.standin = standin
         self.admin_url = admin_url
         self.logs = logs
         self.n = n
         self.env = env
+        self.each = each or {}
+        """More environment for one instance (by its index)."""
+        self.engine: Any = None
         self.duplicate_every = duplicate_every
         self.duplicate_actions = duplicate_actions
         self.url = ""
@@ -89,6 +96,7 @@ class Cluster:
             PORTES_COMPUTER_DELAY="0", PORTES_RECONCILE="5", PYTHONUNBUFFERED="1",
         )
         env.update(self.env)
+        env.update(self.each.get(self.ports.index(port), {}))
         return env
 
     async def start(self) -> None:
@@ -144,18 +152,26 @@ class Cluster:
             self.pusher.stop()
         if self.proxy is not None:
             self.proxy.stop()
+        if self.engine is not None:
+            self.engine.dispose()
+            self.engine = None
 
     def drop(self) -> None:
         if self.url:
             drop_database(self.admin_url, self.url)
 
     def query(self, statement: Any) -> list[Any]:
-        engine = make_engine(self.url)
-        try:
-            with engine.connect() as conn:
-                return list(conn.execute(statement).all())
-        finally:
-            engine.dispose()
+        if self.engine is None:
+            self.engine = make_engine(self.url)
+        with self.engine.connect() as conn:
+            return list(conn.execute(statement).all())
+
+    def match(self, match_id: int) -> Seen:
+        """What the players' eyes would read off the board: the match as it stands."""
+        ((version, status, to_act, state, p0, p1),) = self.query(
+            select(MatchRow.version, MatchRow.status, MatchRow.to_act, MatchRow.state,
+                   MatchRow.player0_id, MatchRow.player1_id).where(MatchRow.id == match_id))
+        return Seen(version, str(status), to_act, Match.from_json(state), (p0, p1))
 
     def played_turns(self, match_id: int, seats: tuple[int, ...]) -> int:
         """Turns in the move log chosen by the players in ``seats`` (not forced, not passed)."""
@@ -169,11 +185,34 @@ class Cluster:
         return len(rows)
 
 
+@dataclass
+class Seen:
+    """A match as it stands in the database (the board's picture, for the simulated players)."""
+
+    version: int
+    status: str
+    to_act: int | None
+    state: Match
+    players: tuple[int | None, int | None]
+
+
+def racing_play(match: Match) -> str:
+    """The play that brings the mover's checkers home fastest (fewest pips left), hitting
+    nothing when it can (two racers passing each other: a one-point match in about 45 turns),
+    in notation as a player types it."""
+    plays = match.legal_plays()
+    best = min(plays, key=lambda p: p.position.pips())
+    assert match.dice is not None
+    return format_play(match.position, match.dice, best.moves)
+
+
 def match_id_of(board: Message) -> int:
     for row in board.buttons:
         for b in row:
             if b.callback_data and b.callback_data.count(":") >= 2:
                 return int(b.callback_data.split(":")[1])
+            if b.url and "?start=m" in b.url:  # "▶ Play in the private chat"
+                return int(b.url.rsplit("?start=m", 1)[1])
     return 0
 
 
@@ -299,8 +338,13 @@ async def resign(standin: StandIn, chat: Chat, user: User) -> None:
     assert await until(over, timeout=60), diagnose(chat)
 
 
-async def open_group_match(standin: StandIn, group: Chat, a: User, b: User) -> None:
-    """``/new``, "1 point", Accept: the first board in the group."""
+async def open_group_match(standin: StandIn, group: Chat, a: User, b: User, *,
+                           started: bool = False) -> None:
+    """``/new``, "1 point", Accept: the first board in the group. ``started``: both players
+    start the bot first (so they play their turns on private boards, and may type plays)."""
+    for user in (a, b) if started else ():
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello, timeout=60)
     cmd = a.send(group, "/new")
     card = await group.wait_for_bot_message(after=cmd, timeout=60)
     await a.tap(card, "1 point").wait(60)
@@ -361,3 +405,100 @@ def percentile(values: list[float], q: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def over(chat: Chat) -> bool:
+    board = live_board(chat)
+    return board is not None and MATCH_OVER in (board.caption or "")
+
+
+async def type_once(mover: User, chat: Chat, board: Message, play: str, tally: Tally) -> str:
+    """Type ``play`` in the private chat for the turn on ``board`` (in ``chat``) and watch:
+    ``"done"`` (the board moved on), ``"alert"`` (the bot answered with a refusal) or
+    ``"lost"`` (nothing in ``LOST_AFTER`` s)."""
+    began = time.monotonic()
+    sent = mover.send(mover.private, play)
+    tally.typed += 1
+    version = board_version(board)
+
+    def refusal() -> Message | None:
+        return next((m for m in mover.private.bot_messages() if m.message_id > sent.message_id
+                     and m.photo_bytes is None and m.text), None)
+
+    await until(lambda: took_effect(chat, board, True, version) or refusal(), LOST_AFTER, 0.01)
+    if refusal() is not None:  # or the match's end, told before the board shows it
+        await until(lambda: took_effect(chat, board, True, version), timeout=3.0)
+    if took_effect(chat, board, True, version):
+        tally.latencies.append(time.monotonic() - began)
+        return "done"
+    said = refusal()
+    if said is not None:
+        tally.alerts[said.text or ""] = tally.alerts.get(said.text or "", 0) + 1
+        return "alert"
+    tally.retapped += 1
+    return "lost"
+
+
+async def to_move(cluster: Cluster, chat: Chat, players: list[User], tally: Tally
+                  ) -> tuple[User, Chat, Message, Seen] | None:
+    """Wait until a player is to move and sees the turn's board (their private board, or the
+    chat's): who, where, the board and the match; ``None`` once the players see it is over."""
+    found: tuple[User, Chat, Message, Seen] | None = None
+    asked: dict[int, Seen] = {}
+
+    def ready() -> bool:
+        nonlocal found
+        if over(chat):
+            return True
+        boards = [(where, board) for where in (chat, *(u.private for u in players))
+                  if (board := live_board(where)) is not None and pick(board)]
+        if not boards:
+            return False
+        where, board = max(boards, key=lambda x: board_version(x[1]))
+        tally.match_id = tally.match_id or match_id_of(board)
+        version = board_version(board)
+        if version not in asked:  # the database once per board seen, not at every look
+            asked[version] = cluster.match(tally.match_id)
+        seen = asked[version]
+        if seen.version != version or seen.to_act is None:
+            return False
+        mover = next((u for u in players if u.id == seen.players[seen.to_act]), None)
+        if mover is None or where.id not in (chat.id, mover.private.id):
+            return False
+        found = (mover, where, board, seen)
+        return True
+
+    assert await until(ready, timeout=LOST_AFTER * 4, step=0.05), (
+        f"no board to play on in {chat!r}: {diagnose(chat)}")
+    return None if over(chat) else found
+
+
+async def play_out(cluster: Cluster, chat: Chat, players: list[User], tally: Tally, *,
+                   tap_every: int = 5, turns: int = 10_000, timeout: float = 90.0) -> None:
+    """Play the match in ``chat`` to its end (or ``turns`` turns, then the player to move
+    resigns it): each turn the racing play typed in the private chat, every ``tap_every``-th
+    turn of a player tapped through the keyboard instead."""
+    played = 0
+    while played < turns:
+        deadline = time.monotonic() + timeout
+        while True:
+            assert time.monotonic() < deadline, f"a turn took {timeout} s: {diagnose(chat)}"
+            found = await to_move(cluster, chat, players, tally)
+            if found is None:
+                tally.ended = True
+                return
+            mover, where, board, seen = found
+            if (played + 1) % tap_every == 0 or where.id != mover.private.id:
+                if await take_turn(where, [mover], tally):
+                    break
+                continue
+            outcome = await type_once(mover, where, board, racing_play(seen.state), tally)
+            if outcome == "done":
+                tally.finals += 1
+                break
+            await asyncio.sleep(0.2)  # refused or lost: look at the match again
+        played += 1
+    found = await to_move(cluster, chat, players, tally)
+    if found is not None:
+        await resign(chat.standin, chat, found[0])
+    tally.ended = True
