@@ -270,7 +270,7 @@ async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bo
         return bool(took_effect(chat, board, final, version)
                     or ((a := t.answer) is not None and a.show_alert))
 
-    await until(seen, timeout=LOST_AFTER, step=0.01)
+    await until(seen, timeout=LOST_AFTER, step=0.03)
     answer = tap.answer
     if answer is not None and answer.show_alert:
         # a callback Telegram delivered twice is answered by whichever copy is handled
@@ -425,7 +425,7 @@ async def type_once(mover: User, chat: Chat, board: Message, play: str, tally: T
         return next((m for m in mover.private.bot_messages() if m.message_id > sent.message_id
                      and m.photo_bytes is None and m.text), None)
 
-    await until(lambda: took_effect(chat, board, True, version) or refusal(), LOST_AFTER, 0.01)
+    await until(lambda: took_effect(chat, board, True, version) or refusal(), LOST_AFTER, 0.03)
     if refusal() is not None:  # or the match's end, told before the board shows it
         await until(lambda: took_effect(chat, board, True, version), timeout=3.0)
     if took_effect(chat, board, True, version):

@@ -43,7 +43,7 @@ PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
 MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "50"))
 COMPUTER_MATCHES = 4
-FULL = int(os.environ.get("PORTES_INSTANCES_FULL", str(MATCHES)))
+FULL = int(os.environ.get("PORTES_INSTANCES_FULL", "20"))
 TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
 TAP_EVERY = 5
 TURNS_OUT = {"group": 44, "computer": 22}
@@ -159,7 +159,13 @@ async def play_and_check(standin: StandIn, cluster: Cluster, began: float) -> No
     killed_at = datetime.now(UTC)
     cluster.kill(0)
     cards += [await open_challenge(standin, idle, lobby) for _ in range(2)]
-    await asyncio.wait_for(playing, timeout=max(30.0, 170 - (time.monotonic() - began)))
+    try:
+        await asyncio.wait_for(playing, timeout=max(30.0, 170 - (time.monotonic() - began)))
+    except TimeoutError:
+        raise AssertionError(
+            f"not over in time: {sum(t.finals for t in tallies)} turns played, "
+            f"{sum(t.ended for t in tallies)} of {len(tallies)} matches ended, opened in "
+            f"{opened:.0f} s, the kill after {finals_at_kill} turns") from None
     played = time.monotonic() - began
     stop.set()
     await asyncio.gather(*background)
