@@ -287,7 +287,7 @@ async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bo
 
 
 async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
-                    timeout: float = 90.0) -> bool:
+                    timeout: float = 90.0, pace: float = 0.0) -> bool:
     """The player to move taps through one turn on ``chat``'s live board; false when the
     match is over. A player who is not to move is told so (an alert): the other one taps."""
     turn = 0
@@ -304,6 +304,7 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         choice = pick(board)
         assert choice is not None
         text, final = choice
+        await asyncio.sleep(pace)  # a person's time to look before tapping
         outcome = await tap_once(chat, mover, board, text, final, tally)
         if outcome == "alert":
             turn += 1  # not this player's turn (or an old board): look again
@@ -474,10 +475,12 @@ async def to_move(cluster: Cluster, chat: Chat, players: list[User], tally: Tall
 
 
 async def play_out(cluster: Cluster, chat: Chat, players: list[User], tally: Tally, *,
-                   tap_every: int = 5, turns: int = 10_000, timeout: float = 90.0) -> None:
+                   tap_every: int = 5, turns: int = 10_000, timeout: float = 90.0,
+                   pace: float = 0.0) -> None:
     """Play the match in ``chat`` to its end (or ``turns`` turns, then the player to move
     resigns it): each turn the racing play typed in the private chat, every ``tap_every``-th
-    turn of a player tapped through the keyboard instead."""
+    turn of a player tapped through the keyboard instead. ``pace``: seconds a player looks
+    before each tap or play (0: as fast as the boards come)."""
     played = 0
     while played < turns:
         deadline = time.monotonic() + timeout
@@ -489,9 +492,10 @@ async def play_out(cluster: Cluster, chat: Chat, players: list[User], tally: Tal
                 return
             mover, where, board, seen = found
             if (played + 1) % tap_every == 0 or where.id != mover.private.id:
-                if await take_turn(where, [mover], tally):
+                if await take_turn(where, [mover], tally, pace=pace):
                     break
                 continue
+            await asyncio.sleep(pace)
             outcome = await type_once(mover, where, board, racing_play(seen.state), tally)
             if outcome == "done":
                 tally.finals += 1
