@@ -36,9 +36,9 @@ from tests.bot.instances import (  # noqa: E402
     Tally,
     open_group_match,
     percentile,
-    play_out,
 )
 from tests.bot.test_instances import live_boards  # noqa: E402
+from tests.bot.typed_play import play_out  # noqa: E402
 from tests.standin import StandIn  # noqa: E402
 
 

@@ -23,11 +23,11 @@ from tests.bot.instances import (
     Cluster,
     Tally,
     open_group_match,
-    over,
     take_turn,
     until,
 )
 from tests.bot.players import board_version, live_board
+from tests.bot.typed_play import over
 from tests.standin import Chat, StandIn, User
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")

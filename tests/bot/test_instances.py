@@ -34,9 +34,9 @@ from tests.bot.instances import (
     open_computer_match,
     open_group_match,
     percentile,
-    play_out,
 )
 from tests.bot.players import live_board
+from tests.bot.typed_play import play_out
 from tests.standin import Chat, Message, StandIn, StandInError, User
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
