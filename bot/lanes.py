@@ -11,7 +11,9 @@ unanswered, to try again.
 
 The webhook waits for its update with :meth:`ChatLanes.handle`: it answers Telegram only once
 the update was handled (in its lane, in order), so an instance killed with updates in hand has
-not acknowledged them and Telegram delivers them again, to another instance."""
+not acknowledged them and Telegram delivers them again, to another instance. Not behind a
+flood: an update with ``wait_behind`` of its chat's before it is answered once queued, so one
+chat cannot hold the connections Telegram opens to the bot."""
 
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ from bot.metrics import Metrics
 log = logging.getLogger("bot.lanes")
 
 LANE_BACKLOG = 64
+WAIT_BEHIND = 8
+"""The webhook waits for an update to be handled unless this many of its chat's wait before it."""
 Queued = tuple[object, Awaitable[Any], float]
 """An update waiting in its lane: the update, its handling, when it arrived."""
 
@@ -50,9 +54,10 @@ class ChatLanes(BaseUpdateProcessor):
     """One lane per chat: in order within a chat, side by side across chats."""
 
     def __init__(self, max_concurrent_updates: int = 64, *,
-                 backlog: int = LANE_BACKLOG) -> None:
+                 backlog: int = LANE_BACKLOG, wait_behind: int = WAIT_BEHIND) -> None:
         super().__init__(max_concurrent_updates)
         self.backlog = backlog
+        self.wait_behind = wait_behind
         self.lanes: dict[int, deque[Queued]] = {}
         self.workers: set[asyncio.Task[None]] = set()
         self.dropped = 0
@@ -65,6 +70,13 @@ class ChatLanes(BaseUpdateProcessor):
         """Process ``update`` and return once it was handled (its handler ran, or failed and
         the error handler ran), or dropped as a flood: true. False when it never ran (the
         bot stopped first): the webhook then answers so that Telegram sends it again."""
+        key = lane_of(update)
+        lane = self.lanes.get(key) if key is not None else None
+        if lane is not None and len(lane) >= self.wait_behind:
+            # a chat flooding must not hold Telegram's connections (40), which every other
+            # chat's updates need: queued, and answered at once (as a polled update is)
+            await self.process_update(update, coroutine)
+            return True
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.waiting[id(update)] = done
         try:
