@@ -111,7 +111,10 @@ class Cluster:
         for i, port in enumerate(self.ports):
             await self._listening(i, port)
         self.proxy = RoundRobinProxy(self.ports).start()
+        # as many connections as the bot asks Telegram for (setWebhook's max_connections): the
+        # webhook answers once an update was handled, so each update holds one meanwhile
         self.pusher = WebhookPusher(self.standin, f"{self.proxy.url}/telegram", SECRET,
+                                    connections=40,
                                     duplicate_every=self.duplicate_every,
                                     duplicate_actions=self.duplicate_actions).start()
 
