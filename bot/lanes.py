@@ -7,7 +7,13 @@ limit of concurrent updates; that call only queues the update in its chat's lane
 so the global slot is free again at once. A lane's worker runs the chat's updates in order and
 ends when the lane is empty. A lane holds at most ``backlog`` updates: beyond that the chat is
 flooding and further updates are dropped (and logged), which a player sees as a tap left
-unanswered, to try again."""
+unanswered, to try again.
+
+The webhook waits for its update with :meth:`ChatLanes.handle`: it answers Telegram only once
+the update was handled (in its lane, in order), so an instance killed with updates in hand has
+not acknowledged them and Telegram delivers them again, to another instance. Not behind a
+flood: an update with ``wait_behind`` of its chat's before it is answered once queued, so one
+chat cannot hold the connections Telegram opens to the bot."""
 
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ from bot.metrics import Metrics
 log = logging.getLogger("bot.lanes")
 
 LANE_BACKLOG = 64
+WAIT_BEHIND = 8
+"""The webhook waits for an update to be handled unless this many of its chat's wait before it."""
 Queued = tuple[object, Awaitable[Any], float]
 """An update waiting in its lane: the update, its handling, when it arrived."""
 
@@ -46,14 +54,41 @@ class ChatLanes(BaseUpdateProcessor):
     """One lane per chat: in order within a chat, side by side across chats."""
 
     def __init__(self, max_concurrent_updates: int = 64, *,
-                 backlog: int = LANE_BACKLOG) -> None:
+                 backlog: int = LANE_BACKLOG, wait_behind: int = WAIT_BEHIND) -> None:
         super().__init__(max_concurrent_updates)
         self.backlog = backlog
+        self.wait_behind = wait_behind
         self.lanes: dict[int, deque[Queued]] = {}
         self.workers: set[asyncio.Task[None]] = set()
         self.dropped = 0
         self.metrics: Metrics | None = None
         """Counts every update handled, and times taps (set by the application)."""
+        self.waiting: dict[int, asyncio.Future[bool]] = {}
+        """The webhook's requests waiting for their update, by the update's ``id()``."""
+
+    async def handle(self, update: object, coroutine: Awaitable[Any]) -> bool:
+        """Process ``update`` and return once it was handled (its handler ran, or failed and
+        the error handler ran), or dropped as a flood: true. False when it never ran (the
+        bot stopped first): the webhook then answers so that Telegram sends it again."""
+        key = lane_of(update)
+        lane = self.lanes.get(key) if key is not None else None
+        if lane is not None and len(lane) >= self.wait_behind:
+            # a chat flooding must not hold Telegram's connections (40), which every other
+            # chat's updates need: queued, and answered at once (as a polled update is)
+            await self.process_update(update, coroutine)
+            return True
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.waiting[id(update)] = done
+        try:
+            await self.process_update(update, coroutine)
+            return await done
+        finally:
+            self.waiting.pop(id(update), None)
+
+    def _settle(self, update: object, handled: bool) -> None:
+        done = self.waiting.pop(id(update), None)
+        if done is not None and not done.done():
+            done.set_result(handled)
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Queue the update in its chat's lane (starting the lane's worker if it is idle)."""
@@ -72,13 +107,18 @@ class ChatLanes(BaseUpdateProcessor):
             log.warning("chat %s has %d updates waiting: update dropped", key, len(lane))
             if isinstance(coroutine, Coroutine):
                 coroutine.close()
+            self._settle(update, True)  # dropped for good: a flood is not sent again
             return
         lane.append((update, coroutine, time.monotonic()))
 
     async def _timed(self, update: object, coroutine: Awaitable[Any], started: float) -> None:
         try:
             await coroutine
+        except asyncio.CancelledError:
+            self._settle(update, False)  # stopped mid-way: not handled, to be sent again
+            raise
         finally:
+            self._settle(update, True)
             if self.metrics is not None:
                 self.metrics.update_done(update, started)
 
@@ -92,9 +132,10 @@ class ChatLanes(BaseUpdateProcessor):
         finally:
             if self.lanes.get(key) is lane:
                 del self.lanes[key]
-            for _update, left, _started in lane:
+            for left_update, left, _started in lane:
                 if isinstance(left, Coroutine):
                     left.close()
+                self._settle(left_update, False)
 
     async def drain(self, timeout: float) -> None:
         """Let the lanes finish what they hold, for at most ``timeout`` seconds (on stopping,
@@ -107,8 +148,9 @@ class ChatLanes(BaseUpdateProcessor):
         """Nothing to set up: lanes start with their first update."""
 
     async def shutdown(self) -> None:
-        """Stop every lane: what is still queued is dropped (the updates were fetched, so
-        Telegram will not send them again; the board's self-repair covers the rest)."""
+        """Stop every lane: what is still queued is dropped (fetched by polling, Telegram will
+        not send them again and the board's self-repair covers the rest; a webhook's update
+        is answered as not handled, and Telegram sends it again to another instance)."""
         workers = list(self.workers)
         for worker in workers:
             worker.cancel()

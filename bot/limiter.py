@@ -17,9 +17,11 @@ sends after a wait is the latest state of the match, not the one from before the
 Several instances: a group's 20 calls a minute belong to the token, so with
 :meth:`ChatLimiter.share_groups` (the bot does it on PostgreSQL) the group windows are kept in
 the database (:class:`storage.usecases.instances.SendBudgetCases`): each counted call in a group
-takes a slot there in one short transaction. The per-chat second and the overall 30 a second
-stay per instance: a private chat's board is served by one delivery claim at a time, whichever
-instance holds it, and the overall ceiling is divided between the instances by setting
+takes a slot there in one short transaction, which checks the chat's second (3 calls in any
+3 s) too, and so does every counted call in a private chat: the updates of one chat go to every
+instance in turn, and a chat's boards are delivered by whichever instance claims the place
+next, so each instance's own count of that second would see only its share. The overall 30 a
+second stays per instance: the overall ceiling is divided between the instances by setting
 ``PORTES_RATE_OVERALL`` (see docs/operating.md, "Several instances").
 """
 
@@ -92,10 +94,11 @@ class Calls:
 class SharedBudget(Protocol):
     """Where the group windows live when several instances share them (the use cases)."""
 
-    async def take_send_slot(self, chat_id: int, most: int,
-                             seconds: float) -> tuple[float, float]: ...
+    async def take_send_slot(self, chat_id: int, most: int, seconds: float, burst: int = 0,
+                             burst_seconds: float = 0.0) -> tuple[float, float]: ...
 
-    async def send_slot_wait(self, chat_id: int, most: int, seconds: float) -> float: ...
+    async def send_slot_wait(self, chat_id: int, most: int, seconds: float, burst: int = 0,
+                             burst_seconds: float = 0.0) -> float: ...
 
     async def restamp_send_slot(self, chat_id: int, taken: float, answered: float) -> None: ...
 
@@ -153,8 +156,8 @@ class ChatLimiter(BaseRateLimiter[int]):
         self.shared = budget
 
     def _shares(self, chat: int | str | None) -> bool:
-        return (self.shared is not None and self.group.on and isinstance(chat, int)
-                and is_group(chat))
+        return (self.shared is not None and isinstance(chat, int)
+                and ((self.group.on and is_group(chat)) or self.chat.on))
 
     async def initialize(self) -> None:
         """Nothing to set up."""
@@ -194,16 +197,23 @@ class ChatLimiter(BaseRateLimiter[int]):
         if not self._shares(chat) or self.shared is None:
             return 0.0, 0.0
         assert isinstance(chat, int)
-        span = self.group.seconds + MARGIN
+        most, span = ((self.group.most, self.group.seconds + MARGIN)
+                      if self.group.on and is_group(chat) else (0, 0.0))
+        # the chat's second too: with several instances, each one's own count of it sees
+        # only the calls it made (the updates of one chat go to every instance in turn)
+        burst, burst_span = ((self.chat.most, self.chat.seconds + MARGIN) if self.chat.on
+                             else (0, 0.0))
         try:
             if not take:
-                return await self.shared.send_slot_wait(chat, self.group.most, span), 0.0
-            return await self.shared.take_send_slot(chat, self.group.most, span)
+                return await self.shared.send_slot_wait(chat, most, span, burst,
+                                                        burst_span), 0.0
+            return await self.shared.take_send_slot(chat, most, span, burst, burst_span)
         except Exception as exc:
             log.warning("the shared budget of %s could not be read (%s): counting locally",
                         chat, exc)
             calls = self.calls.get(chat)
-            return (0.0 if calls is None else calls.wait(self.group, self.clock())), 0.0
+            window = self.group if most else self.chat  # the chat's second: room() has it
+            return (0.0 if calls is None else calls.wait(window, self.clock())), 0.0
 
     async def _take(self, chat: int | str | None) -> tuple[list[list[float]], float]:
         """Wait for room, then count the call; returns its cells, to stamp when answered, and

@@ -8,8 +8,11 @@ set. ``/readyz`` asks the database (reachable, schema at the newest migration), 
 Telegram: a Telegram outage would otherwise take every instance out of rotation at once.
 
 The server runs on python-telegram-bot's own dependency, tornado, in the bot's event loop.
-The webhook handler does what python-telegram-bot's does (JSON only, the secret token checked,
-the update queued) and :func:`serve_webhook` runs the application's life cycle the way
+The webhook handler does what python-telegram-bot's does (JSON only, the secret token checked),
+but answers only once the update was handled rather than when it is queued: an instance killed
+with updates in hand has not acknowledged them, and Telegram delivers them again to another
+instance (the handlers are idempotent: a repeated tap or play changes nothing twice).
+:func:`serve_webhook` runs the application's life cycle the way
 ``Application.run_webhook`` does, with the operator's endpoints beside the webhook.
 """
 
@@ -28,6 +31,7 @@ from telegram import Update
 from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
+from bot.lanes import ChatLanes
 from bot.metrics import CONTENT_TYPE, Metrics
 from bot.settings import Settings
 
@@ -113,8 +117,23 @@ class Webhook(_Base):
         except Exception as exc:
             log.error("an update could not be read; it was not processed", exc_info=exc)
             raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from exc
-        if update is not None:
-            await self.app.update_queue.put(update)
+        if update is not None and not await handled(self.app, update):
+            # the bot stopped before handling it: Telegram sends it again (to another instance)
+            raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE, reason="stopping")
+
+
+async def handled(app: Application, update: Update) -> bool:  # type: ignore[type-arg]
+    """Handle ``update`` in its chat's lane and return once it was handled: the webhook answers
+    Telegram only then, so an update held by an instance that dies unanswered is delivered
+    again. A handler's error counts as handled (the error handler saw it): an update that
+    fails every time must not come back forever. False: the bot stopped before handling it."""
+    if not app.running:
+        return False
+    processor = app.update_processor
+    if isinstance(processor, ChatLanes):
+        return await processor.handle(update, app.process_update(update))
+    await processor.process_update(update, app.process_update(update))
+    return True
 
 
 def routes(app: Application, settings: Settings | None = None  # type: ignore[type-arg]
@@ -154,11 +173,11 @@ async def serve_webhook(app: Application, settings: Settings,  # type: ignore[ty
     try:
         if app.post_init is not None:
             await app.post_init(app)
+        await app.start()  # before the first update: the webhook hands updates to it
         server = start_server(app, settings.webhook_listen, settings.webhook_port, settings)
         if public_url is not None:
             await app.bot.set_webhook(public_url, secret_token=settings.webhook_secret,
                                       allowed_updates=Update.ALL_TYPES, max_connections=40)
-        await app.start()
         await stop.wait()
         log.info("stop signal received: finishing the work in flight")
     finally:

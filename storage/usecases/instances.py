@@ -79,23 +79,38 @@ class ComputerClaimCases(Feature):
                 .order_by(MatchRow.updated_at).limit(limit)))
 
 
+def slot_wait(times: list[float], now: float, most: int, seconds: float, burst: int = 0,
+              burst_seconds: float = 0.0) -> float:
+    """Seconds until one more call fits both windows (0: now)."""
+    wait = 0.0
+    for limit, span in ((most, seconds), (burst, burst_seconds)):
+        if limit <= 0 or span <= 0:
+            continue
+        recent = sorted(t for t in times if t > now - span)
+        if len(recent) >= limit:
+            wait = max(wait, recent[len(recent) - limit] + span - now)
+    return max(wait, 0.0)
+
+
 class SendBudgetCases(Feature):
     """A group's calls to Telegram in its last window, shared by every instance."""
 
     @off_loop
-    def take_send_slot(self, chat_id: int, most: int, seconds: float) -> tuple[float, float]:
+    def take_send_slot(self, chat_id: int, most: int, seconds: float, burst: int = 0,
+                       burst_seconds: float = 0.0) -> tuple[float, float]:
         """Count one call in ``chat_id`` now if fewer than ``most`` were made in the last
-        ``seconds``: ``(0, the time counted)``; else count nothing: ``(the seconds until one
-        fits, 0)``.
+        ``seconds`` (and, with ``burst``, fewer than ``burst`` in the last ``burst_seconds``:
+        the chat's second, which Telegram counts per token too): ``(0, the time counted)``;
+        else count nothing: ``(the seconds until one fits, 0)``.
         One short transaction with the chat's row locked (``SELECT ... FOR UPDATE``; SQLite
         locks the whole file for a write), so two instances never both take the last slot."""
         k = self.kernel
         with k.db.write_lock(), k.sessions.begin() as session:
             times = self._locked(session, chat_id)
             now = time.time()
-            recent = [t for t in times if t > now - seconds]
-            if len(recent) >= most:
-                wait = sorted(recent)[len(recent) - most] + seconds - now
+            recent = [t for t in times if t > now - max(seconds, burst_seconds)]
+            wait = slot_wait(recent, now, most, seconds, burst, burst_seconds)
+            if wait > 0:
                 if recent != times:
                     self._save(session, chat_id, recent)
                 return max(wait, 0.001), 0.0
@@ -103,16 +118,14 @@ class SendBudgetCases(Feature):
             return 0.0, now
 
     @off_loop
-    def send_slot_wait(self, chat_id: int, most: int, seconds: float) -> float:
+    def send_slot_wait(self, chat_id: int, most: int, seconds: float, burst: int = 0,
+                       burst_seconds: float = 0.0) -> float:
         """Seconds until one more call fits in ``chat_id`` (0: now), without taking it."""
         with self.kernel.sessions() as session:
             times = session.scalar(
                 select(SendBudgetRow.times).where(SendBudgetRow.chat_id == chat_id)) or []
-        now = time.time()
-        recent = sorted(t for t in times if t > now - seconds)
-        if len(recent) < most:
-            return 0.0
-        return max(recent[len(recent) - most] + seconds - now, 0.0)
+        return slot_wait([float(t) for t in times], time.time(), most, seconds, burst,
+                         burst_seconds)
 
     @off_loop
     def restamp_send_slot(self, chat_id: int, taken: float, answered: float) -> None:

@@ -4,11 +4,11 @@ simulated players: the machinery of tests/bot/test_instances.py and bench/instan
 :class:`Cluster` starts ``n`` real bot processes (``python -m bot``) in webhook mode on one fresh
 database, the :class:`~tests.standin.proxy.RoundRobinProxy` in front of them, and a
 :class:`~tests.standin.webhook.WebhookPusher` that POSTs what the simulated users do to the
-proxy, as Telegram would. The players (:func:`play_group_match`, :func:`play_computer_match`)
-read the boards the bot sent and tap their buttons; each :class:`Tally` says what its players
-saw: the taps that ended a turn (the board changed after them), the taps that got no answer at
-all (their update was taken by an instance killed before it handled it: the player taps again,
-as a person would), and each tap's latency.
+proxy, as Telegram would. The players (:func:`take_turn`; typing their plays:
+:mod:`tests.bot.typed_play`) read the boards the bot sent and tap their buttons; each
+:class:`Tally` says what its players saw: the taps that ended a turn (the board changed after
+them), the taps that got no answer at all (the player taps again, as a person would), and each
+tap's latency.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from rules.match import Match
 from storage.db import make_engine
-from storage.models import TurnRow
+from storage.models import MatchRow, TurnRow
 from tests.bot.players import board_version, live_board, turn_actions
 from tests.standin import Chat, Message, StandIn, StandInError, Tap, User
 from tests.standin.proxy import RoundRobinProxy, free_port
@@ -49,6 +50,8 @@ class Tally:
     finals: int = 0
     """Taps that ended a turn (a play or a confirmation, and the board changed after it)."""
     taps: int = 0
+    typed: int = 0
+    """Plays typed in notation (one message each)."""
     retapped: int = 0
     """Taps that changed nothing in ``LOST_AFTER`` s (never handled: tapped again)."""
     latencies: list[float] = field(default_factory=list)
@@ -63,12 +66,15 @@ class Cluster:
 
     def __init__(self, standin: StandIn, admin_url: str, logs: Path, *, n: int = 2,
                  duplicate_every: int = 0, duplicate_actions: tuple[str, ...] = (),
-                 **env: str) -> None:
+                 each: dict[int, dict[str, str]] | None = None, **env: str) -> None:
         self.standin = standin
         self.admin_url = admin_url
         self.logs = logs
         self.n = n
         self.env = env
+        self.each = each or {}
+        """More environment for one instance (by its index)."""
+        self.engine: Any = None
         self.duplicate_every = duplicate_every
         self.duplicate_actions = duplicate_actions
         self.url = ""
@@ -89,6 +95,7 @@ class Cluster:
             PORTES_COMPUTER_DELAY="0", PORTES_RECONCILE="5", PYTHONUNBUFFERED="1",
         )
         env.update(self.env)
+        env.update(self.each.get(self.ports.index(port), {}))
         return env
 
     async def start(self) -> None:
@@ -104,7 +111,10 @@ class Cluster:
         for i, port in enumerate(self.ports):
             await self._listening(i, port)
         self.proxy = RoundRobinProxy(self.ports).start()
+        # as many connections as the bot asks Telegram for (setWebhook's max_connections): the
+        # webhook answers once an update was handled, so each update holds one meanwhile
         self.pusher = WebhookPusher(self.standin, f"{self.proxy.url}/telegram", SECRET,
+                                    connections=40,
                                     duplicate_every=self.duplicate_every,
                                     duplicate_actions=self.duplicate_actions).start()
 
@@ -144,18 +154,26 @@ class Cluster:
             self.pusher.stop()
         if self.proxy is not None:
             self.proxy.stop()
+        if self.engine is not None:
+            self.engine.dispose()
+            self.engine = None
 
     def drop(self) -> None:
         if self.url:
             drop_database(self.admin_url, self.url)
 
     def query(self, statement: Any) -> list[Any]:
-        engine = make_engine(self.url)
-        try:
-            with engine.connect() as conn:
-                return list(conn.execute(statement).all())
-        finally:
-            engine.dispose()
+        if self.engine is None:
+            self.engine = make_engine(self.url)
+        with self.engine.connect() as conn:
+            return list(conn.execute(statement).all())
+
+    def match(self, match_id: int) -> Seen:
+        """What the players' eyes would read off the board: the match as it stands."""
+        ((version, status, to_act, state, p0, p1),) = self.query(
+            select(MatchRow.version, MatchRow.status, MatchRow.to_act, MatchRow.state,
+                   MatchRow.player0_id, MatchRow.player1_id).where(MatchRow.id == match_id))
+        return Seen(version, str(status), to_act, Match.from_json(state), (p0, p1))
 
     def played_turns(self, match_id: int, seats: tuple[int, ...]) -> int:
         """Turns in the move log chosen by the players in ``seats`` (not forced, not passed)."""
@@ -169,11 +187,24 @@ class Cluster:
         return len(rows)
 
 
+@dataclass
+class Seen:
+    """A match as it stands in the database (the board's picture, for the simulated players)."""
+
+    version: int
+    status: str
+    to_act: int | None
+    state: Match
+    players: tuple[int | None, int | None]
+
+
 def match_id_of(board: Message) -> int:
     for row in board.buttons:
         for b in row:
             if b.callback_data and b.callback_data.count(":") >= 2:
                 return int(b.callback_data.split(":")[1])
+            if b.url and "?start=m" in b.url:  # "▶ Play in the private chat"
+                return int(b.url.rsplit("?start=m", 1)[1])
     return 0
 
 
@@ -231,7 +262,7 @@ async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bo
         return bool(took_effect(chat, board, final, version)
                     or ((a := t.answer) is not None and a.show_alert))
 
-    await until(seen, timeout=LOST_AFTER, step=0.01)
+    await until(seen, timeout=LOST_AFTER, step=0.03)
     answer = tap.answer
     if answer is not None and answer.show_alert:
         # a callback Telegram delivered twice is answered by whichever copy is handled
@@ -248,7 +279,7 @@ async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bo
 
 
 async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
-                    timeout: float = 90.0) -> bool:
+                    timeout: float = 90.0, pace: float = 0.0) -> bool:
     """The player to move taps through one turn on ``chat``'s live board; false when the
     match is over. A player who is not to move is told so (an alert): the other one taps."""
     turn = 0
@@ -265,6 +296,7 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         choice = pick(board)
         assert choice is not None
         text, final = choice
+        await asyncio.sleep(pace)  # a person's time to look before tapping
         outcome = await tap_once(chat, mover, board, text, final, tally)
         if outcome == "alert":
             turn += 1  # not this player's turn (or an old board): look again
@@ -299,8 +331,13 @@ async def resign(standin: StandIn, chat: Chat, user: User) -> None:
     assert await until(over, timeout=60), diagnose(chat)
 
 
-async def open_group_match(standin: StandIn, group: Chat, a: User, b: User) -> None:
-    """``/new``, "1 point", Accept: the first board in the group."""
+async def open_group_match(standin: StandIn, group: Chat, a: User, b: User, *,
+                           started: bool = False) -> None:
+    """``/new``, "1 point", Accept: the first board in the group. ``started``: both players
+    start the bot first (so they play their turns on private boards, and may type plays)."""
+    for user in (a, b) if started else ():
+        hello = user.start_bot()
+        await user.private.wait_for_bot_message(after=hello, timeout=60)
     cmd = a.send(group, "/new")
     card = await group.wait_for_bot_message(after=cmd, timeout=60)
     await a.tap(card, "1 point").wait(60)
@@ -308,18 +345,6 @@ async def open_group_match(standin: StandIn, group: Chat, a: User, b: User) -> N
                            what="the challenge")
     await b.tap(card.refresh(), "🎲 Accept").wait(60)
     await standin.wait_for(lambda: live_board(group), timeout=60, what="the first board")
-
-
-async def play_group_match(standin: StandIn, group: Chat, a: User, b: User, tally: Tally,
-                           turns: int) -> None:
-    """Play ``turns`` turns (or to the end), then the player to move resigns the match."""
-    for _ in range(turns):
-        if not await take_turn(group, [a, b], tally):
-            return
-    board = live_board(group)
-    if board is not None and MATCH_OVER not in (board.caption or ""):
-        await resign(standin, group, a if board.mentions(a) else b)
-    tally.ended = True
 
 
 async def open_computer_match(standin: StandIn, user: User) -> None:
@@ -337,16 +362,6 @@ async def open_computer_match(standin: StandIn, user: User) -> None:
     await user.tap(card.refresh(), "▶ Start").wait(60)
 
 
-async def play_computer_match(standin: StandIn, user: User, tally: Tally, turns: int) -> None:
-    for _ in range(turns):
-        if not await take_turn(user.private, [user], tally):
-            return
-    board = live_board(user.private)
-    if board is not None and MATCH_OVER not in (board.caption or ""):
-        await resign(standin, user.private, user)
-    tally.ended = True
-
-
 def diagnose(chat: Chat) -> str:
     """What a chat shows and the bot's last calls there (for a failure's message)."""
     board = live_board(chat)
@@ -361,3 +376,4 @@ def percentile(values: list[float], q: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+

@@ -6,9 +6,12 @@ few against the computer) are played concurrently: no move is lost or doubled, e
 with exactly one live board per match, every timer fires once, and the survivor finishes the
 matches the dead instance was serving, the computer's pending turns included.
 
-Each match plays ``TURNS`` turns by tapping, then the player to move resigns the match (a
-match played out in full takes about 50 turns: 50 of them would not fit in CI's 3 minutes on
-two cores). ``PORTES_INSTANCES_MATCHES`` and ``PORTES_INSTANCES_TURNS`` change the sizes.
+The players have started the bot, so they play their group matches on private boards; each
+turn they type the racing play in notation in the private chat (one update a turn: fewest pips
+left, hitting nothing, so a one-point match ends in about 45 turns) and every ``TAP_EVERY``-th
+turn they tap through the keyboard instead. ``FULL`` matches are played to their natural end
+(the bear-off); the others play ``TURNS`` turns, then the player to move resigns the match.
+``PORTES_INSTANCES_MATCHES``, ``_FULL`` and ``_TURNS`` change the sizes.
 """
 
 from __future__ import annotations
@@ -31,17 +34,20 @@ from tests.bot.instances import (
     open_computer_match,
     open_group_match,
     percentile,
-    play_computer_match,
-    play_group_match,
 )
 from tests.bot.players import live_board
+from tests.bot.typed_play import play_out
 from tests.standin import Chat, Message, StandIn, StandInError, User
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
 MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "50"))
 COMPUTER_MATCHES = 4
+FULL = int(os.environ.get("PORTES_INSTANCES_FULL", "20"))
 TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
+TAP_EVERY = 5
+TURNS_OUT = {"group": 44, "computer": 22}
+"""About how many turns the people play in a match played out (for when to kill)."""
 CHALLENGE_TTL = 45.0
 EXPIRED = "This challenge has expired."
 DUPLICATED = ("c:", "p:", "a:", "ra:", "r:", "f:", "b:")
@@ -128,28 +134,47 @@ async def play_and_check(standin: StandIn, cluster: Cluster, began: float) -> No
             await coro  # type: ignore[misc]
 
     cards = [await open_challenge(standin, idle, lobby)]
-    await asyncio.gather(*(gated(open_group_match(standin, g, a, b)) for g, a, b in groups),
+    await asyncio.gather(*(gated(open_group_match(standin, g, a, b, started=True))
+                           for g, a, b in groups),
                          *(gated(open_computer_match(standin, u)) for u in solo))
+    opened = time.monotonic() - began
     tallies = [Tally() for _ in groups] + [Tally(seats=(0,)) for _ in solo]
-    plays = [play_group_match(standin, g, a, b, t, TURNS) for (g, a, b), t in zip(
-        groups, tallies, strict=False)]
-    plays += [play_computer_match(standin, u, t, TURNS) for u, t in zip(
-        solo, tallies[len(groups):], strict=True)]
+    # the computer's matches are played out first, then the groups'
+    tables: list[tuple[Chat, list[User], Tally, str]] = [
+        (u.private, [u], t, "computer") for u, t in zip(solo, tallies[len(groups):], strict=True)]
+    tables += [(g, [a, b], t, "group") for (g, a, b), t in zip(groups, tallies, strict=False)]
+    plays = [play_out(cluster, chat, people, t, tap_every=TAP_EVERY,
+                      turns=10_000 if i < FULL else TURNS)
+             for i, (chat, people, t, _) in enumerate(tables)]
     stop = asyncio.Event()
     background = [asyncio.create_task(inject_faults(standin, [g for g, _, _ in groups], stop))]
     playing = asyncio.ensure_future(asyncio.gather(*plays))
     # the kill: once about half the turns were played
-    half = MATCHES * TURNS // 2
+    half = sum(TURNS_OUT[kind] if i < FULL else TURNS
+               for i, (_, _, _, kind) in enumerate(tables)) // 2
     while sum(t.finals for t in tallies) < half and not playing.done():
         await asyncio.sleep(0.1)
     finals_at_kill = sum(t.finals for t in tallies)
     killed_at = datetime.now(UTC)
     cluster.kill(0)
     cards += [await open_challenge(standin, idle, lobby) for _ in range(2)]
-    await asyncio.wait_for(playing, timeout=max(30.0, 170 - (time.monotonic() - began)))
+    try:
+        await asyncio.wait_for(playing, timeout=max(30.0, 170 - (time.monotonic() - began)))
+    except TimeoutError:
+        raise AssertionError(
+            f"not over in time: {sum(t.finals for t in tallies)} turns played, "
+            f"{sum(t.ended for t in tallies)} of {len(tallies)} matches ended, opened in "
+            f"{opened:.0f} s, the kill after {finals_at_kill} turns") from None
+    played = time.monotonic() - began
     stop.set()
     await asyncio.gather(*background)
     await check(standin, cluster, tallies, groups, solo, cards, finals_at_kill)
+    # the matches played out ended by their natural end, not by a resignation
+    outs = [t.match_id for i, (_, _, t, _) in enumerate(tables) if i < FULL]
+    reasons = cluster.query(select(MatchRow.end_reason).where(MatchRow.id.in_(outs)))
+    assert "resigned" not in {r for (r,) in reasons}, reasons
+    print(f"instances test: opened in {opened:.0f} s, played to the end {FULL} of "
+          f"{len(tables)} matches, done at {played:.0f} s")
     # the survivor played the computer's turns after the kill
     computer = [t.match_id for t in tallies if t.seats == (0,)]
     late = cluster.query(select(TurnRow.id).where(
@@ -192,5 +217,60 @@ async def check(standin: StandIn, cluster: Cluster, tallies: list[Tally],
     assert cluster.query(select(ComputerClaimRow.match_id)) == []
     taps = [lat for t in tallies for lat in t.latencies]
     print(f"instances test: matches={len(tallies)} finals={total} at_kill={finals_at_kill} "
-          f"taps={sum(t.taps for t in tallies)} retapped={sum(t.retapped for t in tallies)} "
+          f"taps={sum(t.taps for t in tallies)} typed={sum(t.typed for t in tallies)} "
+          f"retapped={sum(t.retapped for t in tallies)} "
           f"p95_ms={percentile(taps, 0.95) * 1000:.0f}")
+
+
+async def test_two_instances_share_telegrams_budget_of_a_group(tmp_path: Path) -> None:
+    """The stand-in enforces Telegram's flood limits (20 calls a minute in a group, about one
+    a second in a chat, 30 a second overall) and the instances run with the rates as shipped
+    (the overall 30 a second divided between the two): groups are played through both
+    instances at once, and Telegram never answers 429, nor sees more than 20 calls in any
+    minute of a group. In two groups the players started the bot (a typed or tapped play on a
+    private board; the group's board edited once a turn); in one they did not (every tap
+    edits the group's board: the budget binds, and the taps wait for it). The players look a
+    second before each tap or play, as people do (a private chat's second is counted per
+    instance: a machine tapping as fast as the boards come, its taps handled by both
+    instances in turn, can be answered 429 in its private chat)."""
+    assert PG is not None
+    with StandIn(recompress_photos=False) as standin:
+        cluster = Cluster(standin, PG, tmp_path, n=2, PORTES_RATE_OVERALL="15",
+                          PORTES_RATE_GROUP="20", PORTES_RATE_CHAT="1")
+        try:
+            await cluster.start()
+            standin.set_flood_limits()
+            tables = []
+            for i, started in enumerate((True, True, False)):
+                a = standin.user(f"A{i}", username=f"a{i}")
+                b = standin.user(f"B{i}", username=f"b{i}")
+                group = standin.group(f"Kafeneio {i}", a, b)
+                tables.append((group, a, b, started))
+            await asyncio.gather(*(open_group_match(standin, g, a, b, started=started)
+                                   for g, a, b, started in tables))
+            tallies = [Tally() for _ in tables]
+            await asyncio.wait_for(asyncio.gather(*(
+                play_out(cluster, g, [a, b], t, tap_every=3, turns=12 if started else 3,
+                         timeout=120, pace=1.0)
+                for (g, a, b, started), t in zip(tables, tallies, strict=True))), 240)
+            for tally in tallies:
+                assert tally.ended
+                assert cluster.played_turns(tally.match_id, (0, 1)) == tally.finals, tally
+            throttled = [f"{c.method} {c.params.get('chat_id')} at {c.time % 1000:.2f}"
+                         for c in standin.calls(ok=False) if c.error_code == 429]
+            assert throttled == [], (throttled, [
+                (c.method, c.params.get("chat_id"), round(c.time % 1000, 2), c.ok)
+                for c in standin.calls() if c.method != "answerCallbackQuery"][-150:])
+            for group, *_ in tables:
+                times = sorted(c.time for c in standin.calls(chat_id=group.id) if c.ok
+                               and c.method.lower().startswith(("send", "edit", "delete")))
+                assert times, group
+                busiest = max(sum(1 for t in times if s <= t < s + 60) for s in times)
+                assert busiest <= 20, (group, busiest)
+            print(f"budget test: {sum(t.finals for t in tallies)} turns in "
+                  f"{[t.finals for t in tallies]}, calls per group "
+                  f"{[len(standin.calls(chat_id=g.id)) for g, *_ in tables]}")
+        finally:
+            cluster.stop()
+            cluster.drop()
+    assert "Traceback" not in cluster.log(0) + cluster.log(1)

@@ -218,10 +218,12 @@ async def test_sigterm_in_webhook_mode_finishes_the_update_in_flight(
     (update,) = standin.take_updates()
     # Telegram is slow to take the answer: the update is still being handled at SIGTERM
     standin.inject_delay("sendMessage", 1.5, chat_id=alice.id)
-    assert await post(port, update, SECRET) == 200
-    await asyncio.sleep(0.2)
+    posted = asyncio.ensure_future(post(port, update, SECRET))
+    await asyncio.sleep(0.5)
+    assert not posted.done()  # the webhook answers once the update was handled, not before
     proc.terminate()
     welcome = await alice.private.wait_for_bot_message(after=hello, timeout=20)
     assert "Portes" in welcome.text
+    assert await posted == 200
     assert await asyncio.to_thread(proc.wait, 30) == 0
     assert not await listening(port)

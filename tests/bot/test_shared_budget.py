@@ -81,3 +81,31 @@ async def test_two_instances_sharing_the_database_never_draw_429(
 async def test_two_instances_counting_alone_draw_429(standin: StandIn) -> None:
     _sent, throttled = await send_from_two(standin, None)
     assert throttled > 0
+
+
+async def test_a_private_chats_second_is_shared_too(standin: StandIn,
+                                                    shared_db: UseCases) -> None:
+    """One private chat, both instances sending (round-robin hands one chat's updates to
+    both): Telegram's one call a second (a burst of 3) is kept by the two together."""
+    alice = standin.user("Alice")
+    alice.start_bot()
+    standin.set_flood_limits(FloodLimits(group_per_minute=0, chat_per_second=2.0, chat_burst=2,
+                                         overall_per_second=0))
+    bots = []
+    for _ in range(2):
+        limiter = ChatLimiter(group_per_minute=0, chat_per_second=2.0, chat_burst=2,
+                              overall_per_second=0, max_retries=0)
+        limiter.share_groups(shared_db)
+        bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
+                                   base_file_url=standin.base_file_url, rate_limiter=limiter)
+        await bot.initialize()
+        bots.append(bot)
+    try:
+        results = await asyncio.gather(*(b.send_message(alice.id, f"{n} {i}")
+                                         for n, b in enumerate(bots) for i in range(4)),
+                                       return_exceptions=True)
+    finally:
+        for b in bots:
+            await b.shutdown()
+    assert [r for r in results if isinstance(r, BaseException)] == []
+    assert [c for c in standin.calls(ok=False) if c.error_code == 429] == []

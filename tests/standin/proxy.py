@@ -46,9 +46,13 @@ class _Handler(BaseHTTPRequestHandler):
                 except ConnectionRefusedError:
                     proxy.count("refused", port)
                     continue  # not running: the next backend
-                response = conn.getresponse()
-                data = response.read()
-                status = response.status
+                proxy.count("taken", port)
+                try:
+                    response = conn.getresponse()
+                    data = response.read()
+                    status = response.status
+                finally:
+                    proxy.count("answered", port)
             except (OSError, http.client.HTTPException):
                 proxy.count("dropped", port)
                 self._reply(502, b"bad gateway")
@@ -97,6 +101,11 @@ class RoundRobinProxy:
     def count(self, what: str, port: int) -> None:
         with self._lock:
             self.counts[(what, port)] = self.counts.get((what, port), 0) + 1
+
+    def in_flight(self, port: int) -> int:
+        """Requests sent to ``port`` and not answered yet (the backend is handling them)."""
+        with self._lock:
+            return self.counts.get(("taken", port), 0) - self.counts.get(("answered", port), 0)
 
     def start(self) -> RoundRobinProxy:
         server = _Server(("127.0.0.1", 0), _Handler)

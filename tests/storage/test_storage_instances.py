@@ -79,3 +79,13 @@ def _times(uc: UseCases, chat: int) -> list[float]:
         row = session.get(SendBudgetRow, chat)
         assert row is not None
         return list(row.times)
+
+
+async def test_a_groups_second_is_shared_too(uc: UseCases) -> None:
+    """Beside the minute's budget, the group's burst: 3 calls in any 3 s, whoever makes them."""
+    chat = -1002
+    got = [await uc.take_send_slot(chat, 20, 60.0, 3, 3.0) for _ in range(4)]
+    assert [wait == 0 for wait, _ in got] == [True, True, True, False]
+    assert 0 < got[3][0] <= 3.0
+    assert 0 < await uc.send_slot_wait(chat, 20, 60.0, 3, 3.0) <= 3.0
+    assert await uc.send_slot_wait(chat, 20, 60.0) == 0.0  # the minute alone has room
