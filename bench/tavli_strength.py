@@ -1,8 +1,9 @@
 """Strength benchmark for Plakoto, Fevga and Long Nardy: easy and medium against random play and
 against each other.
 
-    python bench/tavli_strength.py --games 100          # also: python bench/strength.py --tavli
-    python bench/tavli_strength.py medium easy --game fevga --games 40 --jobs 2
+    python bench/strength.py --tavli --games 200 --jobs 2      # the same as
+    python bench/tavli_strength.py --games 200 --jobs 2
+    python bench/tavli_strength.py medium easy --tavli fevga,nardy --games 40 --jobs 2
 
 Single games with default options; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for
 its dice and the players alternate who starts (the starter plays a random first roll; there is
@@ -10,7 +11,7 @@ no opening roll in this bench). A drawn Plakoto counts half. Thinking time is pe
 real choice (more than one legal play). Output lines are exactly::
 
     tavli_strength[<game>]: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
-    think[<game>]: <level> median_ms=<x> p95_ms=<x> max_ms=<x>
+    think[<game>]: <level> p50_ms=<x> p95_ms=<x> max_ms=<x> decisions=<n>
 """
 
 from __future__ import annotations
@@ -104,15 +105,29 @@ def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed:
         think.setdefault(b, []).extend(think_b)
     for level, times in think.items():
         if times:
-            print(f"think[{variant}]: {level} median_ms={statistics.median(times):.2f} "
-                  f"p95_ms={percentile(times, 0.95):.2f} max_ms={max(times):.2f}", flush=True)
+            print(f"think[{variant}]: {level} p50_ms={statistics.median(times):.2f} "
+                  f"p95_ms={percentile(times, 0.95):.2f} max_ms={max(times):.2f} "
+                  f"decisions={len(times)}", flush=True)
+
+
+def _variants(text: str) -> tuple[Variant, ...]:
+    if text == "all":
+        return GAMES
+    try:
+        chosen = tuple(Variant(name.strip()) for name in text.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"games are {', '.join(GAMES)}: {exc}") from exc
+    if Variant.PORTES in chosen:
+        raise argparse.ArgumentTypeError("Portes is bench/strength.py without --tavli")
+    return chosen
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", nargs="?", choices=PLAYERS, help="player A")
     parser.add_argument("b", nargs="?", choices=PLAYERS, help="player B")
-    parser.add_argument("--game", choices=[*(v.value for v in GAMES), "all"], default="all")
+    parser.add_argument("--tavli", nargs="?", const="all", default="all", type=_variants,
+                        help="the games, comma-separated (plakoto,fevga,nardy); all by default")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -120,8 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (args.a is None) != (args.b is None):
         parser.error("give two players, or none for the default set")
     pairs = [(args.a, args.b)] if args.a else list(DEFAULT_PAIRS)
-    variants = GAMES if args.game == "all" else (Variant(args.game),)
-    for variant in variants:
+    for variant in args.tavli:
         report(variant, pairs, args.games, args.seed, args.jobs)
     return 0
 
