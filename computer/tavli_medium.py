@@ -53,8 +53,8 @@ class TavliMediumPlayer:
 
     options: RuleOptions = field(default_factory=RuleOptions)
     plies: int = 2
-    candidates: int = 4
-    margin: float = 8.0
+    candidates: int = 6
+    margin: float = 12.0
     """Only plays within this many pips of the best 1-ply value go one ply further."""
     budget_ms: float = 150.0
     """The search's deadline from the start of the decision, under 200 ms so that the step begun
