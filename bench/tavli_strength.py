@@ -11,7 +11,11 @@ no opening roll in this bench). A drawn Plakoto counts half. Thinking time is pe
 real choice (more than one legal play). Output lines are exactly::
 
     tavli_strength[<game>]: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
-    think[<game>]: <level> p50_ms=<x> p95_ms=<x> max_ms=<x> decisions=<n>
+    think[<game>]: <level> p50_ms=<x> p95_ms=<x> max_ms=<x> cpu_p95_ms=<x> cpu_max_ms=<x>
+        decisions=<n>
+
+``p50/p95/max`` are wall clock, what a player waits; ``cpu_`` the thread's CPU time, what the
+search itself cost (on a shared machine the two differ by the other processes' turns).
 """
 
 from __future__ import annotations
@@ -36,6 +40,9 @@ from rules.tavliboard import Variant
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 DEFAULT_PAIRS = (("easy", "random"), ("medium", "random"), ("medium", "easy"))
 PLAYERS = ("random", "easy", "medium")
+Think = tuple[float, float]
+"""One decision's thinking time in ms: wall clock, and the CPU time of the thread (what the
+search itself cost; the difference is the machine's other work)."""
 
 
 def _player(level: str, seed: int) -> ComputerPlayer | None:
@@ -44,7 +51,7 @@ def _player(level: str, seed: int) -> ComputerPlayer | None:
 
 def play_game(
     variant: Variant, levels: tuple[str, str], seed: int, a_first: bool,
-    thinks: tuple[list[float], list[float]],
+    thinks: tuple[list[Think], list[Think]],
 ) -> float:
     """Points for player A (negative when it loses; 0 for a draw)."""
     rng = random.Random(seed)
@@ -57,10 +64,11 @@ def play_game(
         if player is None:
             play = rng.choice(legal_plays(position, dice))
         else:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             play = player.choose_play(position, dice)
             if len(legal_plays(position, dice)) > 1:
-                thinks[side].append((time.perf_counter() - t0) * 1000)
+                thinks[side].append(((time.perf_counter() - t0) * 1000,
+                                     (time.thread_time() - c0) * 1000))
         outcome = game_outcome(play.position)
         if outcome is not None:
             if outcome.mover_wins is None:
@@ -72,8 +80,8 @@ def play_game(
 
 def _run(
     variant: Variant, levels: tuple[str, str], indices: Sequence[int], seed: int
-) -> tuple[list[float], list[float], list[float]]:
-    thinks: tuple[list[float], list[float]] = ([], [])
+) -> tuple[list[float], list[Think], list[Think]]:
+    thinks: tuple[list[Think], list[Think]] = ([], [])
     points = [play_game(variant, levels, seed * 1_000_003 + i, i % 2 == 0, thinks)
               for i in indices]
     return points, thinks[0], thinks[1]
@@ -81,7 +89,7 @@ def _run(
 
 def run_pair(
     variant: Variant, levels: tuple[str, str], games: int, seed: int, jobs: int
-) -> tuple[list[float], list[float], list[float]]:
+) -> tuple[list[float], list[Think], list[Think]]:
     if jobs <= 1:
         return _run(variant, levels, range(games), seed)
     chunks = [list(range(j, games, jobs)) for j in range(jobs)]
@@ -93,7 +101,7 @@ def run_pair(
 
 def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed: int,
            jobs: int) -> None:
-    think: dict[str, list[float]] = {}
+    think: dict[str, list[Think]] = {}
     for a, b in pairs:
         points, think_a, think_b = run_pair(variant, (a, b), games, seed, jobs)
         wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
@@ -103,10 +111,13 @@ def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed:
               f"a_points_per_game={sum(points) / games:.3f}", flush=True)
         think.setdefault(a, []).extend(think_a)
         think.setdefault(b, []).extend(think_b)
-    for level, times in think.items():
-        if times:
+    for level, pairs_ms in think.items():
+        if pairs_ms:
+            times = [wall for wall, _ in pairs_ms]
+            cpu = [c for _, c in pairs_ms]
             print(f"think[{variant}]: {level} p50_ms={statistics.median(times):.2f} "
                   f"p95_ms={percentile(times, 0.95):.2f} max_ms={max(times):.2f} "
+                  f"cpu_p95_ms={percentile(cpu, 0.95):.2f} cpu_max_ms={max(cpu):.2f} "
                   f"decisions={len(times)}", flush=True)
 
 
