@@ -6,14 +6,18 @@ microseconds per position+roll for each, their ratio, and the median of the tap-
 Then each of the other games (Plakoto, Fevga, Long Nardy: seeded self-play positions x all 21
 rolls, default options; target median <= 100 us), one line each:
 ``legal_plays[<game>]: median_us=<x> p99_us=<x> next_moves_median_us=<x> calls=<n>``.
-Last line: ``legal_plays: median_us=<x> p99_us=<x> gnubg_median_us=<x> ratio=<x>
-next_moves_median_us=<x>`` (Portes).
+Then a fresh process's first calls, with nothing warmed (one line):
+``legal_plays[cold]: import_ms=<x> first_us[<game>]=<x> ... first_medium_ms[<game>]=<x> ...``
+(importing ``rules.games``; each game's first ``legal_plays`` of the set-up with 6-5; the first
+medium decision, after ``computer`` is imported). Last line: ``legal_plays: median_us=<x>
+p99_us=<x> gnubg_median_us=<x> ratio=<x> next_moves_median_us=<x>`` (Portes).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -60,6 +64,35 @@ def bench_game(variant: Variant, positions: int, seed: int) -> str:
         f"p99_us={percentile(times, 0.99):.1f} "
         f"next_moves_median_us={statistics.median(taps):.1f} calls={len(times)}"
     )
+
+
+_COLD = """
+import time
+t0 = time.perf_counter()
+from rules.games import legal_plays, start_position
+words = [f"import_ms={(time.perf_counter() - t0) * 1000:.1f}"]
+for game in ("plakoto", "fevga", "nardy"):
+    position = start_position(game)
+    t0 = time.perf_counter()
+    legal_plays(position, (6, 5))
+    words.append(f"first_us[{game}]={(time.perf_counter() - t0) * 1e6:.0f}")
+from computer import tavli_player
+for game in ("plakoto", "fevga", "nardy"):
+    position = start_position(game)
+    t0 = time.perf_counter()
+    tavli_player("medium").choose_play(position, (6, 5))
+    words.append(f"first_medium_ms[{game}]={(time.perf_counter() - t0) * 1000:.1f}")
+print("legal_plays[cold]: " + " ".join(words))
+"""
+
+
+def cold_start() -> str:
+    """The cold line (see the module's text), from a new interpreter."""
+    root = str(Path(__file__).resolve().parent.parent)
+    code = f"import sys; sys.path.insert(0, {root!r})\n" + _COLD
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    return done.stdout.strip()
 
 
 def main() -> None:
@@ -110,6 +143,7 @@ def main() -> None:
     print(f"next moves (new turn): median {tap_median:.1f} us  p99 {percentile(taps, 0.99):.1f} us")
     for variant in (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY):
         print(bench_game(variant, args.tavli_positions, args.seed))
+    print(cold_start())
     print(
         f"legal_plays: median_us={median:.1f} p99_us={p99:.1f} gnubg_median_us={gmedian:.1f} "
         f"ratio={ratio:.1f} next_moves_median_us={tap_median:.1f}"

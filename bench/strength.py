@@ -3,7 +3,12 @@
     python bench/strength.py                      # the set, 200 games per pairing
     python bench/strength.py --games 1000         # the full run
     python bench/strength.py strong gnubg0 --games 400 --jobs 2
-    python bench/strength.py --tavli --games 100  # Plakoto, Fevga, Nardy: bench/tavli_strength.py
+    python bench/strength.py --tavli --games 200 --jobs 2     # Plakoto, Fevga and Long Nardy
+    python bench/strength.py --tavli fevga,nardy --games 40   # some of them
+
+``--tavli`` plays the other games instead (:mod:`bench.tavli_strength`): for each game, easy
+against random, medium against random and medium against easy, with the same seeding, Wilson
+interval and think-time percentiles (p50, p95 and max of medium, whose deadline is 200 ms).
 
 Games are single games scored 1 / 2 / 3 (gammon 2, backgammon 3; ``--no-triple`` makes it 2),
 played in the single-game ("money", cubeless) context; the players alternate who makes the
@@ -101,10 +106,10 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if "--tavli" in args_list:
+    if any(a == "--tavli" or a.startswith("--tavli=") for a in args_list):
         from bench.tavli_strength import main as tavli_main
 
-        return tavli_main([a for a in args_list if a != "--tavli"])
+        return tavli_main(args_list)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", nargs="?", choices=BENCH_PLAYERS, help="player A")
     parser.add_argument("b", nargs="?", choices=BENCH_PLAYERS, help="player B")

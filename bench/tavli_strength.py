@@ -1,8 +1,9 @@
 """Strength benchmark for Plakoto, Fevga and Long Nardy: easy and medium against random play and
 against each other.
 
-    python bench/tavli_strength.py --games 100          # also: python bench/strength.py --tavli
-    python bench/tavli_strength.py medium easy --game fevga --games 40 --jobs 2
+    python bench/strength.py --tavli --games 200 --jobs 2      # the same as
+    python bench/tavli_strength.py --games 200 --jobs 2
+    python bench/tavli_strength.py medium easy --tavli fevga,nardy --games 40 --jobs 2
 
 Single games with default options; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for
 its dice and the players alternate who starts (the starter plays a random first roll; there is
@@ -10,7 +11,11 @@ no opening roll in this bench). A drawn Plakoto counts half. Thinking time is pe
 real choice (more than one legal play). Output lines are exactly::
 
     tavli_strength[<game>]: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
-    think[<game>]: <level> median_ms=<x> p95_ms=<x> max_ms=<x>
+    think[<game>]: <level> p50_ms=<x> p95_ms=<x> max_ms=<x> cpu_p95_ms=<x> cpu_max_ms=<x>
+        decisions=<n>
+
+``p50/p95/max`` are wall clock, what a player waits; ``cpu_`` the thread's CPU time, what the
+search itself cost (on a shared machine the two differ by the other processes' turns).
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ from rules.tavliboard import Variant
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 DEFAULT_PAIRS = (("easy", "random"), ("medium", "random"), ("medium", "easy"))
 PLAYERS = ("random", "easy", "medium")
+Think = tuple[float, float]
+"""One decision's thinking time in ms: wall clock, and the CPU time of the thread (what the
+search itself cost; the difference is the machine's other work)."""
 
 
 def _player(level: str, seed: int) -> ComputerPlayer | None:
@@ -43,7 +51,7 @@ def _player(level: str, seed: int) -> ComputerPlayer | None:
 
 def play_game(
     variant: Variant, levels: tuple[str, str], seed: int, a_first: bool,
-    thinks: tuple[list[float], list[float]],
+    thinks: tuple[list[Think], list[Think]],
 ) -> float:
     """Points for player A (negative when it loses; 0 for a draw)."""
     rng = random.Random(seed)
@@ -56,10 +64,11 @@ def play_game(
         if player is None:
             play = rng.choice(legal_plays(position, dice))
         else:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             play = player.choose_play(position, dice)
             if len(legal_plays(position, dice)) > 1:
-                thinks[side].append((time.perf_counter() - t0) * 1000)
+                thinks[side].append(((time.perf_counter() - t0) * 1000,
+                                     (time.thread_time() - c0) * 1000))
         outcome = game_outcome(play.position)
         if outcome is not None:
             if outcome.mover_wins is None:
@@ -71,8 +80,8 @@ def play_game(
 
 def _run(
     variant: Variant, levels: tuple[str, str], indices: Sequence[int], seed: int
-) -> tuple[list[float], list[float], list[float]]:
-    thinks: tuple[list[float], list[float]] = ([], [])
+) -> tuple[list[float], list[Think], list[Think]]:
+    thinks: tuple[list[Think], list[Think]] = ([], [])
     points = [play_game(variant, levels, seed * 1_000_003 + i, i % 2 == 0, thinks)
               for i in indices]
     return points, thinks[0], thinks[1]
@@ -80,7 +89,7 @@ def _run(
 
 def run_pair(
     variant: Variant, levels: tuple[str, str], games: int, seed: int, jobs: int
-) -> tuple[list[float], list[float], list[float]]:
+) -> tuple[list[float], list[Think], list[Think]]:
     if jobs <= 1:
         return _run(variant, levels, range(games), seed)
     chunks = [list(range(j, games, jobs)) for j in range(jobs)]
@@ -92,7 +101,7 @@ def run_pair(
 
 def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed: int,
            jobs: int) -> None:
-    think: dict[str, list[float]] = {}
+    think: dict[str, list[Think]] = {}
     for a, b in pairs:
         points, think_a, think_b = run_pair(variant, (a, b), games, seed, jobs)
         wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
@@ -102,17 +111,34 @@ def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed:
               f"a_points_per_game={sum(points) / games:.3f}", flush=True)
         think.setdefault(a, []).extend(think_a)
         think.setdefault(b, []).extend(think_b)
-    for level, times in think.items():
-        if times:
-            print(f"think[{variant}]: {level} median_ms={statistics.median(times):.2f} "
-                  f"p95_ms={percentile(times, 0.95):.2f} max_ms={max(times):.2f}", flush=True)
+    for level, pairs_ms in think.items():
+        if pairs_ms:
+            times = [wall for wall, _ in pairs_ms]
+            cpu = [c for _, c in pairs_ms]
+            print(f"think[{variant}]: {level} p50_ms={statistics.median(times):.2f} "
+                  f"p95_ms={percentile(times, 0.95):.2f} max_ms={max(times):.2f} "
+                  f"cpu_p95_ms={percentile(cpu, 0.95):.2f} cpu_max_ms={max(cpu):.2f} "
+                  f"decisions={len(times)}", flush=True)
+
+
+def _variants(text: str) -> tuple[Variant, ...]:
+    if text == "all":
+        return GAMES
+    try:
+        chosen = tuple(Variant(name.strip()) for name in text.split(","))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"games are {', '.join(GAMES)}: {exc}") from exc
+    if Variant.PORTES in chosen:
+        raise argparse.ArgumentTypeError("Portes is bench/strength.py without --tavli")
+    return chosen
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("a", nargs="?", choices=PLAYERS, help="player A")
     parser.add_argument("b", nargs="?", choices=PLAYERS, help="player B")
-    parser.add_argument("--game", choices=[*(v.value for v in GAMES), "all"], default="all")
+    parser.add_argument("--tavli", nargs="?", const="all", default="all", type=_variants,
+                        help="the games, comma-separated (plakoto,fevga,nardy); all by default")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -120,8 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if (args.a is None) != (args.b is None):
         parser.error("give two players, or none for the default set")
     pairs = [(args.a, args.b)] if args.a else list(DEFAULT_PAIRS)
-    variants = GAMES if args.game == "all" else (Variant(args.game),)
-    for variant in variants:
+    for variant in args.tavli:
         report(variant, pairs, args.games, args.seed, args.jobs)
     return 0
 

@@ -38,7 +38,7 @@ BLOT_SCALE = 1.0
 THEIR_BLOTS = 0.25
 PILE = 0.6
 SPREAD = 0.4
-CHECKER = 1.0
+CHECKER = 2.0
 
 _SHOTS = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
           15: 1, 16: 1, 18: 1, 20: 1, 24: 1}
@@ -54,11 +54,24 @@ def blocked_pips(stacks: Iterable[int], blocked: set[int], home: bool) -> float:
     ``blocked``: the points closed to it; ``home``: whether it may bear off. A die counts as
     playable when some checker can move it (a first approximation: combinations are ignored).
     """
-    points = set(stacks)
-    movable = [False] * 7
-    for d in range(1, 7):
-        movable[d] = any((s - d >= 1 and (s - d) not in blocked) or (home and s - d < 1)
-                         for s in points)
+    mask = 0  # bit d - 1: die d playable
+    for s in stacks:
+        for d in range(1, 7):
+            t = s - d
+            if t < 1:
+                if home:  # this die and every larger one bear off
+                    mask |= 63 ^ ((1 << (d - 1)) - 1)
+                break
+            if t not in blocked:
+                mask |= 1 << (d - 1)
+        if mask == 63:
+            return 0.0
+    return _LOST[mask]
+
+
+def _lost(mask: int) -> float:
+    """Pips lost over the 36 rolls /36 when only the dice in ``mask`` can be played."""
+    movable = [False] + [bool(mask >> (d - 1) & 1) for d in range(1, 7)]
     lost = 0.0
     for a, b in _ROLLS:
         if a == b:
@@ -68,16 +81,21 @@ def blocked_pips(stacks: Iterable[int], blocked: set[int], home: bool) -> float:
     return lost / 36
 
 
+_LOST = tuple(_lost(mask) for mask in range(64))
+
+
 def prime_value(stacks: dict[int, int], blocked: set[int]) -> float:
     """Points held in a row within the twelve in front of each stack, by its checkers."""
     value = 0.0
     for s, count in stacks.items():
         run = best = 0
-        for k in range(1, 13):
-            if s - k < 1:
-                break
-            run = run + 1 if (s - k) in blocked else 0
-            best = max(best, run)
+        for t in range(s - 1, max(0, s - 13), -1):
+            if t in blocked:
+                run += 1
+                if run > best:
+                    best = run
+            else:
+                run = 0
         value += count * _RUN[best]
     return value
 
@@ -102,9 +120,33 @@ def evaluate(position: TavliPosition) -> float:
 
 
 def _race(position: TavliPosition) -> float:
-    mine, theirs = position.pips()
-    on_board = position.opponent_off - position.mover_off
-    return theirs - mine + CHECKER * on_board
+    """Their pips minus ours, and ``CHECKER`` pips per checker still on the board, theirs less
+    ours: a checker borne off is one fewer to bear off, and the pips of a roll that bears off
+    from a low point are partly wasted."""
+    b = position.board
+    plakoto = position.variant == Variant.PLAKOTO
+    mine = theirs = 0
+    mine_on = theirs_on = 0
+    for p in range(1, 25):
+        c = b[p]
+        if c > 0:
+            mine += p * c
+            mine_on += c
+        elif c < 0:
+            theirs -= (25 - p if plakoto else _OTHER[p]) * c
+            theirs_on -= c
+    for p in range(1, 25):  # pinned checkers lie under the other side's
+        mark = position.pins[p]
+        if mark == 1:
+            mine += p
+            mine_on += 1
+        elif mark == -1:
+            theirs += 25 - p
+            theirs_on += 1
+    return theirs - mine + CHECKER * (theirs_on - mine_on)
+
+
+_OTHER = (0, *(same_way_point(p) for p in range(1, 25)))
 
 
 # -- Plakoto -------------------------------------------------------------------------------

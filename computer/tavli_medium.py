@@ -1,11 +1,13 @@
 """The medium level in Plakoto, Fevga and Long Nardy: a search with a hand-made evaluation.
 
 Every legal play is judged by :func:`computer.tavli_eval.evaluate` of the position it leaves
-(1-ply). With ``plies=2`` (the default) the best few are then judged one roll further: for each
-of the opponent's 21 rolls, the reply that is best for the opponent by the same evaluation,
-averaged over the rolls (36ths). A deadline (``budget_ms``, 150 ms from the start) caps every
-decision: when it passes, the search stops and the best play found so far is chosen (the 1-ply
-ranking is always complete first unless a single roll has thousands of plays).
+(1-ply). With ``plies=2`` (the default) the best few (``candidates``, within ``margin`` pips of
+the best) are then judged one roll further: for each of the opponent's 21 rolls, the reply that
+is best for the opponent by the same evaluation, averaged over the rolls (36ths). The look-ahead
+goes roll by roll, each candidate in turn, so that a search cut short has judged every candidate
+on the same rolls (:data:`ROLL_ORDER` mixes them). A deadline (``budget_ms``, 150 ms from the
+start) is checked every few evaluations: when it passes, the search stops and the best play found
+so far is chosen: by the rolls finished, or by the 1-ply ranking if none was.
 
 :func:`tavli_player` is the door the bot uses: a player by level for the match's rules.
 """
@@ -25,7 +27,6 @@ from rules.dice import Dice
 from rules.games import game_outcome
 from rules.games import legal_plays as game_plays
 from rules.legal import Play
-from rules.position import ALL_ROLLS
 from rules.tavliboard import TavliPosition
 from rules.tavlioptions import RuleOptions
 
@@ -52,13 +53,13 @@ class TavliMediumPlayer:
 
     options: RuleOptions = field(default_factory=RuleOptions)
     plies: int = 2
-    candidates: int = 3
-    margin: float = 6.0
+    candidates: int = 6
+    margin: float = 12.0
     """Only plays within this many pips of the best 1-ply value go one ply further."""
     budget_ms: float = 150.0
-    """The search's deadline from the start of the decision, well under 200 ms so that the last
-    step begun before it (one roll's replies, or 16 plays) still ends within 200 ms on a busy
-    machine (with 170 ms the slowest decision of the 100-game benchmark took 211 ms)."""
+    """The search's deadline from the start of the decision, under 200 ms so that the step begun
+    before it (eight evaluations, or one roll's legal plays) still ends within 200 ms on a busy
+    machine."""
     noise: float = 0.0
     seed: int = 0
     name: str = "medium"
@@ -87,7 +88,7 @@ class TavliMediumPlayer:
         rng = decision_rng(self.seed, position, dice) if self.noise > 0 else None
         scored: list[tuple[float, Play]] = []
         for i, play in enumerate(plays):
-            if i % 16 == 15 and time.perf_counter() > deadline:
+            if i % 8 == 7 and time.perf_counter() > deadline:
                 break
             value = _value(play)
             if rng is not None:
@@ -103,36 +104,62 @@ class TavliMediumPlayer:
         shortlist = [p for v, p in ranked[: self.candidates] if v >= best_value - self.margin]
         if len(shortlist) == 1:
             return best
-        best_reply_value = None
-        for play in shortlist:
-            value = self._expected(play, deadline)
-            if value is None:  # out of time: keep what is judged already
-                break
-            if best_reply_value is None or value > best_reply_value:
-                best_reply_value, best = value, play
-        return best
+        totals = _look_ahead(shortlist, self.options, deadline)
+        if totals is None:  # not one roll judged in time: the 1-ply choice
+            return best
+        # Ties keep the 1-ply order (max returns the first).
+        return shortlist[max(range(len(shortlist)), key=totals.__getitem__)]
 
-    def _expected(self, play: Play, deadline: float) -> float | None:
-        """Our value after the opponent's best reply, averaged over the 36 rolls; None when the
-        deadline passes first."""
+
+ROLL_ORDER = ((6, 5), (1, 1), (4, 2), (3, 3), (6, 1), (5, 3), (2, 2), (6, 4), (3, 1), (5, 5),
+              (4, 3), (2, 1), (6, 6), (5, 2), (4, 1), (6, 3), (4, 4), (5, 1), (3, 2), (6, 2),
+              (5, 4))
+"""The opponent's 21 rolls in the order the look-ahead takes them: mixed so that any first few
+already spread over small and large dice, doubles and not, when the deadline cuts it short."""
+
+
+def _look_ahead(
+    shortlist: list[Play], options: RuleOptions, deadline: float
+) -> list[float] | None:
+    """Each play's value after the opponent's best reply (by :func:`evaluate`), summed over the
+    rolls taken (a double once, the others twice, as in 36 rolls). Roll by roll, every play in
+    turn, so that when the deadline passes all plays have been judged on the same rolls; None
+    when not one roll was finished."""
+    sides = []
+    for play in shortlist:
         after = play.position
         assert isinstance(after, TavliPosition)
-        if game_outcome(after) is not None:
-            return evaluate(after)
-        theirs = after.flip()
-        total = 0.0
-        for roll in ALL_ROLLS:
-            if time.perf_counter() > deadline:
-                return None
-            best = None
-            for i, reply in enumerate(game_plays(theirs, roll, self.options)):
-                if i % 32 == 31 and time.perf_counter() > deadline:
-                    return None
-                value = _value(reply)
-                best = value if best is None or value > best else best
-            assert best is not None
-            total -= (1 if roll[0] == roll[1] else 2) * best
-        return total / 36
+        sides.append(None if game_outcome(after) is not None else after.flip())
+    fixed = [_value(play) for play in shortlist]
+    totals = [0.0] * len(shortlist)
+    for done, roll in enumerate(ROLL_ORDER):
+        weight = 1 if roll[0] == roll[1] else 2
+        row = []
+        for theirs, value in zip(sides, fixed, strict=True):
+            reply = value if theirs is None else _their_best(theirs, roll, options, deadline)
+            if reply is None:
+                return totals if done else None
+            row.append(reply)
+        totals = [t + weight * r for t, r in zip(totals, row, strict=True)]
+    return totals
+
+
+def _their_best(
+    theirs: TavliPosition, roll: tuple[int, int], options: RuleOptions, deadline: float
+) -> float | None:
+    """Our value after the opponent's best reply to ``roll`` by :func:`evaluate` (minus theirs);
+    None when the deadline passes first."""
+    if time.perf_counter() > deadline:
+        return None
+    best = None
+    for i, reply in enumerate(game_plays(theirs, roll, options)):
+        if i % 8 == 7 and time.perf_counter() > deadline:
+            return None
+        value = _value(reply)
+        if best is None or value > best:
+            best = value
+    assert best is not None
+    return -best
 
 
 def tavli_player(level: str, options: RuleOptions | None = None, seed: int = 0) -> ComputerPlayer:

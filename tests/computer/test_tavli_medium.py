@@ -1,10 +1,10 @@
 """The medium level in Plakoto, Fevga and Long Nardy: always a legal play of the match's rules,
-within its time budget, sensible in crafted positions, and clearly better than chance."""
+whatever its deadline, deterministic, sensible in crafted positions, and clearly better than
+chance."""
 
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -69,16 +69,24 @@ def test_tavli_player_gives_each_level_and_plays_portes_too() -> None:
 
 
 def test_the_medium_player_keeps_to_its_deadline() -> None:
-    # A tiny budget still gives a legal play; the default one stays far below a loose cap.
-    position = tavli_selfplay_positions(Variant.PLAKOTO, 30, seed=1)[-1]
-    hurried = TavliMediumPlayer(plies=2, budget_ms=0.001)
-    assert hurried.choose_play(position, (2, 2)) in legal_plays(position, (2, 2))
-    slowest = 0.0
-    for position in tavli_selfplay_positions(Variant.PLAKOTO, 15, seed=5):
-        t0 = time.perf_counter()
-        TavliMediumPlayer(plies=2).choose_play(position, (1, 1))
-        slowest = max(slowest, time.perf_counter() - t0)
-    assert slowest < 1.0
+    # A deadline already past still gives a legal play: the search returns what it has (how
+    # long a decision takes is measured in bench/strength.py --tavli, not asserted here).
+    for variant in GAMES:
+        for position in tavli_selfplay_positions(variant, 12, seed=1):
+            hurried = TavliMediumPlayer(plies=2, budget_ms=0.0)
+            for dice in ((2, 2), (6, 1)):
+                assert hurried.choose_play(position, dice) in legal_plays(position, dice)
+
+
+@pytest.mark.parametrize("variant", GAMES)
+def test_the_medium_player_is_deterministic(variant: Variant) -> None:
+    # Unhurried (no deadline can cut the search short), the same position and roll always get
+    # the same play, from two players alike.
+    positions = tavli_selfplay_positions(variant, 12, seed=4)
+    first, second = (TavliMediumPlayer(seed=5, budget_ms=60_000.0) for _ in range(2))
+    for position in positions[::3]:
+        for dice in ((5, 3), (4, 4)):
+            assert first.choose_play(position, dice) == second.choose_play(position, dice)
 
 
 def _pinned_theirs(position: Position) -> int:
