@@ -8,6 +8,8 @@ chat should show), kick the delivery worker, and answer the callback query in th
 
 from __future__ import annotations
 
+import logging
+
 from telegram import CallbackQuery, Message, Update
 
 from bot import texts
@@ -22,6 +24,11 @@ from bot.turn import destinations, direct_plays
 from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
 
+log = logging.getLogger("bot.turn")
+
+ALREADY_PLAYED = "already_played"
+"""The code of a typed play refused as a copy of one already played (Telegram delivered its
+update again): nothing is said, the player sent it once."""
 
 def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
                 version: int) -> str | None:
@@ -157,9 +164,14 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
     if not looks_like_play(play):
         await q.answer(t._("Type your play again."), show_alert=True)
         return
+    # the id of the typed message: the play is played once, whichever way it comes
+    typed = asked.message_id if asked is not None else None
     async with p.locks.hold(mv.id):
-        res = await p.uc.play(mv.id, user.id, cb.version, play)
+        res = await p.uc.play(mv.id, user.id, cb.version, play, typed=typed)
         p.remember(res.match)
+        if res.code == ALREADY_PLAYED:
+            answer_soon(p, q)
+            return
         if not res.ok or res.match is None:
             answer_soon(p, q, refusal(t, res), show_alert=True)
             return
@@ -171,11 +183,21 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
 async def on_private_text(update: Update, context: Ctx) -> None:
     """A play typed in notation goes to the match the player means (see
     :func:`bot.handlers.which_match.meant`); when several are waiting for them and none is
-    clearly meant, the bot asks which."""
+    clearly meant, the bot asks which.
+
+    A message not above the last typed play that was played (message ids in a private chat
+    only grow) is a copy Telegram delivered again (the webhook answers once an update was
+    handled, so an instance killed after its commit leaves it unanswered): it is ignored, and
+    the play itself carries its id, so a copy racing its original is not played twice."""
     p = portes(context)
     msg = update.effective_message
     user = update.effective_user
     if msg is None or user is None or not msg.text:
+        return
+    last = await p.uc.last_typed(user.id)
+    if last is not None and msg.message_id <= last:
+        log.info("user %s: message %s again (typed plays played up to %s): ignored",
+                 user.id, msg.message_id, last)
         return
     t = p.t_user(user)
     if not looks_like_play(msg.text):
@@ -197,8 +219,11 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         return
     p.touch(user.id, target.id)
     async with p.locks.hold(target.id):
-        res = await p.uc.play(target.id, user.id, target.version, play)
+        res = await p.uc.play(target.id, user.id, target.version, play, typed=msg.message_id)
         p.remember(res.match)
+        if res.code == ALREADY_PLAYED:
+            log.info("user %s: message %s already played: not again", user.id, msg.message_id)
+            return
         if not res.ok or res.match is None:
             await msg.reply_text(refusal(t, res))
             return
