@@ -4,10 +4,13 @@ is refused with ``already_played`` and changes nothing, whoever's turn it is by 
 
 from __future__ import annotations
 
+import asyncio
+
 from rules.notation import format_play
 from storage.results import MatchView, Outcome
 from storage.usecases import UseCases
-from tests.storage.helpers import ALICE, BOB, actor_of, new_match
+from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match
+from tests.storage.test_storage_races import racers  # noqa: F401 (fixture)
 
 
 def typed_text(view: MatchView) -> str:
@@ -78,3 +81,47 @@ async def test_a_refused_typed_play_is_not_recorded(uc: UseCases) -> None:
     good = await uc.play(start.id, mover, start.version, typed_text(start), typed=51)
     assert good.outcome == Outcome.OK
     assert await uc.last_typed(mover) == 51
+
+
+async def alice_to_move_in_two(uc: UseCases) -> tuple[MatchView, MatchView]:
+    """Alice against Bob and against Carol, Alice to move in both."""
+    first = (await new_match(uc, length=5)).match
+    created = await uc.create_challenge(ALICE, length=5, chat_id=-101)
+    assert created.ok and created.challenge is not None
+    accepted = await uc.accept_challenge(created.challenge.id, CAROL, mix="cbq-77")
+    assert accepted.ok and accepted.match is not None and first is not None
+    views = []
+    for view in (first, accepted.match):
+        views.append(await until_turn_of(uc, view, view.seat_of(ALICE)))  # type: ignore[arg-type]
+    return views[0], views[1]
+
+
+async def test_one_typed_message_racing_into_two_matches_is_played_once(
+        uc: UseCases, racers: list[UseCases]) -> None:  # noqa: F811
+    # Given Alice to move in two matches
+    m1, m2 = await alice_to_move_in_two(uc)
+    # When the same typed message (id 100) reaches both at once (both read no last_typed yet)
+    results = await asyncio.gather(
+        racers[0].play(m1.id, ALICE, m1.version, typed_text(m1), typed=100),
+        racers[1].play(m2.id, ALICE, m2.version, typed_text(m2), typed=100))
+    # Then one is played; the other is refused as already played and its match is unchanged
+    assert sorted((r.outcome, r.code) for r in results) == [
+        (Outcome.OK, None), (Outcome.STALE, "already_played")], results
+    unchanged = m2 if results[0].outcome == Outcome.OK else m1
+    now = (await uc.load_match(unchanged.id)).match
+    assert now is not None and now.version == unchanged.version
+    assert await uc.last_typed(ALICE) == 100
+
+
+async def test_two_copies_racing_into_one_match_are_played_once(
+        uc: UseCases, racers: list[UseCases]) -> None:  # noqa: F811
+    # Given Alice to move
+    m1, _ = await alice_to_move_in_two(uc)
+    # When two copies of her typed message reach the match at once
+    results = await asyncio.gather(
+        *(r.play(m1.id, ALICE, m1.version, typed_text(m1), typed=100) for r in racers))
+    # Then one is played, the other is told it was already played (not "out of date")
+    assert sorted((r.outcome, r.code) for r in results) == [
+        (Outcome.OK, None), (Outcome.STALE, "already_played")], results
+    now = (await uc.load_match(m1.id)).match
+    assert now is not None and now.version > m1.version
