@@ -11,9 +11,8 @@ Create Date: 2026-12-01 07:00:00.000000
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlite3
+from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
