@@ -20,6 +20,7 @@ from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import meant, replied_board
 from bot.i18n import Tr
 from bot.keyboards import pick_keyboard
+from bot.publish import crash_point
 from bot.turn import destinations, direct_plays
 from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
@@ -227,5 +228,6 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         if not res.ok or res.match is None:
             await msg.reply_text(refusal(t, res))
             return
+        crash_point("typed")
         await finish(context, res.match, res)
 
