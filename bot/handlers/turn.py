@@ -31,6 +31,7 @@ ALREADY_PLAYED = "already_played"
 """The code of a typed play refused as a copy of one already played (Telegram delivered its
 update again): nothing is said, the player sent it once."""
 
+
 def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
                 version: int) -> str | None:
     """Why a tap on the turn's keyboard changes nothing (an error code), or ``None``."""
@@ -228,6 +229,6 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         if not res.ok or res.match is None:
             await msg.reply_text(refusal(t, res))
             return
-        crash_point("typed")
+        crash_point("typed")  # tests: killed after the commit, before Telegram got its answer
         await finish(context, res.match, res)
 
