@@ -14,7 +14,7 @@ from telegram import CallbackQuery, Message, Update
 
 from bot import texts
 from bot.callbacks import Action, Callback
-from bot.core import answer_soon, portes, quietly, tapped
+from bot.core import Portes, answer_soon, portes, quietly, tapped
 from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import meant, replied_board
@@ -182,6 +182,17 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
         await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
 
 
+async def played_before(p: Portes, user_id: int, msg: Message) -> bool:
+    """Whether this private message is not above the player's last typed play that was played
+    (message ids in a private chat only grow): a copy Telegram delivered again; logged."""
+    last = await p.uc.last_typed(user_id)
+    if last is None or msg.message_id > last:
+        return False
+    log.info("user %s: message %s again (typed plays played up to %s): ignored",
+             user_id, msg.message_id, last)
+    return True
+
+
 async def on_private_text(update: Update, context: Ctx) -> None:
     """A play typed in notation goes to the match the player means (see
     :func:`bot.handlers.which_match.meant`); when several are waiting for them and none is
@@ -196,10 +207,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     user = update.effective_user
     if msg is None or user is None or not msg.text:
         return
-    last = await p.uc.last_typed(user.id)
-    if last is not None and msg.message_id <= last:
-        log.info("user %s: message %s again (typed plays played up to %s): ignored",
-                 user.id, msg.message_id, last)
+    if await played_before(p, user.id, msg):
         return
     t = p.t_user(user)
     if not looks_like_play(msg.text):
@@ -212,7 +220,9 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     target = await replied_board(p, msg, mine)
     if target is None:
         if not waiting:
-            await msg.reply_text(t._("It is not your turn in any match."))
+            # a copy whose original was played while this one was on its way: say nothing
+            if not await played_before(p, user.id, msg):
+                await msg.reply_text(t._("It is not your turn in any match."))
             return
         target = await meant(p, user.id, msg, waiting)
     if target is None:
