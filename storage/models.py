@@ -104,6 +104,13 @@ class Player(Base):
     hidden: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Left out of every leaderboard (``/top hide``, revision 0008). A deleted player's
     stand-in row (a negative id, see :mod:`storage.social`) is hidden too."""
+    last_typed: Mapped[int | None] = mapped_column(BigInteger)
+    """The Telegram message id of the last play they typed that was played (revision 0014).
+    The webhook answers Telegram only once an update was handled, so an update held by an
+    instance killed after its commit is delivered again; a typed play carries no version, so
+    its copy would be played a second time when their turn comes round again. Message ids in
+    one private chat only grow, and typed plays are taken only there: a typed play whose id
+    is not above this one was already played (:meth:`storage.usecases.kernel.Kernel.act`)."""
 
 
 class MatchRow(Base):

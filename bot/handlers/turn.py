@@ -8,19 +8,28 @@ chat should show), kick the delivery worker, and answer the callback query in th
 
 from __future__ import annotations
 
+import logging
+
 from telegram import CallbackQuery, Message, Update
 
 from bot import texts
 from bot.callbacks import Action, Callback
-from bot.core import answer_soon, portes, quietly, tapped
+from bot.core import Portes, answer_soon, portes, quietly, tapped
 from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import meant, replied_board
 from bot.i18n import Tr
 from bot.keyboards import pick_keyboard
+from bot.publish import crash_point
 from bot.turn import destinations, direct_plays
 from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
+
+log = logging.getLogger("bot.turn")
+
+ALREADY_PLAYED = "already_played"
+"""The code of a typed play refused as a copy of one already played (Telegram delivered its
+update again): nothing is said, the player sent it once."""
 
 
 def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
@@ -157,9 +166,14 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
     if not looks_like_play(play):
         await q.answer(t._("Type your play again."), show_alert=True)
         return
+    # the id of the typed message: the play is played once, whichever way it comes
+    typed = asked.message_id if asked is not None else None
     async with p.locks.hold(mv.id):
-        res = await p.uc.play(mv.id, user.id, cb.version, play)
+        res = await p.uc.play(mv.id, user.id, cb.version, play, typed=typed)
         p.remember(res.match)
+        if res.code == ALREADY_PLAYED:
+            answer_soon(p, q)
+            return
         if not res.ok or res.match is None:
             answer_soon(p, q, refusal(t, res), show_alert=True)
             return
@@ -168,14 +182,32 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
         await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
 
 
+async def played_before(p: Portes, user_id: int, msg: Message) -> bool:
+    """Whether this private message is not above the player's last typed play that was played
+    (message ids in a private chat only grow): a copy Telegram delivered again; logged."""
+    last = await p.uc.last_typed(user_id)
+    if last is None or msg.message_id > last:
+        return False
+    log.info("user %s: message %s again (typed plays played up to %s): ignored",
+             user_id, msg.message_id, last)
+    return True
+
+
 async def on_private_text(update: Update, context: Ctx) -> None:
     """A play typed in notation goes to the match the player means (see
     :func:`bot.handlers.which_match.meant`); when several are waiting for them and none is
-    clearly meant, the bot asks which."""
+    clearly meant, the bot asks which.
+
+    A message not above the last typed play that was played (message ids in a private chat
+    only grow) is a copy Telegram delivered again (the webhook answers once an update was
+    handled, so an instance killed after its commit leaves it unanswered): it is ignored, and
+    the play itself carries its id, so a copy racing its original is not played twice."""
     p = portes(context)
     msg = update.effective_message
     user = update.effective_user
     if msg is None or user is None or not msg.text:
+        return
+    if await played_before(p, user.id, msg):
         return
     t = p.t_user(user)
     if not looks_like_play(msg.text):
@@ -188,7 +220,9 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     target = await replied_board(p, msg, mine)
     if target is None:
         if not waiting:
-            await msg.reply_text(t._("It is not your turn in any match."))
+            # a copy whose original was played while this one was on its way: say nothing
+            if not await played_before(p, user.id, msg):
+                await msg.reply_text(t._("It is not your turn in any match."))
             return
         target = await meant(p, user.id, msg, waiting)
     if target is None:
@@ -197,10 +231,14 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         return
     p.touch(user.id, target.id)
     async with p.locks.hold(target.id):
-        res = await p.uc.play(target.id, user.id, target.version, play)
+        res = await p.uc.play(target.id, user.id, target.version, play, typed=msg.message_id)
         p.remember(res.match)
+        if res.code == ALREADY_PLAYED:
+            log.info("user %s: message %s already played: not again", user.id, msg.message_id)
+            return
         if not res.ok or res.match is None:
             await msg.reply_text(refusal(t, res))
             return
+        crash_point("typed")  # tests: killed after the commit, before Telegram got its answer
         await finish(context, res.match, res)
 

@@ -44,11 +44,14 @@ from storage.usecases.eventlog import event_steps, waiting_timers
 from storage.usecases.outbox import outbox_step
 from storage.usecases.rating_write import RATED_STATUSES, is_rated, rate_match, rating_changes
 from storage.usecases.rows import (
+    ALREADY_PLAYED,
     DELETE_PENDING_TIMERS,
     SELECT_BOARDS,
+    SELECT_LAST_TYPED,
     SELECT_MATCH,
     SELECT_PLAYERS,
     STALE_MESSAGE,
+    UPDATE_LAST_TYPED,
     UPDATE_MATCH,
     UPDATE_MATCH_IF_STATUS,
     Decision,
@@ -363,14 +366,22 @@ class Kernel:
         decide: Decision,
         *,
         auto: bool = False,
+        typed: int | None = None,
     ) -> ActionResult:
         """Load, check the version and the actor, decide through the rules core, then write
-        with compare-and-swap, all in one short transaction. ``auto``: forced plays follow."""
+        with compare-and-swap, all in one short transaction. ``auto``: forced plays follow.
+        ``typed``: the message id of the play a person typed (in their private chat, where ids
+        only grow); one not above their ``last_typed`` was already played (a copy Telegram
+        delivered again) and is refused with ``already_played``; once played, it becomes their
+        ``last_typed`` in the same transaction."""
+        typing = (actor, typed) if typed is not None and isinstance(actor, int) else None
         with self.sessions() as session:
             loaded = self.load(session, match_id)
             if isinstance(loaded, ActionResult):
                 return loaded
             admitted = self._admit(loaded, actor, version)
+            if typing is not None and self._typed_before(session, *typing):
+                admitted = self.already_played(self.loaded_view(loaded))
             if isinstance(admitted, ActionResult):
                 return admitted
             seat, dice = admitted
@@ -385,8 +396,9 @@ class Kernel:
             self.checkpoint("read")
             plan = self.plan(row, state, new_state, events, self.clock(),
                              players=loaded.players)
-            if not self._write(session, plan):
-                return self.stale(match_id)
+            failed = self._write(session, plan, typing)
+        if failed is not None:
+            return self.stale(match_id, typing)
         self.checkpoint("committed")
         boards = [] if row.status in ENDED_STATUSES else loaded.boards
         view = self.view(row, new_state, loaded.players, boards, loaded.chat_language,
@@ -425,20 +437,42 @@ class Kernel:
             )
         return seat, FairDice(row.seed, row.mix)
 
-    def _write(self, session: Session, plan: Plan) -> bool:
-        """Apply and commit under the write lock; roll back when another writer won."""
+    def _write(self, session: Session, plan: Plan,
+               typing: tuple[int, int] | None = None) -> str | None:
+        """Apply and commit under the write lock; roll back when another writer won
+        (``"stale"``) or the typed play was played meanwhile, in another match
+        (``"already_played"``). ``None``: committed."""
         with self.db.write_lock():
-            written = self.apply(session, plan)
-            if written:
+            failed = None if self.apply(session, plan) else "stale"
+            if failed is None and typing is not None:
+                params = {"b_id": typing[0], "b_typed": typing[1]}
+                if session.connection().execute(UPDATE_LAST_TYPED, params).rowcount != 1:
+                    failed = "already_played"
+            if failed is None:
                 self.checkpoint("written")
                 session.commit()
             else:
                 session.rollback()
-        return written
+        return failed
 
-    def stale(self, match_id: int) -> ActionResult:
-        """STALE with the match as it is now (another request won the race)."""
+    @staticmethod
+    def _typed_before(session: Session, player_id: int, typed: int) -> bool:
+        """Whether the player's typed play ``typed`` (a message id) was already played."""
+        last = session.connection().execute(SELECT_LAST_TYPED, {"b_id": player_id}).scalar()
+        return last is not None and typed <= last
+
+    @staticmethod
+    def already_played(view: MatchView | None) -> ActionResult:
+        return ActionResult(Outcome.STALE, match=view, code="already_played",
+                            message=ALREADY_PLAYED)
+
+    def stale(self, match_id: int, typing: tuple[int, int] | None = None) -> ActionResult:
+        """STALE with the match as it is now (another request won the race); ``already_played``
+        when that request played this same typed play."""
         with self.sessions() as session:
             loaded = self.load(session, match_id)
+            played = typing is not None and self._typed_before(session, *typing)
         view = None if isinstance(loaded, ActionResult) else self.loaded_view(loaded)
+        if played:
+            return self.already_played(view)
         return ActionResult(Outcome.STALE, match=view, code="stale", message=STALE_MESSAGE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, select, update
 
 from storage.models import Player
 from storage.results import PlayerView
@@ -78,6 +78,14 @@ class PlayerCases(Feature):
     def get_player(self, user_id: int) -> PlayerView | None:
         with self.kernel.sessions() as session:
             return player_view(session.get(Player, user_id))
+
+    @off_loop
+    def last_typed(self, user_id: int) -> int | None:
+        """The message id of the last play this player typed that was played (``None``: none
+        yet): a typed message not above it is a copy of one already played, delivered again."""
+        with self.kernel.sessions() as session:
+            return session.execute(
+                select(Player.last_typed).where(Player.id == user_id)).scalar()
 
     @off_loop
     def set_notices(self, user_id: int, on: bool) -> PlayerView | None:

@@ -139,6 +139,15 @@ UPDATE_MATCH = update(MATCHES).where(
     MATCHES.c.id == bindparam("b_id"), MATCHES.c.version == bindparam("b_seen")
 )
 UPDATE_MATCH_IF_STATUS = UPDATE_MATCH.where(MATCHES.c.status == bindparam("b_status"))
+SELECT_LAST_TYPED = select(PLAYERS.c.last_typed).where(PLAYERS.c.id == bindparam("b_id"))
+UPDATE_LAST_TYPED = (
+    update(PLAYERS)
+    .where(PLAYERS.c.id == bindparam("b_id"),
+           (PLAYERS.c.last_typed.is_(None)) | (PLAYERS.c.last_typed < bindparam("b_typed")))
+    .values(last_typed=bindparam("b_typed"))
+)
+"""A typed play's message id becomes the player's last, unless one as new was played."""
+ALREADY_PLAYED = "This play was already played."
 INSERT_TURNS = insert(TURNS)
 INSERT_GAME = insert(GAMES)
 END_GAME = update(GAMES).where(

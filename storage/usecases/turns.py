@@ -65,15 +65,18 @@ class TurnCases(Feature):
 
     @off_loop
     def play(
-        self, match_id: int, actor: Actor, version: int, play: Play | str
+        self, match_id: int, actor: Actor, version: int, play: Play | str,
+        *, typed: int | None = None,
     ) -> ActionResult:
         """Play a whole turn at once: a :class:`~rules.position.Play` from
         ``match.state.legal_plays()`` (the computer) or move text such as ``"24/18 13/11"``
-        (a player typing). Any moves chosen tap by tap are replaced."""
+        (a player typing). Any moves chosen tap by tap are replaced. ``typed``: the message id
+        of a play typed in the private chat; a copy of one already played is refused with
+        ``already_played`` (see :meth:`~storage.usecases.kernel.Kernel.act`)."""
 
         def decide(m: Match, seat: int, d: DiceSource) -> tuple[Match, list[Event]]:
             if m.chosen:
                 m = m.reset_turn(seat)
             return m.play(seat, play, d)
 
-        return self.kernel.act(match_id, actor, version, decide, auto=True)
+        return self.kernel.act(match_id, actor, version, decide, auto=True, typed=typed)

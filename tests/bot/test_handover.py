@@ -21,14 +21,16 @@ from sqlalchemy import select, text
 from storage.models import MatchRow
 from tests.bot.instances import (
     Cluster,
+    Seen,
     Tally,
+    open_computer_match,
     open_group_match,
     take_turn,
     until,
 )
 from tests.bot.players import board_version, live_board
-from tests.bot.typed_play import over
-from tests.standin import Chat, StandIn, User
+from tests.bot.typed_play import over, racing_play
+from tests.standin import Chat, Message, StandIn, User
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
@@ -128,3 +130,52 @@ async def test_a_step_committed_by_an_instance_killed_before_it_answered_is_not_
         finally:
             cluster.stop()
             cluster.drop()
+
+
+async def test_a_typed_play_committed_by_an_instance_killed_before_it_answered_is_not_doubled(
+        tmp_path: Path) -> None:
+    assert PG is not None
+    with StandIn(recompress_photos=False) as standin:
+        # instance 0 dies right after it committed a typed play, before answering: Telegram
+        # delivers that message again, to instance 1, while the computer is to move or after
+        cluster = Cluster(standin, PG, tmp_path, n=2, each={0: {"PORTES_TEST_CRASH_AT": "typed"}})
+        try:
+            await cluster.start()
+            anna = standin.user("Anna", username="anna")
+            await open_computer_match(standin, anna)
+            await standin.wait_for(lambda: live_board(anna.private), timeout=60)
+            ((match_id,),) = cluster.query(select(MatchRow.id))
+            first: Message | None = None
+            typed = 0
+            while typed < 8 and (typed < 3 or cluster.procs[0].poll() is None):
+                seen = await anna_to_move(cluster, anna, match_id)
+                sent = anna.send(anna.private, racing_play(seen.state))
+                first = first or sent
+                typed += 1
+                assert await until(lambda v=seen.version: cluster.match(match_id).version > v,
+                                   timeout=30), f"typed play {typed} was not played"
+            assert cluster.procs[0].poll() == 70, "instance 0 never committed a typed play"
+            assert cluster.pusher is not None and cluster.pusher.redelivered >= 1
+            await anna_to_move(cluster, anna, match_id)
+            await standin.idle(quiet=1.0, timeout=30)
+            # each typed play is in the move log once, and the bot said nothing to the copy
+            assert cluster.played_turns(match_id, (0,)) == typed
+            assert first is not None
+            assert [m.text for m in anna.private.bot_messages()
+                    if m.message_id > first.message_id and m.photo_bytes is None] == []
+        finally:
+            cluster.stop()
+            cluster.drop()
+
+
+async def anna_to_move(cluster: Cluster, anna: User, match_id: int) -> Seen:
+    """Wait until Anna (seat 0) is to move and her private board shows that turn."""
+    def ready() -> bool:
+        board = live_board(anna.private)
+        if board is None:
+            return False
+        seen = cluster.match(match_id)
+        return seen.to_act == 0 and seen.version == board_version(board)
+
+    assert await until(ready, timeout=60, step=0.1), "Anna never got her turn"
+    return cluster.match(match_id)

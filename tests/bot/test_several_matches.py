@@ -110,6 +110,9 @@ async def test_a_typed_play_goes_to_the_match_meant_or_the_bot_asks(
     await standin.wait_for(lambda: question.refresh().text == f"Match #{m2}: {play}")
     assert await alice_played(bot, alice, m2, v2)
     assert await version(bot, m1) == v1
+    # the question replies to her message: its id is recorded as her last typed play, so a
+    # copy of it delivered again is not played again
+    assert await bot.uc.last_typed(alice.id) == typed.message_id
     record = await bot.uc.match_record(m2)
     assert record is not None and record.turns[-1].player == record.match.seat_of(alice.id)
 

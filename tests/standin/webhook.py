@@ -5,7 +5,9 @@ several connections at once, as Telegram does (``max_connections``).
 An update not answered 200 (the bot down, a proxy's 502, a timeout) is delivered again after a
 short wait, until it is; ``duplicate_every`` delivers every n-th callback query twice (Telegram
 redelivers an update whose answer it did not get, so a bot must expect a repeat), counting only
-the callback queries whose data starts with one of ``duplicate_actions`` (all when empty)."""
+the callback queries whose data starts with one of ``duplicate_actions`` (all when empty).
+:meth:`redeliver` POSTs an update taken earlier once more, later, as Telegram does with the
+update of an instance killed after it handled it, before it answered."""
 
 from __future__ import annotations
 
@@ -40,6 +42,8 @@ class WebhookPusher:
         self.duplicated = 0
         self._callbacks = 0
         self.in_flight = 0
+        self.taken: list[dict[str, Any]] = []
+        """Every update taken from the stand-in, in order."""
 
     def start(self) -> WebhookPusher:
         self.threads = [threading.Thread(target=self._take, name="webhook-take", daemon=True)]
@@ -61,12 +65,19 @@ class WebhookPusher:
         with self.lock:
             return self.queue.empty() and self.in_flight == 0
 
+    def redeliver(self, update: dict[str, Any]) -> None:
+        """POST this update (the same JSON, the same update id) once more."""
+        with self.lock:
+            self.in_flight += 1
+        self.queue.put(update)
+
     def _take(self) -> None:
         while not self.stopping.is_set():
             updates = self.standin.take_updates()
             for update in updates:
                 with self.lock:
                     self.in_flight += 1
+                    self.taken.append(update)
                 self.queue.put(update)
                 data = str(update.get("callback_query", {}).get("data", ""))
                 if ("callback_query" in update and self.duplicate_every
