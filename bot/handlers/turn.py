@@ -47,9 +47,9 @@ def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
     return None
 
 
-AppliedTap = tuple[Action, str | None, int, int]
-"""A tap that changed a match: its action, argument, the version it was tapped on, and the
-version it produced."""
+AppliedTap = tuple[int, Action, str | None, int, int]
+"""A tap that changed a match: who tapped, its action, argument, the version it was tapped on,
+and the version it produced."""
 
 
 def applied_taps(context: Ctx) -> dict[int, AppliedTap]:
@@ -58,12 +58,14 @@ def applied_taps(context: Ctx) -> dict[int, AppliedTap]:
     return taps
 
 
-def is_repeat(last: AppliedTap | None, mv: MatchView | None, cb: Callback) -> bool:
-    """Whether a stale tap repeats the tap just applied (an honest double tap): the same action
-    and argument, on the version that tap was made on, with the match still showing what it
-    produced. Such a tap is answered quietly; any other stale tap gets the alert."""
+def is_repeat(last: AppliedTap | None, mv: MatchView | None, cb: Callback, user_id: int
+              ) -> bool:
+    """Whether a stale tap repeats the tap just applied (an honest double tap): by the same
+    player, the same action and argument, on the version that tap was made on, with the match
+    still showing what it produced. Such a tap is answered quietly; any other stale tap gets
+    the alert (the opponent tapping the same button a moment later is not a double tap)."""
     return (last is not None and mv is not None
-            and last == (cb.action, cb.arg, cb.version, mv.version))
+            and last == (user_id, cb.action, cb.arg, cb.version, mv.version))
 
 
 async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
@@ -73,7 +75,8 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     async with p.locks.hold(cb.match_id):
         mv, code = await p.view(cb.match_id, cb.version)
         refused = tap_refusal(mv, code, q.from_user.id, cb.version)
-        if refused == "stale" and is_repeat(applied_taps(context).get(cb.match_id), mv, cb):
+        if refused == "stale" and is_repeat(applied_taps(context).get(cb.match_id), mv, cb,
+                                                  q.from_user.id):
             answer_soon(p, q)
             return
         if refused is None and mv is not None and not await from_its_board(p, q, mv):
@@ -92,7 +95,8 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
         if not res.ok or res.match is None:
             answer_soon(p, q, refusal(t, res), show_alert=True)
             return
-        applied_taps(context)[cb.match_id] = (cb.action, cb.arg, cb.version, res.match.version)
+        applied_taps(context)[cb.match_id] = (q.from_user.id, cb.action, cb.arg, cb.version,
+                                              res.match.version)
         await finish(context, res.match, res)
         answer_soon(p, q)
 

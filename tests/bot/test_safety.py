@@ -119,6 +119,32 @@ async def test_both_players_tapping_at_once(
     assert_no_errors(no_errors)
 
 
+async def test_the_opponent_tapping_the_button_just_applied_is_told_it_is_not_theirs(
+    standin: StandIn, make_bot: Any, no_errors: pytest.LogCaptureFixture
+) -> None:
+    # The mover's tap was applied; a moment later the opponent taps the same button (same
+    # data, same version): that is not an honest double tap, it gets the alert.
+    bot: Running = await make_bot(plays_direct=0)
+    alice, bob, board = await group_match(standin)
+    mover, other = mover_of(board, alice, bob)
+    version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
+    data = next(b.callback_data for row in board.buttons for b in row
+                if b.callback_data and b.callback_data.startswith("f:"))
+    from bot.turn import destinations
+
+    state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
+    src = int(data.split(":")[3])
+    dest = destinations(state, src)[0]
+    move_data = f"m:1:{version}:{src}-{dest.to_point}"
+    assert not (await mover.tap_data(board, move_data)).show_alert
+    after = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
+    assert after > version
+    answer = await other.tap_data(board, move_data)
+    assert answer.show_alert and answer.text
+    assert (await bot.uc.load_match(1)).match.version == after  # type: ignore[union-attr]
+    assert_no_errors(no_errors)
+
+
 async def test_undo_takes_back_a_move(standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=0)
     alice, bob, board = await group_match(standin)
