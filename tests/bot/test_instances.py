@@ -43,9 +43,13 @@ PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
 MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "50"))
 COMPUTER_MATCHES = 4
-FULL = int(os.environ.get("PORTES_INSTANCES_FULL", "20"))
+FULL = int(os.environ.get("PORTES_INSTANCES_FULL", str(MATCHES)))
 TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
 TAP_EVERY = 5
+COMPUTER_PACE = 1.5
+"""Seconds the computer's opponents look before each play: their matches then last across the
+kill (played as fast as the boards come they ended before it), so the survivor has computer
+turns to take over."""
 TURNS_OUT = {"group": 44, "computer": 22}
 """About how many turns the people play in a match played out (for when to kill)."""
 CHALLENGE_TTL = 45.0
@@ -98,6 +102,7 @@ async def inject_faults(standin: StandIn, groups: list[Chat], stop: asyncio.Even
         await asyncio.sleep(1.5)
 
 
+@pytest.mark.alone
 async def test_two_instances_one_killed_mid_play(tmp_path: Path) -> None:
     assert PG is not None
     began = time.monotonic()
@@ -144,8 +149,9 @@ async def play_and_check(standin: StandIn, cluster: Cluster, began: float) -> No
         (u.private, [u], t, "computer") for u, t in zip(solo, tallies[len(groups):], strict=True)]
     tables += [(g, [a, b], t, "group") for (g, a, b), t in zip(groups, tallies, strict=False)]
     plays = [play_out(cluster, chat, people, t, tap_every=TAP_EVERY,
-                      turns=10_000 if i < FULL else TURNS)
-             for i, (chat, people, t, _) in enumerate(tables)]
+                      turns=10_000 if i < FULL else TURNS,
+                      pace=COMPUTER_PACE if kind == "computer" else 0.0)
+             for i, (chat, people, t, kind) in enumerate(tables)]
     stop = asyncio.Event()
     background = [asyncio.create_task(inject_faults(standin, [g for g, _, _ in groups], stop))]
     playing = asyncio.ensure_future(asyncio.gather(*plays))

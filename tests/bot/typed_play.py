@@ -59,9 +59,10 @@ async def type_once(mover: User, chat: Chat, board: Message, play: str, tally: T
                      and m.photo_bytes is None and m.text), None)
 
     await until(lambda: took_effect(chat, board, True, version) or refusal(), LOST_AFTER, 0.03)
-    if refusal() is not None:  # or the match's end, told before the board shows it
-        await until(lambda: took_effect(chat, board, True, version), timeout=3.0)
-    if took_effect(chat, board, True, version):
+    if refusal() is not None:  # or the match's end (its dice reveal), told before the board
+        await until(lambda: took_effect(chat, board, True, version) or over(chat),
+                    timeout=LOST_AFTER)
+    if took_effect(chat, board, True, version) or over(chat):
         tally.latencies.append(time.monotonic() - began)
         return "done"
     said = refusal()
