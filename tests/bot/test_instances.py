@@ -9,9 +9,9 @@ matches the dead instance was serving, the computer's pending turns included.
 The players have started the bot, so they play their group matches on private boards; each
 turn they type the racing play in notation in the private chat (one update a turn: fewest pips
 left, hitting nothing, so a one-point match ends in about 45 turns) and every ``TAP_EVERY``-th
-turn they tap through the keyboard instead. ``FULL`` matches are played to their natural end
-(the bear-off); the others play ``TURNS`` turns, then the player to move resigns the match.
-``PORTES_INSTANCES_MATCHES``, ``_FULL`` and ``_TURNS`` change the sizes.
+turn they tap through the keyboard instead. ``FULL`` matches (all by default) are played to
+their natural end (the bear-off); the others play ``TURNS`` turns, then the player to move
+resigns the match. ``PORTES_INSTANCES_MATCHES``, ``_FULL`` and ``_TURNS`` change the sizes.
 """
 
 from __future__ import annotations
