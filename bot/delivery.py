@@ -125,6 +125,7 @@ class Delivery:
         await self.release_the_dead()
         self.kick(*await self.p.uc.reconcile_deliveries())
         await self.p.uc.prune_deliveries()
+        await self.p.uc.prune_send_budgets()
 
     async def release_the_dead(self) -> None:
         """Claims held by a process of this host that is gone (killed, then restarted) are

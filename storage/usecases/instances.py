@@ -138,6 +138,27 @@ class SendBudgetCases(Feature):
                 times[times.index(taken)] = answered
                 self._save(session, chat_id, times)
 
+    @off_loop
+    def prune_send_budgets(self, *, idle: float = 3600.0) -> int:
+        """Drop the rows of chats with no call in the last ``idle`` seconds (one row per chat
+        the bot ever wrote to would pile up). Each row is re-read locked before it goes, so a
+        call counted meanwhile by another instance keeps it; a chat written to again gets a
+        new row."""
+        k = self.kernel
+        cutoff = time.time() - idle
+        with k.sessions() as session:
+            found = session.execute(select(SendBudgetRow.chat_id, SendBudgetRow.times)).all()
+        quiet = [chat_id for chat_id, times in found if max(times or [0.0]) < cutoff]
+        for start in range(0, len(quiet), 200):
+            with k.db.write_lock(), k.sessions.begin() as session:
+                for chat_id in quiet[start:start + 200]:
+                    times = session.scalar(select(SendBudgetRow.times).where(
+                        SendBudgetRow.chat_id == chat_id).with_for_update())
+                    if times is not None and max(times or [0.0]) < cutoff:
+                        session.execute(delete(SendBudgetRow)
+                                        .where(SendBudgetRow.chat_id == chat_id))
+        return len(quiet)
+
     def _locked(self, session: Session, chat_id: int) -> list[float]:
         """The chat's row, created when missing, locked until the transaction ends."""
         insert = self.kernel.insert(SendBudgetRow).values(chat_id=chat_id, times=[])

@@ -6,7 +6,7 @@ import asyncio
 import time
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from storage.models import ComputerClaimRow
 from storage.usecases import UseCases
@@ -89,3 +89,30 @@ async def test_a_groups_second_is_shared_too(uc: UseCases) -> None:
     assert 0 < got[3][0] <= 3.0
     assert 0 < await uc.send_slot_wait(chat, 20, 60.0, 3, 3.0) <= 3.0
     assert await uc.send_slot_wait(chat, 20, 60.0) == 0.0  # the minute alone has room
+
+
+async def test_quiet_chats_budgets_are_pruned_and_busy_ones_kept(uc: UseCases) -> None:
+    """A row per chat the bot wrote to: rows with no call in the last hour go, the others stay
+    with their calls, and a pruned chat counts again from nothing."""
+    from storage.models import SendBudgetRow
+
+    old, busy = -7001, -7002
+    await uc.take_send_slot(old, 20, 60.0)
+    await uc.take_send_slot(busy, 20, 60.0)
+
+    def age(chat: int, seconds: float) -> None:
+        with uc.kernel.sessions.begin() as session:
+            session.execute(update(SendBudgetRow).where(SendBudgetRow.chat_id == chat)
+                            .values(times=[time.time() - seconds]))
+
+    await uc.db.run(lambda: age(old, 2 * 3600))
+    assert await uc.prune_send_budgets() == 1
+
+    def rows() -> set[int]:
+        with uc.kernel.sessions() as session:
+            return set(session.scalars(select(SendBudgetRow.chat_id)))
+
+    assert await uc.db.run(rows) == {busy}
+    assert len(await uc.db.run(lambda: _times(uc, busy))) == 1
+    assert (await uc.take_send_slot(old, 1, 60.0))[0] == 0.0
+    assert await uc.db.run(rows) == {old, busy}
