@@ -254,7 +254,10 @@ async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bo
     """Tap and watch: ``"done"``, ``"alert"`` (refused: not this player's turn) or
     ``"lost"`` (nothing happened: the update went to an instance that died)."""
     began = time.monotonic()
-    tap = mover.tap(board, text)
+    try:
+        tap = mover.tap(board, text)
+    except StandInError:  # the keyboard changed while the player looked (a late board)
+        return "alert"
     tally.taps += 1
     version = board_version(board)
 

@@ -130,6 +130,8 @@ async def play_out(cluster: Cluster, chat: Chat, players: list[User], tally: Tal
                 continue
             await asyncio.sleep(pace)
             outcome = await type_once(mover, where, board, racing_play(seen.state), tally)
+            if outcome == "lost" and cluster.match(tally.match_id).version > seen.version:
+                outcome = "done"  # played, its board late (the instance that played it died)
             if outcome == "done":
                 tally.finals += 1
                 break
