@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from datetime import datetime
 from typing import Any
@@ -23,18 +22,15 @@ from storage.results import (
     ChallengeView,
     MatchStatus,
     Outcome,
-    Place,
-    PlayerView,
     TimerKind,
 )
 from storage.usecases.caps import over_cap
+from storage.usecases.challenge_views import challenge_view, read_challenge_view
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rematches import rematch_refusal
 from storage.usecases.rows import (
-    MatchLike,
     Plan,
     auto_play,
-    player_view,
     refused,
     storable_id,
     stored_state,
@@ -43,51 +39,6 @@ from storage.usecases.rows import (
 MAX_MIX_LENGTH = 256
 TOKEN_BYTES = 9  # 12 URL-safe characters
 CLOSED_MESSAGE = "This challenge is no longer open."
-
-
-def challenge_view(
-    ch: ChallengeRow, match: MatchLike, players: dict[int, PlayerView]
-) -> ChallengeView:
-    author = player_view(players.get(ch.author_id))
-    assert author is not None
-    return ChallengeView(
-        id=ch.id,
-        match_id=ch.match_id,
-        token=ch.token,
-        status=ChallengeStatus(ch.status),
-        author=author,
-        target=player_view(players.get(ch.target_id)) if ch.target_id else None,
-        target_username=ch.target_username,
-        length=match.length,
-        no_triple=match.no_triple,
-        computer_level=match.computer_level,
-        place=Place(ch.chat_id, ch.thread_id, ch.card_inline_message_id),
-        commitment=match.commitment,
-        expires_at=ch.expires_at,
-        created_at=ch.created_at,
-        card_chat_id=ch.card_chat_id,
-        card_message_id=ch.card_message_id,
-        card_inline_message_id=ch.card_inline_message_id,
-        move_seconds=match.move_seconds,
-        game_type=match.game_type,
-        winner_starts=stored_winner_starts(match.state),
-    )
-
-
-def stored_winner_starts(state: str) -> bool:
-    """Whether a stored state plays the café start (``False`` for a state that cannot be read:
-    the card then says nothing of it)."""
-    try:
-        return bool(json.loads(state).get("winner_starts", False))
-    except (ValueError, AttributeError):
-        return False
-
-
-def read_challenge_view(kernel: Kernel, session: Session, ch: ChallengeRow) -> ChallengeView:
-    """The view of ``ch``, its match and players read in ``session``."""
-    match = session.get(MatchRow, ch.match_id)
-    assert match is not None
-    return challenge_view(ch, match, kernel.players(session, ch.author_id, ch.target_id))
 
 
 def close_challenge(
