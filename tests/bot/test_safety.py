@@ -33,6 +33,20 @@ def first_button(board: Message, prefix: str) -> str:
     raise AssertionError(f"no {prefix} button in {board.button_texts}")
 
 
+async def first_move(bot: Running, board: Message) -> tuple[int, int, Any, str]:
+    """Match 1's version, the first checker offered on ``board``, its first destination, and
+    the callback data of the tap that moves it there."""
+    from bot.turn import destinations
+
+    match = (await bot.uc.load_match(1)).match
+    assert match is not None
+    data = next(b.callback_data for row in board.buttons for b in row
+                if b.callback_data and b.callback_data.startswith("f:"))
+    src = int(data.split(":")[3])
+    dest = destinations(match.state, src)[0]
+    return match.version, src, dest, f"m:1:{match.version}:{src}-{dest.to_point}"
+
+
 @pytest.fixture
 def no_errors(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
     caplog.set_level(logging.WARNING)
@@ -82,16 +96,8 @@ async def test_a_double_tap_applies_once(
     bot: Running = await make_bot(plays_direct=0)
     alice, bob, board = await group_match(standin)
     mover, _ = mover_of(board, alice, bob)
-    version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
-    data = next(b.callback_data for row in board.buttons for b in row
-                if b.callback_data and b.callback_data.startswith("f:"))
     # a move tapped twice at once (the first legal destination of that checker)
-    from bot.turn import destinations
-
-    state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
-    src = int(data.split(":")[3])
-    dest = destinations(state, src)[0]
-    move_data = f"m:1:{version}:{src}-{dest.to_point}"
+    version, src, dest, move_data = await first_move(bot, board)
     answers = await asyncio.gather(mover.tap_data(board, move_data),
                                    mover.tap_data(board, move_data))
     # the second tap repeats the move just applied: answered quietly, not with a modal alert
@@ -127,15 +133,7 @@ async def test_the_opponent_tapping_the_button_just_applied_is_told_it_is_not_th
     bot: Running = await make_bot(plays_direct=0)
     alice, bob, board = await group_match(standin)
     mover, other = mover_of(board, alice, bob)
-    version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
-    data = next(b.callback_data for row in board.buttons for b in row
-                if b.callback_data and b.callback_data.startswith("f:"))
-    from bot.turn import destinations
-
-    state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
-    src = int(data.split(":")[3])
-    dest = destinations(state, src)[0]
-    move_data = f"m:1:{version}:{src}-{dest.to_point}"
+    version, _, _, move_data = await first_move(bot, board)
     assert not (await mover.tap_data(board, move_data)).show_alert
     after = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
     assert after > version
