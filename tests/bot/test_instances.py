@@ -53,6 +53,8 @@ turns to take over."""
 TURNS_OUT = {"group": 44, "computer": 22}
 """About how many turns the people play in a match played out (for when to kill)."""
 CHALLENGE_TTL = 45.0
+LIMIT = 180.0
+"""The issue's three minutes, from the cluster's start to the last match's end."""
 EXPIRED = "This challenge has expired."
 DUPLICATED = ("c:", "p:", "a:", "ra:", "r:", "f:", "b:")
 """The taps delivered twice: those that commit a step (a play, a confirmation, accepting,
@@ -165,7 +167,7 @@ async def play_and_check(standin: StandIn, cluster: Cluster, began: float) -> No
     cluster.kill(0)
     cards += [await open_challenge(standin, idle, lobby) for _ in range(2)]
     try:
-        await asyncio.wait_for(playing, timeout=max(30.0, 170 - (time.monotonic() - began)))
+        await asyncio.wait_for(playing, timeout=max(30.0, LIMIT - (time.monotonic() - began)))
     except TimeoutError:
         raise AssertionError(
             f"not over in time: {sum(t.finals for t in tallies)} turns played, "

@@ -84,6 +84,7 @@ async def test_a_chosen_time_reminds_at_half_and_times_out(standin: StandIn, bot
     await other.tap(final, "🔁 Rematch")
     rematch = await standin.wait_for(
         lambda: next((m for m in group.bot_messages() if "SHA-256" in m.content
+                      and "dice seed was" not in m.content  # the old match's seed revealed
                       and m.message_id > final.message_id), None), what="the rematch's card")
     assert "⏱ 1 hour per move" in rematch.content
 
