@@ -45,7 +45,7 @@ MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "50"))
 COMPUTER_MATCHES = 4
 FULL = int(os.environ.get("PORTES_INSTANCES_FULL", str(MATCHES)))
 TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
-TAP_EVERY = 5
+TAP_EVERY = 10
 COMPUTER_PACE = 1.5
 """Seconds the computer's opponents look before each play: their matches then last across the
 kill (played as fast as the boards come they ended before it), so the survivor has computer
