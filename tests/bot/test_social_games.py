@@ -42,13 +42,18 @@ async def answer_after(standin: StandIn, chat: Chat, old: Message, mark: str) ->
     return await standin.wait_for(find, what=mark)
 
 
-async def test_plakoto_and_portes_rate_apart_and_top_switches_the_game(
-    standin: StandIn, bot: Running
-) -> None:
+def kafeneio(standin: StandIn) -> tuple[User, User, User, Chat]:
+    """Alice, Bob and Carol, and the group the three are in."""
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     carol = standin.user("Carol", username="carol")
-    group = standin.group("Kafeneio", alice, bob, carol)
+    return alice, bob, carol, standin.group("Kafeneio", alice, bob, carol)
+
+
+async def test_plakoto_and_portes_rate_apart_and_top_switches_the_game(
+    standin: StandIn, bot: Running
+) -> None:
+    alice, bob, carol, group = kafeneio(standin)
     # Alice wins three Portes matches, Bob three Plakoto ones, between the same two players
     captions = [await won_in(standin, alice, bob, group, "Portes") for _ in range(3)]
     assert "📈 Alice +9.7 → 1529.6" in captions[-1]
@@ -101,10 +106,7 @@ async def test_plakoto_and_portes_rate_apart_and_top_switches_the_game(
 async def test_stats_and_head_to_head_per_game_with_their_buttons(
     standin: StandIn, bot: Running
 ) -> None:
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    carol = standin.user("Carol", username="carol")
-    group = standin.group("Kafeneio", alice, bob, carol)
+    alice, bob, carol, group = kafeneio(standin)
     await won_in(standin, alice, bob, group, "Portes")
     await won_in(standin, bob, alice, group, "Fevga")
 
