@@ -127,16 +127,17 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
     """/lang: the language buttons (in a group: the group's cards' language)."""
     p = portes(context)
     msg = update.effective_message
-    if msg is None:
+    user = update.effective_user
+    if msg is None or user is None:
         return
-    await p.see_user(update.effective_user)
+    await p.see_user(user)
     if is_group_chat(msg.chat):
-        t = tr(await p.lang_for_chat(msg.chat.id, update.effective_user))
+        t = tr(await p.lang_for_chat(msg.chat.id, user))
         text = t._("Language of this group's match cards:")
     else:
-        t = p.t_user(update.effective_user)
+        t = p.t_user(user)
         text = t._("Your language:")
-    await msg.reply_text(text, reply_markup=lang_keyboard())
+    await msg.reply_text(text, reply_markup=lang_keyboard(user.id))
 
 
 async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
@@ -176,7 +177,8 @@ async def cmd_notices(update: Update, context: Ctx) -> None:
 async def show_notices(context: Ctx, t: Tr, msg: Message, user_id: int) -> None:
     player = await portes(context).uc.get_player(user_id)
     on = player is None or player.notices
-    await msg.reply_text(help_texts.notices_text(t, on), reply_markup=notices_keyboard(t, on))
+    await msg.reply_text(help_texts.notices_text(t, on),
+                         reply_markup=notices_keyboard(t, on, user_id))
 
 
 async def on_notices(update: Update, context: Ctx, cb: Callback) -> None:
@@ -194,7 +196,7 @@ async def on_notices(update: Update, context: Ctx, cb: Callback) -> None:
     p.forget_views_of(player.id)  # the next board reads the setting from the database
     await q.answer()
     await quietly(msg.edit_text(help_texts.notices_text(t, player.notices),
-                                reply_markup=notices_keyboard(t, player.notices)))
+                                reply_markup=notices_keyboard(t, player.notices, player.id)))
 
 
 async def cmd_new(update: Update, context: Ctx) -> None:
@@ -216,7 +218,7 @@ async def cmd_new(update: Update, context: Ctx) -> None:
             target = other.id
             await p.see_user(other)
     await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
-                        edit=False)
+                        edit=False, owner=user.id)
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:
@@ -231,7 +233,7 @@ async def cmd_games(update: Update, context: Ctx) -> None:
         return
     shown = matches[:20]
     await msg.reply_text(texts.games_text(t, shown), parse_mode=HTML,
-                         reply_markup=games_keyboard(t, shown))
+                         reply_markup=games_keyboard(t, shown, user.id))
 
 
 async def on_close_unreadable(update: Update, context: Ctx, cb: Callback) -> None:

@@ -25,7 +25,8 @@ def resign_card(t: Tr, mv: MatchView, user_id: int) -> tuple[str, InlineKeyboard
     """The resignation question and its buttons, for this player in this match."""
     seat = mv.seat_of(user_id)
     return texts.resign_card_text(t, mv.id), resign_keyboard(
-        t, mv.id, mv.version, mv.state, my_turn=seat is not None and mv.state.turn == seat)
+        t, mv.id, mv.version, mv.state, my_turn=seat is not None and mv.state.turn == seat,
+        owner=user_id)
 
 
 async def cmd_resign(update: Update, context: Ctx) -> None:
@@ -41,7 +42,7 @@ async def cmd_resign(update: Update, context: Ctx) -> None:
     summary = await meant(p, user.id, msg, here)
     if summary is None:
         await msg.reply_text(t._("Which match do you want to resign?"), do_quote=True,
-                             reply_markup=pick_keyboard(t, Action.PICK_RESIGN, here))
+                             reply_markup=pick_keyboard(t, Action.PICK_RESIGN, here, user.id))
         return
     res = await p.uc.load_match(summary.id)
     if res.match is None:
