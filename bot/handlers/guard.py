@@ -12,9 +12,11 @@ that edits "the tapped message" would then rewrite or delete whatever message wa
    behind, whose keyboard was redrawn before the tap arrived). Its handler can only refuse it as
    stale, or answer a repeated tap quietly, as before.
 2. **A message Telegram no longer shows** (an inaccessible message, too old: no keyboard comes
-   with it): only a board's buttons count, since their handlers find the message among the
-   match's recorded boards and check the version and the seat; anything else asks for the
-   command again.
+   with it): a board's buttons count, since their handlers find the message among the match's
+   recorded boards and check the version and the seat; so do the buttons whose handlers only
+   post something new or answer, after checking the tapper played the match (:data:`POSTING`:
+   Rematch, Review, Download, Position, a /games board). Anything else would edit a message we
+   cannot see: it asks for the command again.
 3. **Inline messages** (cards posted through inline mode; the tap brings no message): the bot
    puts only Accept and Withdraw there, while the card's challenge is open. The challenge they
    name must be the one whose card this inline message is (looked up in the database); Accept
@@ -47,6 +49,11 @@ from storage.results import ChallengeStatus
 
 INLINE = frozenset({Action.ACCEPT, Action.WITHDRAW})
 """The only buttons the bot puts on inline messages (an inline challenge card's)."""
+
+POSTING = frozenset({Action.REMATCH, Action.REVIEW, Action.DOWNLOAD, Action.POSITION,
+                     Action.SHOW})
+"""Buttons whose handlers never edit or delete the tapped message: they check that the tapper
+played the match, then post something new (a card, a review, a document, a board) or answer."""
 
 NEW_CARD = frozenset({Action.NEW, Action.NEW_CANCEL, Action.NEW_COMPUTER})
 PICK = frozenset({Action.PICK_PLAY, Action.PICK_RESIGN})
@@ -108,7 +115,7 @@ async def check(p: Portes, q: CallbackQuery, cb: Callback, t: Tr,
     msg = q.message
     if not isinstance(msg, Message) or not msg.is_accessible:
         # python-telegram-bot reads a callback's inaccessible message (date 0) as a Message
-        return Passed.GO if cb.action in ON_BOARD else too_old_text(t)
+        return Passed.GO if cb.action in ON_BOARD | POSTING else too_old_text(t)
     if q.data not in keyboard_data(msg) and not await stale_board_tap(p, q, cb):
         return not_on_message_text(t)
     if (cb.action in PERSONAL and msg.chat.type != ChatType.PRIVATE

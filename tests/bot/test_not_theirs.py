@@ -347,7 +347,8 @@ async def test_a_begun_inline_cards_links_are_all_it_takes(standin: StandIn,
 async def test_a_message_too_old_to_show_takes_only_board_taps(standin: StandIn,
                                                                 bot: Running) -> None:
     # Telegram sends a message it no longer shows without its keyboard: only a board's buttons
-    # count there (looked up among the match's boards); anything else asks for the command.
+    # (looked up among the match's boards) and buttons that only post anew count there;
+    # anything else asks for the command.
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     carol = standin.user("Carol", username="carol")
@@ -374,3 +375,13 @@ async def test_a_message_too_old_to_show_takes_only_board_taps(standin: StandIn,
         now = live_board(group)
         return now is not None and (now.message_id != board.message_id or look(now) != seen)
     await standin.wait_for(tapped, what="the tap applied")
+    # a button that only posts something new counts there too: /games brings the board back
+    games = await reply(alice, group, "/games")
+    show = games.buttons[0][0].callback_data
+    assert show is not None and show.startswith("s:")
+    shown_before = live_board(group)
+    assert shown_before is not None
+    answer = await alice.tap_data(games, show, inaccessible=True)
+    assert not answer.show_alert
+    await standin.wait_for(lambda: (b := live_board(group)) is not None
+                           and b.message_id > shown_before.message_id, what="the board again")
