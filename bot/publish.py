@@ -80,6 +80,8 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
                 t, n, note["winner"], GameKind(note["kind"]), note["points"], note["resigned"]))
         elif note["k"] == "draw":
             lines.append("🤝 " + draw_text(t))
+        elif note["k"] == "declined":
+            lines.append(t._("✋ {player} declined the resignation.", player=n[note["player"]]))
         elif note["k"] == "start" and note["game"] == 1 and mv.mix is not None:
             lines.append(texts.dice_start_text(t, mv.commitment, mv.mix))
     return lines

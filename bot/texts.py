@@ -271,10 +271,26 @@ def match_label(t: Tr, s: MatchSummary) -> str:
     return f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}"
 
 
-def resign_card_text(t: Tr, match_id: int) -> str:
-    """/resign: the question above the resignation buttons."""
-    return t._("Match #{id}: resign the current game (your opponent scores the points you "
-               "offer, if they accept) or the whole match?", id=match_id)
+def resign_card_text(t: Tr, mv: MatchView, seat: int, *, game: bool) -> str:
+    """/resign: the question above the resignation buttons (HTML), for ``seat``: the match
+    named by its opponent and score, and only what the buttons offer (``game``: offering
+    points for the current game, on one's turn; cancelling, while the rules allow it)."""
+    n = names(t, mv)
+    state = mv.state
+    head = t.ngettext("Match #{id} against {opponent}: {me}–{them}, match to {n} point.",
+                      "Match #{id} against {opponent}: {me}–{them}, match to {n} points.",
+                      state.length, id=mv.id, opponent=n[1 - seat], me=state.score[seat],
+                      them=state.score[1 - seat])
+    if game:
+        question = t._("Resign the current game (your opponent scores the points you offer, "
+                       "if they accept) or the whole match?")
+    else:
+        question = t._("Resign the whole match? (Points for the current game can be offered "
+                       "on your turn.)")
+    lines = [head, question]
+    if state.can_cancel:
+        lines.append(t._("Nobody has moved yet: you may also cancel the match."))
+    return "\n".join(lines)
 
 
 # -- challenges --------------------------------------------------------------------------

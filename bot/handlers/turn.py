@@ -15,7 +15,7 @@ from telegram import CallbackQuery, Message, Update
 from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import Portes, answer_soon, portes, quietly, tapped
-from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
+from bot.handlers.common import HTML, Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import meant, replied_board
 from bot.i18n import Tr
@@ -164,7 +164,7 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
     if cb.action == Action.PICK_RESIGN:
         await q.answer()
         text, markup = resign_card(await p.t_in(msg.chat, user), mv, user.id)
-        await quietly(msg.edit_text(text, reply_markup=markup))
+        await quietly(msg.edit_text(text, parse_mode=HTML, reply_markup=markup))
         return
     play = asked.text.strip() if asked is not None and asked.text else ""
     if not looks_like_play(play):
