@@ -1,5 +1,6 @@
 """The turn: taps on the turn's keyboard (a checker, a destination, a whole play, Undo,
-Confirm), a play typed in notation in the private chat, and the answer to "which match?".
+Confirm), a play typed in notation in the private chat (one sent to the bot in a group is told
+to go there), and the answer to "which match?".
 
 Order of work for a tap: decide and commit through the use case (which also records what each
 chat should show), kick the delivery worker, and answer the callback query in the background
@@ -273,7 +274,6 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             return
         crash_point("typed")  # tests: killed after the commit, before Telegram got its answer
         await finish(context, res.match, res)
-
 
 
 def addressed_text(msg: Message, bot_id: int, bot_username: str) -> str | None:
