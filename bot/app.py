@@ -136,6 +136,8 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(ChatMemberHandler(h.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(
         fresh & filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, h.on_private_text))
+    app.add_handler(MessageHandler(
+        fresh & filters.TEXT & ~filters.COMMAND & filters.ChatType.GROUPS, h.on_group_text))
     app.add_error_handler(h.on_error)
 
 

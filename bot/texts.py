@@ -8,9 +8,9 @@ translated in ``bot/locales``; keyboards (buttons) are in :mod:`bot.keyboards`.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
@@ -239,13 +239,38 @@ def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: i
                       points, player=names[winner], kind=t._(KIND_TEXT[kind]))
 
 
-def waited(t: Tr, how_long: timedelta) -> str:
-    """How long a player has been waited for: minutes under an hour, else rounded hours."""
-    minutes = round(how_long.total_seconds() / 60)
-    if minutes < 60:
-        return t.ngettext("{n} minute", "{n} minutes", max(minutes, 1))
-    hours = round(how_long.total_seconds() / 3600)
-    return t.ngettext("{n} hour", "{n} hours", hours)
+UNITS: tuple[tuple[int, Callable[[Tr, int], str]], ...] = (
+    (86400, lambda t, n: t.ngettext("{n} day", "{n} days", n)),
+    (3600, lambda t, n: t.ngettext("{n} hour", "{n} hours", n)),
+    (60, lambda t, n: t.ngettext("{n} minute", "{n} minutes", n)),
+    (1, lambda t, n: t.ngettext("{n} second", "{n} seconds", n)),
+)
+"""The units a duration is told in, largest first, each with its plural forms."""
+
+
+def duration(t: Tr, how_long: timedelta) -> str:
+    """A duration as a player reads it: its largest unit and the next one, rounded down (a
+    time left is never told longer than it is): "6 days 7 hours", "5 minutes 30 seconds",
+    "12 hours", "36 seconds"; under a second, "0 seconds"."""
+    total = max(int(how_long.total_seconds()), 0)
+    for i, (size, name) in enumerate(UNITS):
+        if total >= size or size == 1:
+            parts = [name(t, total // size)]
+            if i + 1 < len(UNITS):
+                smaller, small_name = UNITS[i + 1]
+                rest = (total % size) // smaller
+                if rest:
+                    parts.append(small_name(t, rest))
+            return " ".join(parts)
+    raise AssertionError("unreachable: the last unit is one second")
+
+
+def time_left_line(t: Tr, deadline: datetime | None, now: datetime) -> str | None:
+    """A board's line on the time the player to move has left (``None`` without a
+    deadline)."""
+    if deadline is None:
+        return None
+    return "⏱ " + t._("Time left to move: {left}", left=duration(t, deadline - now))
 
 
 def match_state(t: Tr, s: MatchSummary) -> str:
@@ -271,10 +296,26 @@ def match_label(t: Tr, s: MatchSummary) -> str:
     return f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}"
 
 
-def resign_card_text(t: Tr, match_id: int) -> str:
-    """/resign: the question above the resignation buttons."""
-    return t._("Match #{id}: resign the current game (your opponent scores the points you "
-               "offer, if they accept) or the whole match?", id=match_id)
+def resign_card_text(t: Tr, mv: MatchView, seat: int, *, game: bool) -> str:
+    """/resign: the question above the resignation buttons (HTML), for ``seat``: the match
+    named by its opponent and score, and only what the buttons offer (``game``: offering
+    points for the current game, on one's turn; cancelling, while the rules allow it)."""
+    n = names(t, mv)
+    state = mv.state
+    head = t.ngettext("Match #{id} against {opponent}: {me}–{them}, match to {n} point.",
+                      "Match #{id} against {opponent}: {me}–{them}, match to {n} points.",
+                      state.length, id=mv.id, opponent=n[1 - seat], me=state.score[seat],
+                      them=state.score[1 - seat])
+    if game:
+        question = t._("Resign the current game (your opponent scores the points you offer, "
+                       "if they accept) or the whole match?")
+    else:
+        question = t._("Resign the whole match? (Points for the current game can be offered "
+                       "on your turn.)")
+    lines = [head, question]
+    if state.can_cancel:
+        lines.append(t._("Nobody has moved yet: you may also cancel the match."))
+    return "\n".join(lines)
 
 
 # -- challenges --------------------------------------------------------------------------

@@ -4,13 +4,14 @@ that cannot be read)."""
 
 from __future__ import annotations
 
-from telegram import Message, Update
+from telegram import Message, Update, User
 from telegram.constants import ChatType
 
 from bot import help_texts, texts
 from bot.callbacks import Callback, parse_id
 from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
-from bot.handlers.challenges import show_challenge_privately, show_new_card
+from bot.game_choice import bad_new_args_text, new_args, split_game, unknown_game_text
+from bot.handlers.challenges import new_from_args, show_challenge_privately, show_new_card
 from bot.handlers.common import (
     HTML,
     Ctx,
@@ -20,6 +21,7 @@ from bot.handlers.common import (
     publisher,
 )
 from bot.handlers.player_settings import show_settings
+from bot.handlers.which_match import replied_board
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
     games_keyboard,
@@ -28,7 +30,7 @@ from bot.keyboards import (
 )
 from bot.pace import Admission
 from bot.reveal import dice_help_text
-from bot.tavli_texts import GAME_NAMES, GAME_RULES, portes_rules
+from bot.tavli_texts import GAME_RULES, portes_rules
 from storage.results import ActionResult
 
 
@@ -97,30 +99,47 @@ async def cmd_help(update: Update, context: Ctx) -> None:
 
 
 async def cmd_rules(update: Update, context: Ctx) -> None:
-    """/rules: the rule sheet of the game being played (``/rules plakoto`` names one), in the
-    reader's language."""
+    """/rules: the rule sheet of the game being played (``/rules plakoto`` names one, in
+    English or Greek: :func:`bot.game_choice.split_game`), in the reader's language; a name
+    it does not know is answered with the games' names, not with a sheet."""
     sender = await command_sender(update, context)
     if sender is None:
         return
     p, msg, user, t = sender
-    game = await game_played(p, msg, user.id, context.args or [])
+    args = context.args or []
+    game, rest = split_game(args)
+    if args and (game is None or rest):
+        await msg.reply_text(unknown_game_text(t, " ".join(rest or args), "/rules"),
+                             do_quote=True)
+        return
+    game = game or await game_played(p, msg, user.id)
     await msg.reply_text(GAME_RULES.get(game, portes_rules)(t), parse_mode=HTML)
 
 
-async def game_played(p: Portes, msg: Message, user_id: int, args: list[str]) -> str:
-    """The game /rules is about: the one named, else the one the sender is playing (in a
-    group, in this group; the match waiting for them first), else Portes."""
-    if args and args[0].lower() in GAME_NAMES:
-        return args[0].lower()
+async def game_played(p: Portes, msg: Message, user_id: int) -> str:
+    """The game /rules is about when none is named: the match of the board the message
+    replies to; else the one the sender is playing (in a group, in this group; the match
+    waiting for them first); in a group, else the one played there (by others: a spectator
+    asks), the newest; else Portes."""
+    group = is_group_chat(msg.chat)
     mine = await p.uc.list_active_matches(user_id)
-    if is_group_chat(msg.chat):
+    if group:
         mine = [s for s in mine if s.place.chat_id == msg.chat.id]
-    if not mine:
-        return "portes"
-    if mine[0].game_type != "tavli":
-        return mine[0].game_type
-    loaded = await p.uc.load_match(mine[0].id)
-    return loaded.match.state.variant.value if loaded.match is not None else "portes"
+    replied = await replied_board(p, msg, mine)
+    if replied is not None:
+        mine = [replied]
+    if mine:
+        loaded = await p.uc.load_match(mine[0].id)
+        return loaded.match.state.variant.value if loaded.match is not None else "portes"
+    if group:
+        played = await p.uc.active_matches_in_chat(msg.chat.id)
+        target = msg.reply_to_message
+        on_board = [mv for mv in played if target is not None and any(
+            b.chat_id == target.chat_id and b.message_id == target.message_id
+            for b in mv.board_messages)]
+        if on_board or played:
+            return (on_board or played)[-1].state.variant.value
+    return "portes"
 
 
 async def cmd_lang(update: Update, context: Ctx) -> None:
@@ -215,8 +234,24 @@ async def cmd_new(update: Update, context: Ctx) -> None:
         if not other.is_bot and other.id != user.id:
             target = other.id
             await p.see_user(other)
+    await new_card_or_challenge(p, t, msg, user, target, context.args or [])
+
+
+async def new_card_or_challenge(p: Portes, t: Tr, msg: Message, user: User, target: int | None,
+                                args: list[str]) -> None:
+    """``/new``: the card; ``/new plakoto``: the card with that game chosen; with a length
+    (``/new plakoto 5``, ``/new 3``): the challenge itself. Words that are neither a game nor
+    a length are answered, and nothing is made."""
+    read = new_args(args)
+    if read is None:
+        await msg.reply_text(bad_new_args_text(t, args), do_quote=True)
+        return
+    game, length = read
+    if length is not None:
+        await new_from_args(p, t, msg, user, target, game or "portes", length)
+        return
     await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
-                        edit=False)
+                        edit=False, game=game or "portes")
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:

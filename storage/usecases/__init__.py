@@ -58,6 +58,8 @@ groups' Telegram budgets).
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from storage.db import Database
 from storage.results import (
     COMPUTER,
@@ -160,3 +162,8 @@ class UseCases(
         self.db = db
         self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
                              checkpoint=checkpoint, seeds=seeds)
+
+    def now(self) -> datetime:
+        """The use cases' time (the deadlines' clock; a test's fake one), for telling how
+        long a player has left."""
+        return self.kernel.clock()
