@@ -330,6 +330,15 @@ class Chat:
             if self.record.bot_status in ("member", "administrator"):
                 self.record.bot_status = "administrator" if admin else "member"
 
+    def promote(self, user: User, admin: bool = True) -> None:
+        """Make a member an admin of the group (or, with ``admin=False``, a plain member
+        again): ``getChatMember`` and ``getChatAdministrators`` say so. The creator stays."""
+        with self.standin.world.cond:
+            status = self.record.members.get(user.id)
+            if status not in ("member", "administrator"):
+                raise StandInError(f"{user!r} is not a member of {self!r} that can be promoted")
+            self.record.members[user.id] = "administrator" if admin else "member"
+
 
 class User:
     """A simulated Telegram user."""
