@@ -405,7 +405,7 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
             lines.append(t._("No mistakes found."))
         for w in pr.worst:
             lines.append(t._("• {dice}: played {played}, better {best} (−{lost})",
-                             dice=f"{w.dice.die1}-{w.dice.die2}",
+                             dice=str(w.dice),
                              played=html.escape(w.played_text), best=html.escape(w.best_text),
                              lost=f"{w.equity_lost:.3f}"))
     lines.append("")
