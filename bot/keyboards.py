@@ -12,7 +12,7 @@ from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
 from bot.player_settings import move_buttons
 from bot.tavli_texts import CAFE_GAMES, GAME_LETTERS, GAME_NAMES, cafe_default, game_name
-from bot.texts import DEFAULT_LEVEL, match_label, match_state, opponent_name
+from bot.texts import DEFAULT_LEVEL, match_label, match_state, move_words, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from computer import LEVELS, playable_levels
 from rules.match import MATCH_LENGTHS, Match, Phase
@@ -70,7 +70,8 @@ def turn_keyboard(
     plays = direct_plays(match, direct_limit)
     if plays:
         for index, (_, text) in enumerate(plays):
-            rows.append([Btn(text, callback_data=encode(Action.PLAY, match_id, version, index))])
+            rows.append([Btn(move_words(t, text),
+                             callback_data=encode(Action.PLAY, match_id, version, index))])
         if hint and len(plays) > 1:
             rows.append([hint_button])
         return Markup(rows)

@@ -8,6 +8,7 @@ translated in ``bot/locales``; keyboards (buttons) are in :mod:`bot.keyboards`.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -128,11 +129,21 @@ def score_line(t: Tr, match: Match, names: Names) -> str:
     )
 
 
+MOVE_WORDS = re.compile(r"\b(bar|off)\b")
+
+
+def move_words(t: Tr, text: str) -> str:
+    """A play's text in the reader's words: "bar" and "off" as the turn's buttons say them
+    (Greek "μπάρα/22*", "6/έξω"); the points, "/" and "*" stay the standard notation, which the
+    .mat files and the GNU Backgammon IDs keep."""
+    return MOVE_WORDS.sub(lambda m: t._(m.group(1)), text)
+
+
 def play_line(t: Tr, names: Names, player: int, dice: object, moves: bool, text: str) -> str:
     """One turn as told in a caption: the play, or the roll that could not be played."""
     if moves:
         return t._("{player} played {dice}: {moves}", player=names[player], dice=str(dice),
-                   moves=text)
+                   moves=move_words(t, text))
     return t._("{player} rolled {dice} and could not move.", player=names[player],
                dice=str(dice))
 
@@ -189,7 +200,7 @@ def caption(
         else:
             lines.append(t._("{player} to play {dice}", player=mover, dice=str(match.dice)))
         if match.chosen:
-            lines.append(t._("So far: {moves}", moves=format_moves(match.chosen)))
+            lines.append(t._("So far: {moves}", moves=move_words(t, format_moves(match.chosen))))
         pips = match.current_position().pips()
         mine, theirs = (pips if match.turn == 0 else (pips[1], pips[0]))
         lines.append(t._("Pips: {p0} {n0} · {p1} {n1}", p0=names[0], n0=mine, p1=names[1],
@@ -380,7 +391,7 @@ def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
 
 def hint_text(t: Tr, h: Hint) -> str:
     """One short line (a callback alert holds 200 characters)."""
-    text = t._("💡 Best play: {play}", play=h.text) + "\n" + t._(
+    text = t._("💡 Best play: {play}", play=move_words(t, h.text)) + "\n" + t._(
         "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
         win=f"{100 * h.win:.1f}", gammon=f"{100 * h.win_gammon:.1f}",
         lose_gammon=f"{100 * h.lose_gammon:.1f}")
@@ -406,7 +417,8 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
         for w in pr.worst:
             lines.append(t._("• {dice}: played {played}, better {best} (−{lost})",
                              dice=str(w.dice),
-                             played=html.escape(w.played_text), best=html.escape(w.best_text),
+                             played=html.escape(move_words(t, w.played_text)),
+                             best=html.escape(move_words(t, w.best_text)),
                              lost=f"{w.equity_lost:.3f}"))
     lines.append("")
     lines.append(t._("Equity in points per game against the engine's choice; positive luck "

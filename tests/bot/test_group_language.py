@@ -39,8 +39,8 @@ async def test_cards_in_a_greek_group_are_greek_for_english_players(
     await bob.tap(card.refresh(), accept)
     board = await standin.wait_for(lambda: live_board(group), what="the first board")
     assert "αγώνας στον 1" in board.caption
-    # one word for pips, not confused with the score's πόντοι
-    assert "Pips:" in board.caption and "Πιπς" not in board.caption
+    # one Greek word for pips, not confused with the score's πόντοι
+    assert "Βήματα:" in board.caption and "Pips" not in board.caption
     mover = alice if board.mentions(alice) else bob
     # /resign, /help and /rules
     cmd = mover.send(group, "/resign")
