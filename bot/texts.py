@@ -24,8 +24,8 @@ from bot.tavli_texts import (
     winner_starts_text,
 )
 from rules.errors import PortesError
+from rules.games import format_moves_so_far
 from rules.match import GameKind, Match, Phase
-from rules.notation import format_moves
 from storage.ratings import deleted_player
 from storage.results import ChallengeView, MatchSummary, MatchView
 
@@ -200,7 +200,8 @@ def caption(
         else:
             lines.append(t._("{player} to play {dice}", player=mover, dice=str(match.dice)))
         if match.chosen:
-            lines.append(t._("So far: {moves}", moves=move_words(t, format_moves(match.chosen))))
+            lines.append(t._("So far: {moves}", moves=move_words(t, format_moves_so_far(
+                match.position, match.dice, match.chosen, match.options))))
         pips = match.current_position().pips()
         mine, theirs = (pips if match.turn == 0 else (pips[1], pips[0]))
         lines.append(t._("Pips: {p0} {n0} · {p1} {n1}", p0=names[0], n0=mine, p1=names[1],
