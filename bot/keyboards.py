@@ -15,7 +15,7 @@ from bot.tavli_texts import CAFE_GAMES, GAME_LETTERS, GAME_NAMES, cafe_default, 
 from bot.texts import DEFAULT_LEVEL, match_label, match_state, move_words, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from computer import LEVELS, playable_levels
-from rules.match import MATCH_LENGTHS, Match, Phase
+from rules.match import Match, Phase, match_lengths
 from storage.results import MatchSummary
 
 PER_ROW = 6
@@ -136,13 +136,13 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
             callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}{g}"))
-        for n in MATCH_LENGTHS
+        for n in match_lengths(game)
     ]
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
+    # Every choice first, the lengths last: a length creates the challenge at once.
     rows = [
         *game_rows(game, t, lambda letter: f"o{flag}{suffix}{chosen}g{letter}"),
-        lengths,
         *move_buttons(t, hours, default_move, lambda h: encode(
             Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g)),
     ]
@@ -154,6 +154,7 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
         rows.append([Btn(("☑ " if cafe else "☐ ") + t._("The winner rolls first next game"),
                          callback_data=encode(Action.NEW, 0, 0,
                                               f"o{flag}{suffix}{chosen}{g_other}"))])
+    rows.append(lengths)
     if computer:
         level = default_level() if game == "portes" else 2
         rows.append([Btn("🤖 " + t._("Against the computer"),
@@ -179,7 +180,7 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
             callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}{g}"))
-        for n in MATCH_LENGTHS
+        for n in match_lengths(game)
     ]
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     toggle = "t" if no_triple else "n"

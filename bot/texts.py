@@ -293,9 +293,10 @@ def resign_card_text(t: Tr, match_id: int) -> str:
 
 
 def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
-    """The /new card: choose the length (and whether a backgammon counts 3, the time per
-    move: ``per_move`` seconds, the one ticked)."""
-    text = t._("New match: choose its length.")
+    """The /new card: choose the time per move (``per_move`` seconds, the one ticked) and
+    whether a backgammon counts 3, then the length, which creates the challenge."""
+    text = t._("New match: choose the time per move, then the length (which sends the "
+               "challenge).")
     if no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
     return text + ("\n" + per_move_line(t, per_move) if per_move else "")
@@ -320,7 +321,7 @@ def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
     text = challenge_line(t, author_name, target_name or t._("anyone"), c.length, c.game_type)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
-    if cafe := cafe_line(t, c.game_type, c.winner_starts):
+    if cafe := cafe_line(t, c.game_type, c.winner_starts, c.length):
         text += "\n" + cafe
     if c.move_seconds or default_move:
         text += "\n" + per_move_line(t, c.move_seconds or default_move or 0)
