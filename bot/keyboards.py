@@ -57,7 +57,9 @@ def turn_keyboard(
     direct_limit: int = 6, hint: bool = False,
 ) -> Markup | None:
     """The keyboard of the player to move, or ``None`` when there is nothing to choose.
-    ``hint``: add the Hint button (games against the computer only)."""
+    ``hint``: add the Hint button (games against the computer only). When one point alone
+    has a checker to move (the bar, say), it is chosen already: its destinations are shown,
+    and no "Other checker"."""
     if match.phase == Phase.RESIGN_OFFERED:
         return Markup([[
             Btn(t._("Accept"), callback_data=encode(Action.RESIGN_ACCEPT, match_id, version)),
@@ -75,6 +77,9 @@ def turn_keyboard(
         if hint and len(plays) > 1:
             rows.append([hint_button])
         return Markup(rows)
+    froms = sources(match)
+    if selected is None and len(froms) == 1:  # one checker to move (the bar, say): chosen
+        selected = froms[0]
     if selected is not None:
         dests = destinations(match, selected)
         buttons = []
@@ -87,12 +92,13 @@ def turn_keyboard(
                 text = f"{_label(t, selected)} → {text}"
             buttons.append(Btn(text, callback_data=encode(Action.MOVE, match_id, version, arg)))
         rows.extend(_rows(buttons, 3))
-        rows.append([Btn("↩ " + t._("Other checker"),
-                         callback_data=encode(Action.BACK, match_id, version))])
+        if len(froms) > 1:
+            rows.append([Btn("↩ " + t._("Other checker"),
+                             callback_data=encode(Action.BACK, match_id, version))])
     else:
         buttons = [
             Btn(_label(t, p), callback_data=encode(Action.FROM, match_id, version, p))
-            for p in sources(match)
+            for p in froms
         ]
         rows.extend(_rows(buttons))
     last: list[Btn] = []
