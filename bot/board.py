@@ -125,7 +125,9 @@ def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[obj
     """Everything the image of ``match`` from ``viewer``'s side depends on (turn-level)."""
     on_roll = viewer == match.turn
     position = match.position if on_roll else match.position.flip()
-    dice = tuple(match.dice) if match.dice is not None and match.phase == Phase.PLAYING else None
+    # the higher die first, as the captions write the roll ("6-2")
+    dice = (max(match.dice), min(match.dice)) if (
+        match.dice is not None and match.phase == Phase.PLAYING) else None
     last = match.last_play
     last_moves: tuple[Move, ...] = last.moves if last is not None else ()
     last_by_viewer = last is not None and last.player == viewer
