@@ -12,6 +12,7 @@ from bot.callbacks import Callback, parse_id
 from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
 from bot.game_choice import bad_new_args_text, new_args, split_game, unknown_game_text
 from bot.handlers.challenges import new_from_args, show_challenge_privately, show_new_card
+from bot.handlers.chats import is_group_admin
 from bot.handlers.common import (
     HTML,
     Ctx,
@@ -27,6 +28,7 @@ from bot.keyboards import (
     games_keyboard,
     lang_keyboard,
     notices_keyboard,
+    url_keyboard,
 )
 from bot.pace import Admission
 from bot.reveal import dice_help_text
@@ -58,6 +60,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload == "notices":  # /notices sent in a group
         await show_notices(context, t, msg, user.id)
+        return
+    if private and payload == "help":  # /help sent in a group: its "Full help" button
+        await send_help(t, msg, p.username)
         return
     if private and payload == "settings":  # /settings sent in a group
         await show_settings(p, msg, user)
@@ -94,7 +99,16 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, _, t = sender
-    for part in message_parts(help_texts.help_text(t, p.username)):
+    if is_group_chat(msg.chat):  # a few lines here; the full help in the private chat
+        text = help_texts.group_help_text(t, LANG_NAMES[t.lang])
+        await msg.reply_text(text, parse_mode=HTML, reply_markup=url_keyboard(
+            "📖 " + t._("Full help"), p.link("help")), do_quote=True)
+        return
+    await send_help(t, msg, p.username)
+
+
+async def send_help(t: Tr, msg: Message, username: str) -> None:
+    for part in message_parts(help_texts.help_text(t, username)):
         await msg.reply_text(part, parse_mode=HTML, disable_web_page_preview=True)
 
 
@@ -143,29 +157,44 @@ async def game_played(p: Portes, msg: Message, user_id: int) -> str:
 
 
 async def cmd_lang(update: Update, context: Ctx) -> None:
-    """/lang: the language buttons (in a group: the group's cards' language)."""
+    """/lang: the language buttons; in a group, the group's language, which its admins set
+    (anyone else is told so, without buttons)."""
     p = portes(context)
     msg = update.effective_message
-    if msg is None:
+    user = update.effective_user
+    if msg is None or user is None:
         return
-    await p.see_user(update.effective_user)
-    if is_group_chat(msg.chat):
-        t = tr(await p.lang_for_chat(msg.chat.id, update.effective_user))
-        text = t._("Language of this group's match cards:")
-    else:
-        t = p.t_user(update.effective_user)
-        text = t._("Your language:")
-    await msg.reply_text(text, reply_markup=lang_keyboard())
+    await p.see_user(user)
+    if not is_group_chat(msg.chat):
+        await msg.reply_text(p.t_user(user)._("Your language:"), reply_markup=lang_keyboard())
+        return
+    lang = await p.lang_for_chat(msg.chat.id, user)
+    t = tr(lang)
+    if not await is_group_admin(context, msg.chat, user, msg):
+        await msg.reply_text(only_admins_text(t, lang), do_quote=True)
+        return
+    await msg.reply_text(t._("Language of this group's match cards:"),
+                         reply_markup=lang_keyboard())
+
+
+def only_admins_text(t: Tr, lang: str) -> str:
+    return t._("This group's language is {name}. Only the group's admins can change it.",
+               name=LANG_NAMES[lang])
 
 
 async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
-    """A language button: the group's language in a group, else the player's."""
+    """A language button: the group's language in a group (an admin's tap; anyone else's
+    changes nothing and says why), else the player's."""
     p = portes(context)
     q = update.callback_query
     assert q is not None
     lang = cb.arg if cb.arg in LANGS else "en"
     msg = q.message if isinstance(q.message, Message) else None
     if msg is not None and is_group_chat(msg.chat):
+        if not await is_group_admin(context, msg.chat, q.from_user):
+            current = await p.lang_for_chat(msg.chat.id, q.from_user)
+            await q.answer(only_admins_text(tr(current), current), show_alert=True)
+            return
         await p.uc.set_chat_language(msg.chat.id, lang)
     else:
         user = q.from_user
