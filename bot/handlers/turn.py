@@ -15,6 +15,7 @@ from telegram import CallbackQuery, Message, Update
 from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import Portes, answer_soon, portes, quietly, tapped
+from bot.echo import echoed
 from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import meant, replied_board
@@ -183,7 +184,7 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
             return
         await finish(context, res.match, res)
         answer_soon(p, q)
-        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
+        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=echoed(play))))
 
 
 async def played_before(p: Portes, user_id: int, msg: Message) -> bool:
@@ -230,7 +231,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             return
         target = await meant(p, user.id, msg, waiting)
     if target is None:
-        await msg.reply_text(t._("Which match is {play} for?", play=play), do_quote=True,
+        await msg.reply_text(t._("Which match is {play} for?", play=echoed(play)), do_quote=True,
                              reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting))
         return
     p.touch(user.id, target.id)
