@@ -25,6 +25,7 @@ from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.callbacks import Action, encode
+from bot.echo import echoed
 from bot.i18n import Tr
 from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, game_name
 from rules.match import MATCH_LENGTHS
@@ -86,7 +87,7 @@ def games_list(t: Tr) -> str:
 
 def unknown_game_text(t: Tr, word: str, command: str) -> str:
     return t._("I do not know the game \"{word}\". The games: {games} (for example "
-               "{command} plakoto).", word=word, games=games_list(t), command=command)
+               "{command} plakoto).", word=echoed(word), games=games_list(t), command=command)
 
 
 def game_keyboard(t: Tr, shown: str, data: dict[str, str]) -> Markup:

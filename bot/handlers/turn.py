@@ -16,6 +16,7 @@ from telegram import CallbackQuery, Message, Update
 from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import Portes, answer_soon, portes, quietly, tapped
+from bot.echo import echoed
 from bot.handlers.common import (
     HTML,
     Ctx,
@@ -192,7 +193,7 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
             return
         await finish(context, res.match, res)
         answer_soon(p, q)
-        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
+        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=echoed(play))))
 
 
 PLAY_ERRORS = frozenset({"invalid_notation", "play_too_long", "ambiguous_play", "illegal_play",
@@ -259,7 +260,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             return
         target = await meant(p, user.id, msg, waiting)
     if target is None:
-        await msg.reply_text(t._("Which match is {play} for?", play=play), do_quote=True,
+        await msg.reply_text(t._("Which match is {play} for?", play=echoed(play)), do_quote=True,
                              reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting))
         return
     p.touch(user.id, target.id)

@@ -51,7 +51,8 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.claims` (what each chat should show: the outbox the kernel writes with
 every action, and the delivery worker's claims, fenced by a token), and
 :mod:`~storage.usecases.instances` (what several instances share: the computer's turns and the
-groups' Telegram budgets).
+groups' Telegram budgets), and :mod:`~storage.usecases.updates` (each command handled once, by
+its update id).
 :class:`UseCases` composes them over one kernel.
 """
 
@@ -95,6 +96,7 @@ from storage.usecases.resigning import ResigningCases
 from storage.usecases.social import SocialCases
 from storage.usecases.timers import TimerCases
 from storage.usecases.turns import TurnCases
+from storage.usecases.updates import UpdateClaimCases
 
 __all__ = [
     "COMPUTER",
@@ -135,6 +137,7 @@ class UseCases(
     SocialCases,
     ComputerClaimCases,
     SendBudgetCases,
+    UpdateClaimCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 
