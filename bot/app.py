@@ -31,6 +31,7 @@ from bot.lanes import ChatLanes
 from bot.limiter import ChatLimiter
 from bot.logsafe import Redact, token_secrets
 from bot.metrics import MeteredRequest, Metrics
+from bot.once import once, start_pruning
 from bot.reports import Reporter, start_sentry
 from bot.settings import Settings
 from bot.timers import resume_after_downtime, timer_tick
@@ -127,7 +128,8 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("history", h.cmd_history), ("top", h.cmd_top),
                            ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
                            ("settings", h.cmd_settings)):
-        app.add_handler(CommandHandler(name, callback, filters=fresh))
+        # each once, however often Telegram delivers it, on whichever instance (bot.once)
+        app.add_handler(CommandHandler(name, once(callback), filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
     app.add_handler(InlineQueryHandler(h.on_inline_query))
@@ -136,6 +138,8 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(ChatMemberHandler(h.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(
         fresh & filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, h.on_private_text))
+    app.add_handler(MessageHandler(
+        fresh & filters.TEXT & ~filters.COMMAND & filters.ChatType.GROUPS, h.on_group_text))
     app.add_error_handler(h.on_error)
 
 
@@ -168,6 +172,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     start_computer(app, portes)
     await set_commands(app)
     start_delivery(app, portes)
+    start_pruning(app, portes)
     if app.job_queue is not None:
         app.job_queue.run_repeating(timer_tick, interval=settings.timeouts.timer_poll, first=1.0,
                                     name="timers")

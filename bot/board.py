@@ -51,6 +51,7 @@ def _draw(
     last_by_viewer: bool,
     score: tuple[int, int, int],
     look: Look = DEFAULT_LOOK,
+    title: str = "",
 ) -> bytes:
     if isinstance(position, TavliPosition):
         return render_table(tavli_view(position, viewer_on_roll, colour, dice, last_play,
@@ -65,12 +66,20 @@ def _draw(
         score=score,
         theme=THEMES[look.theme],
         home="left" if look.home == "left" else "right",
+        title=title,
     )
 
 
 TITLES = {Variant.PLAKOTO: "Πλακωτό · Plakoto", Variant.FEVGA: "Φεύγα · Fevga",
-          Variant.NARDY: "Μακρύ νάρδι · Long Nardy"}
-"""The game's name on a board, in both languages (one image serves every reader)."""
+          Variant.NARDY: "Μακρύ νάρδι · Long Nardy", Variant.PORTES: "Πόρτες · Portes"}
+"""The game's name on a board, in both languages (one image serves every reader). A Portes
+board has it only in a tavli match, where the games change (a Portes match's boards have none)."""
+
+
+def board_title(match: Match) -> str:
+    if match.variant == Variant.PORTES and match.game_type != "tavli":
+        return ""
+    return TITLES.get(match.variant, "")
 
 
 def tavli_view(
@@ -101,7 +110,7 @@ def tavli_view(
         return other_side_point(variant, point)
 
     return TableView(
-        points_of(stacks), title=TITLES.get(variant, ""),
+        points_of(stacks), title=TITLES[variant],
         courses=OPPOSITE_WAYS if variant == Variant.PLAKOTO else SAME_WAY,
         off=(position.mover_off, position.opponent_off),
         viewer_color="white" if colour == "white" else "black",
@@ -116,13 +125,16 @@ def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[obj
     """Everything the image of ``match`` from ``viewer``'s side depends on (turn-level)."""
     on_roll = viewer == match.turn
     position = match.position if on_roll else match.position.flip()
-    dice = tuple(match.dice) if match.dice is not None and match.phase == Phase.PLAYING else None
+    # the higher die first, as the captions write the roll ("6-2")
+    dice = (max(match.dice), min(match.dice)) if (
+        match.dice is not None and match.phase == Phase.PLAYING) else None
     last = match.last_play
     last_moves: tuple[Move, ...] = last.moves if last is not None else ()
     last_by_viewer = last is not None and last.player == viewer
     score = (match.score[viewer], match.score[1 - viewer], match.length)
     colour = "white" if viewer == 0 else "black"
-    return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look)
+    return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look,
+            board_title(match))
 
 
 def draw_board(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:

@@ -250,14 +250,20 @@ class Portes:
         return tr(self.lang_for_user(user))
 
     async def lang_for_chat(self, chat_id: int, fallback: User | PlayerView | None) -> str:
-        """The language set for a group with /lang (kept in the database), else the
-        fallback user's."""
+        """The language of a group (kept in the database): the one set with /lang, else the
+        first one used there, which sticks: the ``fallback`` user's (who sent the first
+        command, or added the bot), so that a mixed group's cards are all in one language."""
         chosen = await self.uc.get_chat_language(chat_id)
-        return lang_of(chosen) if chosen else self.lang_for_user(fallback)
+        if chosen:
+            return lang_of(chosen)
+        if fallback is None:
+            return self.lang_for_user(None)
+        return lang_of(await self.uc.adopt_chat_language(chat_id, self.lang_for_user(fallback)))
 
     async def t_in(self, chat: Chat, user: User | PlayerView | None) -> Tr:
-        """The language of a message posted in ``chat``: in a group, the group's (once set
-        with /lang), so that everyone there reads the same; elsewhere the user's."""
+        """The language of a message posted in ``chat``: in a group, the group's (set with
+        /lang, else the first one used there), so that everyone there reads the same;
+        elsewhere the user's."""
         if chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
             return tr(await self.lang_for_chat(chat.id, user))
         return self.t_user(user)

@@ -26,8 +26,10 @@ from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.callbacks import Action, encode
+from bot.echo import echoed
 from bot.i18n import Tr
 from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, game_name
+from rules.match import MATCH_LENGTHS
 
 DEFAULT_GAME = "portes"
 ROWS = (("portes", "plakoto", "fevga"), ("tavli", "nardy"))
@@ -63,6 +65,22 @@ def split_game(args: Sequence[str]) -> tuple[str | None, list[str]]:
     return None, words
 
 
+def new_args(args: Sequence[str]) -> tuple[str | None, int | None] | None:
+    """What ``/new`` was given: a game (named as :func:`split_game` reads it) and a match
+    length (1, 3, 5 or 7), each optional, in any order; ``None`` when a word is neither."""
+    game, rest = split_game(args)
+    if len(rest) > 1 or (rest and rest[0] not in {str(n) for n in MATCH_LENGTHS}):
+        return None
+    return game, int(rest[0]) if rest else None
+
+
+def bad_new_args_text(t: Tr, words: Sequence[str]) -> str:
+    return t._("I do not understand \"{words}\". Send /new alone for the card, or name a game "
+               "and a length: /new plakoto 5. The games: {games}; the lengths: {lengths}.",
+               words=" ".join(words), games=games_list(t),
+               lengths=", ".join(str(n) for n in MATCH_LENGTHS))
+
+
 def games_list(t: Tr) -> str:
     """The games' names in the reader's language, in /new's order."""
     return ", ".join(game_name(t, game) for game in GAME_NAMES)
@@ -70,7 +88,7 @@ def games_list(t: Tr) -> str:
 
 def unknown_game_text(t: Tr, word: str, command: str) -> str:
     return t._("I do not know the game \"{word}\". The games: {games} (for example "
-               "{command} plakoto).", word=word, games=games_list(t), command=command)
+               "{command} plakoto).", word=echoed(word), games=games_list(t), command=command)
 
 
 def game_keyboard(t: Tr, shown: str, data: dict[str, str]) -> Markup:

@@ -27,6 +27,27 @@ def commands_text(t: Tr, username: str) -> str:
     )
 
 
+def group_welcome_text(t: Tr) -> str:
+    """What the bot says when added to a group: how to start, in two lines."""
+    return t._(
+        "🎲 Hello! I referee backgammon matches here: Portes, Plakoto, Fevga, Tavli, Nardy.\n"
+        "Send /new to challenge anyone (or reply /new to someone); /help for more."
+    )
+
+
+def group_help_text(t: Tr, lang_name: str) -> str:
+    """/help in a group: the few commands played there; the full help is in private."""
+    return t._(
+        "🎲 <b>Portes</b>, Plakoto, Fevga, Tavli and Long Nardy, played in this group:\n"
+        "/new: challenge anyone, or reply /new to someone\n"
+        "/games: your matches · /resign · /rules: the rules of the game\n"
+        "/top: this group's leaderboard · /lang: the group's language ({lang}, set by an "
+        "admin)\n"
+        "The full help is in our private chat:",
+        lang=lang_name,
+    )
+
+
 def help_text(t: Tr, username: str) -> str:
     """/help: the commands, the games (how to choose one, where its rules are), then how a
     turn, the dice, time, the computer and reviews work."""

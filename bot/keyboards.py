@@ -12,10 +12,10 @@ from bot.callbacks import Action, encode, move_arg
 from bot.i18n import LANG_NAMES, LANGS, Tr
 from bot.player_settings import move_buttons
 from bot.tavli_texts import CAFE_GAMES, GAME_LETTERS, GAME_NAMES, cafe_default, game_name
-from bot.texts import DEFAULT_LEVEL, match_label, match_state, opponent_name
+from bot.texts import DEFAULT_LEVEL, match_label, match_state, move_words, opponent_name
 from bot.turn import destinations, direct_plays, point_label, sources
 from computer import LEVELS, playable_levels
-from rules.match import MATCH_LENGTHS, Match, Phase
+from rules.match import Match, Phase, match_lengths
 from storage.results import MatchSummary
 
 PER_ROW = 6
@@ -57,7 +57,9 @@ def turn_keyboard(
     direct_limit: int = 6, hint: bool = False,
 ) -> Markup | None:
     """The keyboard of the player to move, or ``None`` when there is nothing to choose.
-    ``hint``: add the Hint button (games against the computer only)."""
+    ``hint``: add the Hint button (games against the computer only). When one point alone
+    has a checker to move (the bar, say), it is chosen already: its destinations are shown,
+    and no "Other checker"."""
     if match.phase == Phase.RESIGN_OFFERED:
         return Markup([[
             Btn(t._("Accept"), callback_data=encode(Action.RESIGN_ACCEPT, match_id, version)),
@@ -70,10 +72,14 @@ def turn_keyboard(
     plays = direct_plays(match, direct_limit)
     if plays:
         for index, (_, text) in enumerate(plays):
-            rows.append([Btn(text, callback_data=encode(Action.PLAY, match_id, version, index))])
+            rows.append([Btn(move_words(t, text),
+                             callback_data=encode(Action.PLAY, match_id, version, index))])
         if hint and len(plays) > 1:
             rows.append([hint_button])
         return Markup(rows)
+    froms = sources(match)
+    if selected is None and len(froms) == 1:  # one checker to move (the bar, say): chosen
+        selected = froms[0]
     if selected is not None:
         dests = destinations(match, selected)
         buttons = []
@@ -86,12 +92,13 @@ def turn_keyboard(
                 text = f"{_label(t, selected)} → {text}"
             buttons.append(Btn(text, callback_data=encode(Action.MOVE, match_id, version, arg)))
         rows.extend(_rows(buttons, 3))
-        rows.append([Btn("↩ " + t._("Other checker"),
-                         callback_data=encode(Action.BACK, match_id, version))])
+        if len(froms) > 1:
+            rows.append([Btn("↩ " + t._("Other checker"),
+                             callback_data=encode(Action.BACK, match_id, version))])
     else:
         buttons = [
             Btn(_label(t, p), callback_data=encode(Action.FROM, match_id, version, p))
-            for p in sources(match)
+            for p in froms
         ]
         rows.extend(_rows(buttons))
     last: list[Btn] = []
@@ -136,13 +143,13 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
             callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}{g}", owner=owner))
-        for n in MATCH_LENGTHS
+        for n in match_lengths(game)
     ]
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
+    # Every choice first, the lengths last: a length creates the challenge at once.
     rows = [
         *game_rows(game, t, lambda letter: f"o{flag}{suffix}{chosen}g{letter}", owner),
-        lengths,
         *move_buttons(t, hours, default_move, lambda h: encode(
             Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g, owner=owner)),
     ]
@@ -155,6 +162,7 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
                          callback_data=encode(Action.NEW, 0, 0,
                                               f"o{flag}{suffix}{chosen}{g_other}",
                                               owner=owner))])
+    rows.append(lengths)
     if computer:
         level = default_level() if game == "portes" else 2
         rows.append([Btn("🤖 " + t._("Against the computer"),
@@ -183,7 +191,7 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
         Btn(t.ngettext("{n} point", "{n} points", n),
             callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}{g}",
                                  owner=owner))
-        for n in MATCH_LENGTHS
+        for n in match_lengths(game)
     ]
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     toggle = "t" if no_triple else "n"

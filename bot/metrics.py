@@ -21,6 +21,8 @@ from telegram.request import HTTPXRequest
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 TAP_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 THINK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+REFUSAL_REASONS = ("bad_secret", "too_large", "malformed")
+"""Why the webhook refused a POST (:mod:`bot.webhook`)."""
 
 
 def update_kind(update: object) -> str:
@@ -61,6 +63,12 @@ class Metrics:
             ["kind"], registry=r)
         for kind in ("429", "403", "5xx", "4xx", "network"):
             self.telegram_errors.labels(kind=kind)
+        self.webhook_refused = Counter(
+            "portes_webhook_refused",
+            "POSTs the webhook refused, by reason (bad_secret, too_large, malformed)",
+            ["reason"], registry=r)
+        for reason in REFUSAL_REASONS:
+            self.webhook_refused.labels(reason=reason)
         self.telegram_reachable = Gauge(
             "portes_telegram_reachable", "1 when the last Bot API call got an answer, else 0",
             registry=r)

@@ -80,6 +80,8 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
                 t, n, note["winner"], GameKind(note["kind"]), note["points"], note["resigned"]))
         elif note["k"] == "draw":
             lines.append("🤝 " + draw_text(t))
+        elif note["k"] == "declined":
+            lines.append(t._("✋ {player} declined the resignation.", player=n[note["player"]]))
         elif note["k"] == "start" and note["game"] == 1 and mv.mix is not None:
             lines.append(texts.dice_start_text(t, mv.commitment, mv.mix))
     return lines
@@ -88,21 +90,41 @@ def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[s
 def reminder_lines(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]], *,
                    shared: bool) -> list[str]:
     """A reminder's line, at the top of the board posted again for the player who is waited
-    for (a ``remind`` note, see :meth:`storage.usecases.DeliveryCases.redeliver`): on the
-    group's board it mentions them."""
+    for (a ``remind`` note, see :meth:`storage.usecases.DeliveryCases.redeliver`): how long
+    they were waited for and how long they have left, or the last warning before the loss; on
+    the group's board it mentions them."""
     lines: list[str] = []
     for note in notes:
         if note["k"] != "remind":
             continue
         player = mv.seats[note["seat"]].player
-        how_long = texts.waited(t, timedelta(seconds=note["waited_s"]))
-        if shared and player is not None:
+        who = mention(player) if shared and player is not None else None
+        how_long = texts.duration(t, timedelta(seconds=note["waited_s"]))
+        if note.get("left_s") is None:  # a note written before reminders told the time left
             lines.append(t._("⏰ {player}, your move in match #{id} (waiting for {waited}).",
-                             player=mention(player), id=mv.id, waited=how_long))
-        else:
-            lines.append(t._("⏰ Your move in match #{id} (waiting for {waited}).", id=mv.id,
+                             player=who, id=mv.id, waited=how_long) if who else
+                         t._("⏰ Your move in match #{id} (waiting for {waited}).", id=mv.id,
                              waited=how_long))
+            continue
+        left = texts.duration(t, timedelta(seconds=note["left_s"]))
+        lines.append(reminder_line(t, mv.id, who, how_long, left, last=bool(note.get("last"))))
     return lines
+
+
+def reminder_line(t: Tr, match_id: int, who: str | None, waited: str, left: str, *,
+                  last: bool) -> str:
+    """One reminder (``who``: the mention on a group's board), or the last warning."""
+    if last and who:
+        return t._("⏰ {player}, last call in match #{id}: {left} left to move, then the match "
+                   "is lost.", player=who, id=match_id, left=left)
+    if last:
+        return t._("⏰ Last call in match #{id}: {left} left to move, then you lose the match.",
+                   id=match_id, left=left)
+    if who:
+        return t._("⏰ {player}, your move in match #{id} (waiting for {waited}; {left} left).",
+                   player=who, id=match_id, waited=waited, left=left)
+    return t._("⏰ Your move in match #{id} (waiting for {waited}; {left} left).", id=match_id,
+               waited=waited, left=left)
 
 
 class Publisher:
@@ -121,7 +143,19 @@ class Publisher:
             player = mv.seats[seat].player
             if player is not None:
                 text += "\n" + self._awaited(t, mv, player)
+        text = self._with_time_left(t, mv, text)
         return "\n".join((*reminder_lines(t, mv, notes, shared=True), text)), t
+
+    def _with_time_left(self, t: Tr, mv: MatchView, text: str) -> str:
+        """The caption with the time the player to act has left (a person, while the match
+        goes on: ``turn_deadline``), within the caption's limit."""
+        line = None
+        if mv.status == MatchStatus.ACTIVE and mv.to_act is not None and (
+                not mv.seats[mv.to_act].is_computer):
+            line = texts.time_left_line(t, mv.turn_deadline, self.p.uc.now())
+        if line is None or len(text) + 1 + len(line) > texts.CAPTION_LIMIT:
+            return text
+        return text + "\n" + line
 
     @staticmethod
     def _awaited(t: Tr, mv: MatchView, player: PlayerView) -> str:
@@ -143,6 +177,7 @@ class Publisher:
         t = self.p.t_user(mv.seats[seat].player)
         text = texts.caption(t, mv.state, names(t, mv), viewer=seat,
                              notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv))
+        text = self._with_time_left(t, mv, text)
         return "\n".join((*reminder_lines(t, mv, notes, shared=False), text)), t
 
     def keyboard(self, t: Tr, mv: MatchView, *, selected: int | None = None) -> Markup | None:

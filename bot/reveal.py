@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.i18n import Tr
+from rules.dice import Dice
 from rules.fairdice import GameRolls, games_of
 from storage.results import Fairness, MatchRecord
 
@@ -60,10 +61,10 @@ def winner_rolls(record: MatchRecord) -> list[bool]:
 
 
 def game_tokens(game: GameRolls) -> list[str]:
-    """A game's rolls as players saw them: the opening roll as played (higher die first), then
-    each turn's roll; a tied opening roll, rolled again, in brackets."""
-    return ([f"({a}-{b})" for a, b in game.ties] + [f"{game.first[0]}-{game.first[1]}"]
-            + [f"{a}-{b}" for a, b in game.rolls])
+    """A game's rolls as players saw them, each the higher die first (as players say "6-2"):
+    the opening roll, then each turn's roll; a tied opening roll, rolled again, in brackets."""
+    return ([f"({a}-{b})" for a, b in game.ties] + [str(Dice(*game.first))]
+            + [str(Dice(a, b)) for a, b in game.rolls])
 
 
 def rolls_lines(t: Tr, games: Sequence[GameRolls], budget: int) -> list[str]:

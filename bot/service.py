@@ -8,10 +8,9 @@ set. ``/readyz`` asks the database (reachable, schema at the newest migration), 
 Telegram: a Telegram outage would otherwise take every instance out of rotation at once.
 
 The server runs on python-telegram-bot's own dependency, tornado, in the bot's event loop.
-The webhook handler does what python-telegram-bot's does (JSON only, the secret token checked),
-but answers only once the update was handled rather than when it is queued: an instance killed
-with updates in hand has not acknowledged them, and Telegram delivers them again to another
-instance (the handlers are idempotent: a repeated tap or play changes nothing twice).
+The webhook handler (:mod:`bot.webhook`) does what python-telegram-bot's does (JSON only, the
+secret token checked), but before reading the body, within a small limit, and answers only once
+the update was handled. No endpoint here buffers more than :data:`bot.webhook.BODY_LIMIT`.
 :func:`serve_webhook` runs the application's life cycle the way
 ``Application.run_webhook`` does, with the operator's endpoints beside the webhook.
 """
@@ -19,8 +18,6 @@ instance (the handlers are idempotent: a repeated tap or play changes nothing tw
 from __future__ import annotations
 
 import asyncio
-import hmac
-import json
 import logging
 import signal
 from http import HTTPStatus
@@ -31,9 +28,9 @@ from telegram import Update
 from telegram.ext import Application
 from tornado.httpserver import HTTPServer
 
-from bot.lanes import ChatLanes
 from bot.metrics import CONTENT_TYPE, Metrics
 from bot.settings import Settings
+from bot.webhook import BODY_LIMIT, Refusals, Webhook
 
 log = logging.getLogger("bot.service")
 READY_TIMEOUT = 5.0
@@ -97,45 +94,6 @@ class MetricsPage(_Base):
         self.write(metrics.render())
 
 
-class Webhook(_Base):
-    """Telegram's POSTs: JSON with the secret token, else 403 (as python-telegram-bot)."""
-
-    def initialize(self, app: Application, secret: str | None = None  # type: ignore[type-arg]
-                   ) -> None:
-        self.app = app
-        self.secret = secret
-
-    async def post(self) -> None:
-        if self.request.headers.get("Content-Type") != "application/json":
-            raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN)
-        if self.secret is not None:
-            given = self.request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
-            if not hmac.compare_digest(given.encode(), self.secret.encode()):
-                raise tornado.web.HTTPError(HTTPStatus.FORBIDDEN, reason="wrong secret token")
-        try:
-            update = Update.de_json(json.loads(self.request.body), self.app.bot)
-        except Exception as exc:
-            log.error("an update could not be read; it was not processed", exc_info=exc)
-            raise tornado.web.HTTPError(HTTPStatus.BAD_REQUEST) from exc
-        if update is not None and not await handled(self.app, update):
-            # the bot stopped before handling it: Telegram sends it again (to another instance)
-            raise tornado.web.HTTPError(HTTPStatus.SERVICE_UNAVAILABLE, reason="stopping")
-
-
-async def handled(app: Application, update: Update) -> bool:  # type: ignore[type-arg]
-    """Handle ``update`` in its chat's lane and return once it was handled: the webhook answers
-    Telegram only then, so an update held by an instance that dies unanswered is delivered
-    again. A handler's error counts as handled (the error handler saw it): an update that
-    fails every time must not come back forever. False: the bot stopped before handling it."""
-    if not app.running:
-        return False
-    processor = app.update_processor
-    if isinstance(processor, ChatLanes):
-        return await processor.handle(update, app.process_update(update))
-    await processor.process_update(update, app.process_update(update))
-    return True
-
-
 def routes(app: Application, settings: Settings | None = None  # type: ignore[type-arg]
            ) -> list[Any]:
     found: list[Any] = [
@@ -145,14 +103,24 @@ def routes(app: Application, settings: Settings | None = None  # type: ignore[ty
     ]
     if settings is not None:
         found.append((rf"/{settings.webhook_path}/?", Webhook,
-                      {"app": app, "secret": settings.webhook_secret}))
+                      {"app": app, "secret": settings.webhook_secret,
+                       "refusals": Refusals(app.bot_data["metrics"])}))
     return found
+
+
+class _Server(tornado.web.Application):
+    def log_request(self, handler: tornado.web.RequestHandler) -> None:
+        """The access log, without the webhook's refusals: whoever POSTs could fill it
+        (they are counted in ``/metrics``, and summed up by :class:`bot.webhook.Refusals`)."""
+        if isinstance(handler, Webhook) and 400 <= handler.get_status() < 500:
+            return
+        super().log_request(handler)
 
 
 def start_server(app: Application, listen: str, port: int,  # type: ignore[type-arg]
                  settings: Settings | None = None) -> HTTPServer:
     """Listen on ``listen:port`` (in the running event loop); ``settings`` adds the webhook."""
-    server = HTTPServer(tornado.web.Application(routes(app, settings)), xheaders=True)
+    server = HTTPServer(_Server(routes(app, settings)), xheaders=True, max_body_size=BODY_LIMIT)
     server.listen(port, listen)
     log.info("serving %s on %s:%s", "the webhook, /healthz, /readyz and /metrics"
              if settings is not None else "/healthz, /readyz and /metrics", listen, port)

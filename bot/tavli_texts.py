@@ -31,11 +31,14 @@ def cafe_default(game: str) -> bool:
     return game == "tavli"
 
 
-def cafe_line(t: Tr, game: str, on: bool) -> str | None:
+def cafe_line(t: Tr, game: str, on: bool, length: int | None = None) -> str | None:
     """The /new and challenge cards' line on how each game after the first begins (``None``
-    where the switch does not apply)."""
+    where the switch does not apply). A match to 1 point (``length``) is one game, begun with
+    an opening roll (so is a drawn Plakoto played again: a draw has no winner to roll first)."""
     if game not in CAFE_GAMES:
         return None
+    if length == 1:
+        return t._("The game starts with an opening roll.")
     if on:
         return t._("The winner of each game rolls first in the next (café style).")
     return t._("Each game starts with an opening roll.")

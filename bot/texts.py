@@ -8,9 +8,10 @@ translated in ``bot/locales``; keyboards (buttons) are in :mod:`bot.keyboards`.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot.i18n import N_, Tr
@@ -23,8 +24,8 @@ from bot.tavli_texts import (
     winner_starts_text,
 )
 from rules.errors import PortesError
+from rules.games import format_moves_so_far
 from rules.match import GameKind, Match, Phase
-from rules.notation import format_moves
 from storage.ratings import deleted_player
 from storage.results import ChallengeView, MatchSummary, MatchView
 
@@ -128,11 +129,21 @@ def score_line(t: Tr, match: Match, names: Names) -> str:
     )
 
 
+MOVE_WORDS = re.compile(r"\b(bar|off)\b")
+
+
+def move_words(t: Tr, text: str) -> str:
+    """A play's text in the reader's words: "bar" and "off" as the turn's buttons say them
+    (Greek "μπάρα/22*", "6/έξω"); the points, "/" and "*" stay the standard notation, which the
+    .mat files and the GNU Backgammon IDs keep."""
+    return MOVE_WORDS.sub(lambda m: t._(m.group(1)), text)
+
+
 def play_line(t: Tr, names: Names, player: int, dice: object, moves: bool, text: str) -> str:
     """One turn as told in a caption: the play, or the roll that could not be played."""
     if moves:
         return t._("{player} played {dice}: {moves}", player=names[player], dice=str(dice),
-                   moves=text)
+                   moves=move_words(t, text))
     return t._("{player} rolled {dice} and could not move.", player=names[player],
                dice=str(dice))
 
@@ -189,7 +200,8 @@ def caption(
         else:
             lines.append(t._("{player} to play {dice}", player=mover, dice=str(match.dice)))
         if match.chosen:
-            lines.append(t._("So far: {moves}", moves=format_moves(match.chosen)))
+            lines.append(t._("So far: {moves}", moves=move_words(t, format_moves_so_far(
+                match.position, match.dice, match.chosen, match.options))))
         pips = match.current_position().pips()
         mine, theirs = (pips if match.turn == 0 else (pips[1], pips[0]))
         lines.append(t._("Pips: {p0} {n0} · {p1} {n1}", p0=names[0], n0=mine, p1=names[1],
@@ -239,13 +251,38 @@ def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: i
                       points, player=names[winner], kind=t._(KIND_TEXT[kind]))
 
 
-def waited(t: Tr, how_long: timedelta) -> str:
-    """How long a player has been waited for: minutes under an hour, else rounded hours."""
-    minutes = round(how_long.total_seconds() / 60)
-    if minutes < 60:
-        return t.ngettext("{n} minute", "{n} minutes", max(minutes, 1))
-    hours = round(how_long.total_seconds() / 3600)
-    return t.ngettext("{n} hour", "{n} hours", hours)
+UNITS: tuple[tuple[int, Callable[[Tr, int], str]], ...] = (
+    (86400, lambda t, n: t.ngettext("{n} day", "{n} days", n)),
+    (3600, lambda t, n: t.ngettext("{n} hour", "{n} hours", n)),
+    (60, lambda t, n: t.ngettext("{n} minute", "{n} minutes", n)),
+    (1, lambda t, n: t.ngettext("{n} second", "{n} seconds", n)),
+)
+"""The units a duration is told in, largest first, each with its plural forms."""
+
+
+def duration(t: Tr, how_long: timedelta) -> str:
+    """A duration as a player reads it: its largest unit and the next one, rounded down (a
+    time left is never told longer than it is): "6 days 7 hours", "5 minutes 30 seconds",
+    "12 hours", "36 seconds"; under a second, "0 seconds"."""
+    total = max(int(how_long.total_seconds()), 0)
+    for i, (size, name) in enumerate(UNITS):
+        if total >= size or size == 1:
+            parts = [name(t, total // size)]
+            if i + 1 < len(UNITS):
+                smaller, small_name = UNITS[i + 1]
+                rest = (total % size) // smaller
+                if rest:
+                    parts.append(small_name(t, rest))
+            return " ".join(parts)
+    raise AssertionError("unreachable: the last unit is one second")
+
+
+def time_left_line(t: Tr, deadline: datetime | None, now: datetime) -> str | None:
+    """A board's line on the time the player to move has left (``None`` without a
+    deadline)."""
+    if deadline is None:
+        return None
+    return "⏱ " + t._("Time left to move: {left}", left=duration(t, deadline - now))
 
 
 def match_state(t: Tr, s: MatchSummary) -> str:
@@ -271,19 +308,36 @@ def match_label(t: Tr, s: MatchSummary) -> str:
     return f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}"
 
 
-def resign_card_text(t: Tr, match_id: int) -> str:
-    """/resign: the question above the resignation buttons."""
-    return t._("Match #{id}: resign the current game (your opponent scores the points you "
-               "offer, if they accept) or the whole match?", id=match_id)
+def resign_card_text(t: Tr, mv: MatchView, seat: int, *, game: bool) -> str:
+    """/resign: the question above the resignation buttons (HTML), for ``seat``: the match
+    named by its opponent and score, and only what the buttons offer (``game``: offering
+    points for the current game, on one's turn; cancelling, while the rules allow it)."""
+    n = names(t, mv)
+    state = mv.state
+    head = t.ngettext("Match #{id} against {opponent}: {me}–{them}, match to {n} point.",
+                      "Match #{id} against {opponent}: {me}–{them}, match to {n} points.",
+                      state.length, id=mv.id, opponent=n[1 - seat], me=state.score[seat],
+                      them=state.score[1 - seat])
+    if game:
+        question = t._("Resign the current game (your opponent scores the points you offer, "
+                       "if they accept) or the whole match?")
+    else:
+        question = t._("Resign the whole match? (Points for the current game can be offered "
+                       "on your turn.)")
+    lines = [head, question]
+    if state.can_cancel:
+        lines.append(t._("Nobody has moved yet: you may also cancel the match."))
+    return "\n".join(lines)
 
 
 # -- challenges --------------------------------------------------------------------------
 
 
 def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
-    """The /new card: choose the length (and whether a backgammon counts 3, the time per
-    move: ``per_move`` seconds, the one ticked)."""
-    text = t._("New match: choose its length.")
+    """The /new card: choose the time per move (``per_move`` seconds, the one ticked) and
+    whether a backgammon counts 3, then the length, which creates the challenge."""
+    text = t._("New match: choose the time per move, then the length (which sends the "
+               "challenge).")
     if no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
     return text + ("\n" + per_move_line(t, per_move) if per_move else "")
@@ -308,7 +362,7 @@ def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
     text = challenge_line(t, author_name, target_name or t._("anyone"), c.length, c.game_type)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
-    if cafe := cafe_line(t, c.game_type, c.winner_starts):
+    if cafe := cafe_line(t, c.game_type, c.winner_starts, c.length):
         text += "\n" + cafe
     if c.move_seconds or default_move:
         text += "\n" + per_move_line(t, c.move_seconds or default_move or 0)
@@ -380,7 +434,7 @@ def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
 
 def hint_text(t: Tr, h: Hint) -> str:
     """One short line (a callback alert holds 200 characters)."""
-    text = t._("💡 Best play: {play}", play=h.text) + "\n" + t._(
+    text = t._("💡 Best play: {play}", play=move_words(t, h.text)) + "\n" + t._(
         "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
         win=f"{100 * h.win:.1f}", gammon=f"{100 * h.win_gammon:.1f}",
         lose_gammon=f"{100 * h.lose_gammon:.1f}")
@@ -405,8 +459,9 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
             lines.append(t._("No mistakes found."))
         for w in pr.worst:
             lines.append(t._("• {dice}: played {played}, better {best} (−{lost})",
-                             dice=f"{w.dice.die1}-{w.dice.die2}",
-                             played=html.escape(w.played_text), best=html.escape(w.best_text),
+                             dice=str(w.dice),
+                             played=html.escape(move_words(t, w.played_text)),
+                             best=html.escape(move_words(t, w.best_text)),
                              lost=f"{w.equity_lost:.3f}"))
     lines.append("")
     lines.append(t._("Equity in points per game against the engine's choice; positive luck "

@@ -102,7 +102,9 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     if player is None:
         return
     waiting = timer.after or timedelta(0)
-    note = {"k": "remind", "seat": seat, "waited_s": round(waiting.total_seconds())}
+    note = {"k": "remind", "seat": seat, "waited_s": round(waiting.total_seconds()),
+            "left_s": None if timer.left is None else int(timer.left.total_seconds()),
+            "last": timer.last}
     in_group = is_group_match(mv) and mv.place.chat_id is not None and not player.can_message
     async with p.locks.hold(mv.id):
         p.remember(mv)  # the players as they are now (started the bot, turned notices off)

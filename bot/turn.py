@@ -88,6 +88,17 @@ def direct_plays(match: Match, limit: int) -> list[tuple[Play, str]]:
     return [(p, format_play(match.position, match.dice, p.moves, match.options)) for p in plays]
 
 
+def example_play(match: Match) -> str | None:
+    """One legal play of the turn in notation (to show how one is written), or ``None``
+    when there is no turn to play."""
+    if match.phase != Phase.PLAYING or match.dice is None:
+        return None
+    plays = [p for p in match.legal_plays() if p.moves]
+    if not plays:
+        return None
+    return format_play(match.position, match.dice, plays[0].moves, match.options)
+
+
 def point_label(point: int) -> str:
     if point == 25:
         return "bar"

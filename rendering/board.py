@@ -55,6 +55,7 @@ from rendering.sprites import (
     ring_sprite,
     triangle_sprite,
 )
+from rendering.tavli_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC, Colour, Theme
 from rules.position import BAR, OFF, Move, Position
 
@@ -87,6 +88,7 @@ def render_board(
     theme: Theme = CLASSIC,
     home: Home = "right",
     image_format: ImageFormat = "jpeg",
+    title: str = "",
 ) -> bytes:
     """Draw ``position`` for one player (the *viewer*) and return the encoded image.
 
@@ -112,6 +114,8 @@ def render_board(
     - ``show_pips``: the pip counts of both sides, on the bar (the viewer's below the middle).
     - ``image_format``: ``"jpeg"`` (default: small and fast; Telegram re-encodes photos as JPEG
       anyway) or ``"png"`` (lossless, for tests and documents).
+    - ``title``: the game's name in a band above the board, as on the other games' boards (the
+      Portes games of a tavli match); ``""``: none.
     """
     scene = Scene(
         position=position,
@@ -129,7 +133,13 @@ def render_board(
         theme=theme,
         home=home,
     )
-    return encode(draw(scene), image_format)
+    image = draw(scene)
+    if title:
+        titled = Image.new("RGB", (image.width, image.height + TITLE_H))
+        titled.paste(title_band(theme, title, home), (0, 0))
+        titled.paste(image, (0, TITLE_H))
+        image = titled
+    return encode(image, image_format)
 
 
 def encode(image: Image.Image, image_format: ImageFormat) -> bytes:

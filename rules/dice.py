@@ -37,7 +37,8 @@ class Dice(NamedTuple):
         return (self.die1, self.die2)
 
     def __str__(self) -> str:
-        return f"{self.die1}-{self.die2}"
+        """The roll as players say it, the higher die first ("6-2", whichever came first)."""
+        return f"{max(self)}-{min(self)}"
 
 
 ALL_ROLLS: tuple[Dice, ...] = tuple(Dice(a, b) for a in range(1, 7) for b in range(a, 7))

@@ -24,6 +24,7 @@ from rules.legal import Play
 from rules.legal import legal_plays as portes_plays
 from rules.legal import legal_results as portes_results
 from rules.moves import Move
+from rules.movetext import format_moves
 from rules.notation import format_play as portes_format
 from rules.notation import parse_play as portes_parse
 from rules.scoring import GameKind, game_kind, points_for
@@ -31,7 +32,7 @@ from rules.tavliboard import TavliPosition, Variant
 from rules.tavliinput import TavliTurnInput
 from rules.tavlilegal import legal_finals
 from rules.tavlilegal import legal_plays as tavli_plays
-from rules.tavlinotation import format_tavli_play, parse_tavli_play
+from rules.tavlinotation import format_tavli_play, parse_tavli_play, pins_made
 from rules.tavlioptions import RuleOptions
 from rules.tavlisteps import plakoto_decision
 from rules.turninput import TurnInput
@@ -42,6 +43,7 @@ __all__ = [
     "Outcome",
     "Variant",
     "can_move",
+    "format_moves_so_far",
     "format_play",
     "game_outcome",
     "legal_plays",
@@ -116,6 +118,19 @@ def format_play(
     if isinstance(position, TavliPosition):
         return format_tavli_play(position, dice, moves, options)
     return portes_format(position, dice, moves)
+
+
+def format_moves_so_far(
+    position: Position,
+    dice: Dice | tuple[int, int],
+    moves: Sequence[Move],
+    options: RuleOptions | None = None,
+) -> str:
+    """Move text of the moves chosen so far in a turn (not yet a whole play): a ``*`` only
+    where a hit or, in Plakoto, a pin that is still there is made."""
+    if isinstance(position, TavliPosition):
+        return format_moves(pins_made(position, dice, moves, options))
+    return format_moves(moves)
 
 
 def parse_play(

@@ -59,7 +59,14 @@ from rules.matchjson import (
     match_to_dict,
     match_to_json,
 )
-from rules.matchstate import MATCH_LENGTHS, LastPlay, MatchState, Phase, opponent_of
+from rules.matchstate import (
+    MATCH_LENGTHS,
+    LastPlay,
+    MatchState,
+    Phase,
+    match_lengths,
+    opponent_of,
+)
 from rules.moves import Move
 from rules.scoring import KIND_OF_POINTS, KIND_VALUE, GameKind, GameResult, game_kind, points_for
 from rules.tavliboard import Variant
@@ -86,6 +93,7 @@ __all__ = [
     "Rolled",
     "TurnPlayed",
     "game_kind",
+    "match_lengths",
     "points_for",
 ]
 
@@ -112,6 +120,8 @@ class Match(MatchState):
             raise InvalidAction(f"A match is played to 1, 3, 5 or 7 points, not {length}")
         if game_type not in GAME_TYPES:
             raise InvalidAction(f"Unknown game {game_type!r}")
+        if length not in match_lengths(game_type):
+            raise InvalidAction(f"A tavli match is played to 3, 5 or 7 points, not {length}")
         variant = TAVLI_ROTATION[0] if game_type == "tavli" else Variant(game_type)
         return cls(
             length=length,

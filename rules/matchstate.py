@@ -23,6 +23,13 @@ from rules.tavlioptions import RuleOptions
 from rules.turninput import TurnInput
 
 MATCH_LENGTHS = (1, 3, 5, 7)
+TAVLI_LENGTHS = (3, 5, 7)
+"""A tavli match plays its three games in turn, so it is played to 3, 5 or 7 points."""
+
+
+def match_lengths(game_type: str) -> tuple[int, ...]:
+    """The lengths a new match of ``game_type`` may be played to."""
+    return TAVLI_LENGTHS if game_type == "tavli" else MATCH_LENGTHS
 
 
 class Phase(StrEnum):

@@ -86,7 +86,9 @@ full fits (a path such as ``bar/24*/23*/22*/21*`` and a count such as ``8/5(2)``
 than its moves one by one); text is measured after commas and runs of spaces are folded into
 single spaces."""
 
-_POINT = r"(?:bar|b|off|o|\d{1,2})"
+_POINT = r"(?:bar|b|off|o|μπάρα|μπαρα|έξω|εξω|\d{1,2})"
+"""A point as typed: its number, ``bar`` or ``off``, or the Greek words boards show for them
+(``μπάρα/22*``, ``6/έξω``)."""
 _TOKEN = re.compile(
     rf"(?P<path>{_POINT}\*?(?:[/\-]{_POINT}\*?)+)(?:\((?P<count>\d)\)|x(?P<count2>\d))?",
     re.IGNORECASE,
@@ -110,9 +112,9 @@ def _hop_key(item: tuple[int, Hop]) -> tuple[int, int, int, bool]:
 
 def _read_point(text: str, *, first: bool) -> int:
     word = text.lower().rstrip("*")
-    if word in ("bar", "b"):
+    if word in ("bar", "b", "μπάρα", "μπαρα"):
         return BAR
-    if word in ("off", "o"):
+    if word in ("off", "o", "έξω", "εξω"):
         return OFF
     value = int(word)
     if value == 25 and first:

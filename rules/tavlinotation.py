@@ -35,6 +35,7 @@ def format_tavli_play(
     options: RuleOptions | None = None,
 ) -> str:
     """Text of a play that reads back as exactly this play (the short form when it does)."""
+    moves = pins_made(position, dice, moves, options)
     text = format_moves(moves)
     if len(checker_paths(moves)) == len(moves):
         return text
@@ -46,6 +47,37 @@ def format_tavli_play(
     except InvalidNotation:
         pass
     return format_moves(moves, full_path=True)
+
+
+def pins_made(
+    position: TavliPosition,
+    dice: Dice | tuple[int, int],
+    moves: Sequence[Move],
+    options: RuleOptions | None = None,
+) -> tuple[Move, ...]:
+    """The moves with the ``*`` (``Move.hit``) only where the play leaves a pin it made: in
+    Plakoto a checker that lands on a lone checker and goes on with the next die only passed
+    over it (``12/7/5``, not ``12/7*/5``). A point pinned at the end is marked once, on the move
+    that stays there (the last to land there, if none stays)."""
+    if not any(m.hit for m in moves):
+        return tuple(moves)
+    pins = _result(position, dice, moves, options)[1]
+    made = {p for p, mark in enumerate(pins) if mark == -1 and position.pins[p] != -1}
+    chains: list[list[int]] = []  # the moves' indices, a checker's path each (checker_paths)
+    for i, move in enumerate(moves):
+        chain = next((c for c in chains if moves[c[-1]].to_point == move.from_point
+                      and move.from_point != OFF), None)
+        if chain is None:
+            chains.append([i])
+        else:
+            chain.append(i)
+    ends = {chain[-1] for chain in chains}
+    keep = set()
+    for point in made:
+        landing = [i for i, m in enumerate(moves) if m.to_point == point]
+        staying = [i for i in landing if i in ends]
+        keep.add((staying or landing)[-1])
+    return tuple(m._replace(hit=i in keep) for i, m in enumerate(moves))
 
 
 def _result(

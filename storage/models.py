@@ -449,3 +449,20 @@ class SendBudgetRow(Base):
     chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     times: Mapped[list[float]] = mapped_column(JSON)
     """The calls' times (seconds since the epoch, wall clock), oldest first."""
+
+
+class HandledUpdateRow(Base):
+    """A command's update, claimed by the instance handling it, then marked handled (revision
+    0015): Telegram delivers an update again when it got no answer, to any instance, and a
+    command carries no version to refuse its copy by. The claim is a lease, renewed while the
+    command runs: a copy waits for it, and takes it over once it ran out (its holder died before
+    answering, so the command is not lost). Rows are pruned a while after Telegram stops
+    redelivering (a day)."""
+
+    __tablename__ = "handled_updates"
+
+    update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    claimed_by: Mapped[str] = mapped_column(String(64))
+    claimed_until: Mapped[datetime] = mapped_column(UTCDateTime)
+    """Until when the claim holds; once handled, when it was."""
+    done: Mapped[bool] = mapped_column(Boolean, default=False)

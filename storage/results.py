@@ -99,6 +99,23 @@ class TimerPolicy:
     """The player to act loses the match when this passes without an accepted action."""
     challenge_ttl: timedelta = timedelta(hours=24)
     """An open challenge expires after this."""
+    last_warning: float = 0.9
+    """The last reminder, a warning before the loss, at this share of the time per move (0.9:
+    after 54 minutes of an hour, 6 days 7.2 hours of 7 days); 0: none."""
+
+    @property
+    def warning(self) -> timedelta | None:
+        """When the last warning comes (after the turn started), unless a reminder comes as
+        late."""
+        at = timedelta(seconds=round(self.turn_timeout.total_seconds() * self.last_warning))
+        if not self.last_warning or any(r >= at for r in self.reminders):
+            return None
+        return at
+
+    def schedule(self) -> tuple[timedelta, ...]:
+        """Every reminder of a turn, in order: the reminders, then the last warning."""
+        warning = self.warning
+        return self.reminders if warning is None else (*self.reminders, warning)
 
     def for_match(self, move_seconds: int | None) -> TimerPolicy:
         """The policy of a match whose time per move was chosen at ``/new`` (``None``, or the
@@ -430,3 +447,7 @@ class TimerFired:
     outcome: Outcome = Outcome.OK
     """Not OK when the timer fired but had nothing left to do (e.g. a corrupt match)."""
     message: str | None = None
+    left: timedelta | None = None
+    """For reminders: how long until the turn's timeout, when it fired."""
+    last: bool = False
+    """For reminders: the last warning before the timeout (``TimerPolicy.warning``)."""

@@ -125,6 +125,19 @@ def test_the_proxy_forwards_only_the_webhook_path() -> None:
     assert mount == ["./deploy/Caddyfile:/etc/caddy/Caddyfile:ro"]
 
 
+def test_the_proxy_refuses_a_webhook_body_over_the_bots_limit() -> None:
+    from bot.webhook import BODY_LIMIT
+
+    caddy = (ROOT / "deploy" / "Caddyfile").read_text()
+    code = "\n".join(line.split("#")[0] for line in caddy.splitlines())
+    webhook = re.search(r"handle\s+/telegram\s*\{(.*?)\n\t\}", code, re.S)
+    assert webhook is not None
+    limit = re.search(r"request_body\s*\{\s*max_size\s+(\d+)MB\s*\}", webhook.group(1))
+    assert limit is not None, webhook.group(1)
+    # Caddy's MB is 10^6 bytes: the same limit as the bot's own
+    assert int(limit.group(1)) * 1_000_000 == BODY_LIMIT
+
+
 def test_the_systemd_unit_checks_before_it_starts() -> None:
     unit = configparser.ConfigParser(strict=False, interpolation=None)
     unit.optionxform = str  # type: ignore[assignment,method-assign]

@@ -35,7 +35,7 @@ from bot.handlers.player_settings import cmd_settings
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
 from bot.handlers.social import cmd_forgetme, cmd_stats, cmd_top
-from bot.handlers.turn import on_private_text
+from bot.handlers.turn import on_group_text, on_private_text
 
 __all__ = [
     "cmd_forgetme",
@@ -55,6 +55,7 @@ __all__ = [
     "on_callback",
     "on_chosen_inline",
     "on_error",
+    "on_group_text",
     "on_inline_query",
     "on_migrate",
     "on_my_member",

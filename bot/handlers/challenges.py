@@ -138,15 +138,16 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
 
 
 async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
-                              group: bool, user: User) -> None:
-    """The /new card becomes the challenge's card: in a group with Accept (in the group's
-    language); in a private chat with the link to send a friend."""
+                              group: bool, user: User, *, edit: bool = True) -> None:
+    """The /new card becomes the challenge's card (``edit``; else the card is a reply to
+    ``msg``, a ``/new`` that named its game and length): in a group with Accept (in the
+    group's language); in a private chat with the link to send a friend."""
     default = p.settings.timeouts.move_timeout
     author_name, target_name = texts.challenge_names(c)
     if group:
         ct = tr(await p.lang_for_chat(msg.chat.id, user))
-        await msg.edit_text(texts.challenge_card_text(ct, c, author_name, target_name, default),
-                            parse_mode=HTML, reply_markup=challenge_keyboard(ct, c.id))
+        text = texts.challenge_card_text(ct, c, author_name, target_name, default)
+        markup = challenge_keyboard(ct, c.id)
     else:
         link = p.link(f"c{c.token}")
         share = "https://t.me/share/url?" + urllib.parse.urlencode(
@@ -154,10 +155,31 @@ async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
              t._("Play {game} with me!", game=game_name(t, c.game_type))})
         text = texts.challenge_card_text(t, c, author_name, target_name, default) + "\n\n" + t._(
             "Send this link to a friend: {link}", link=link)
+        markup = challenge_keyboard(t, c.id, accept=False, share_url=share)
+    if edit:
         await msg.edit_text(text, parse_mode=HTML, disable_web_page_preview=True,
-                            reply_markup=challenge_keyboard(t, c.id, accept=False,
-                                                            share_url=share))
-    await p.uc.set_challenge_card(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
+                            reply_markup=markup)
+        card = msg
+    else:
+        card = await msg.reply_text(text, parse_mode=HTML, disable_web_page_preview=True,
+                                    reply_markup=markup, do_quote=True)
+    await p.uc.set_challenge_card(c.id, chat_id=card.chat.id, message_id=card.message_id)
+
+
+async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int | None,
+                        game: str, length: int) -> None:
+    """``/new plakoto 5``: the challenge made at once, with the card's defaults for the rest
+    (the operator's time per move, backgammons counting 3, the game's café start)."""
+    group = is_group_chat(msg.chat)
+    thread = msg.message_thread_id if (group and msg.is_topic_message) else None
+    res = await p.uc.create_challenge(
+        user.id, length=length, no_triple=False,
+        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
+        move_seconds=None, game_type=game, winner_starts=cafe_default(game) and game in CAFE_GAMES)
+    if not res.ok or res.challenge is None:
+        await msg.reply_text(texts.error_text(t, res.code or "error"), do_quote=True)
+        return
+    await show_challenge_card(p, t, msg, res.challenge, group, user, edit=False)
 
 
 async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:

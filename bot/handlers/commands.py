@@ -4,13 +4,15 @@ that cannot be read)."""
 
 from __future__ import annotations
 
-from telegram import Message, Update
+from telegram import Message, Update, User
 from telegram.constants import ChatType
 
 from bot import help_texts, texts
 from bot.callbacks import Callback, parse_id
 from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
-from bot.handlers.challenges import show_challenge_privately, show_new_card
+from bot.game_choice import bad_new_args_text, new_args, split_game, unknown_game_text
+from bot.handlers.challenges import new_from_args, show_challenge_privately, show_new_card
+from bot.handlers.chats import is_group_admin
 from bot.handlers.common import (
     HTML,
     Ctx,
@@ -20,15 +22,17 @@ from bot.handlers.common import (
     publisher,
 )
 from bot.handlers.player_settings import show_settings
+from bot.handlers.which_match import replied_board
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
     games_keyboard,
     lang_keyboard,
     notices_keyboard,
+    url_keyboard,
 )
 from bot.pace import Admission
 from bot.reveal import dice_help_text
-from bot.tavli_texts import GAME_NAMES, GAME_RULES, portes_rules
+from bot.tavli_texts import GAME_RULES, portes_rules
 from storage.results import ActionResult
 
 
@@ -56,6 +60,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload == "notices":  # /notices sent in a group
         await show_notices(context, t, msg, user.id)
+        return
+    if private and payload == "help":  # /help sent in a group: its "Full help" button
+        await send_help(t, msg, p.username)
         return
     if private and payload == "settings":  # /settings sent in a group
         await show_settings(p, msg, user)
@@ -92,62 +99,103 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, _, t = sender
-    for part in message_parts(help_texts.help_text(t, p.username)):
+    if is_group_chat(msg.chat):  # a few lines here; the full help in the private chat
+        text = help_texts.group_help_text(t, LANG_NAMES[t.lang])
+        await msg.reply_text(text, parse_mode=HTML, reply_markup=url_keyboard(
+            "📖 " + t._("Full help"), p.link("help")), do_quote=True)
+        return
+    await send_help(t, msg, p.username)
+
+
+async def send_help(t: Tr, msg: Message, username: str) -> None:
+    for part in message_parts(help_texts.help_text(t, username)):
         await msg.reply_text(part, parse_mode=HTML, disable_web_page_preview=True)
 
 
 async def cmd_rules(update: Update, context: Ctx) -> None:
-    """/rules: the rule sheet of the game being played (``/rules plakoto`` names one), in the
-    reader's language."""
+    """/rules: the rule sheet of the game being played (``/rules plakoto`` names one, in
+    English or Greek: :func:`bot.game_choice.split_game`), in the reader's language; a name
+    it does not know is answered with the games' names, not with a sheet."""
     sender = await command_sender(update, context)
     if sender is None:
         return
     p, msg, user, t = sender
-    game = await game_played(p, msg, user.id, context.args or [])
+    args = context.args or []
+    game, rest = split_game(args)
+    if args and (game is None or rest):
+        await msg.reply_text(unknown_game_text(t, " ".join(rest or args), "/rules"),
+                             do_quote=True)
+        return
+    game = game or await game_played(p, msg, user.id)
     await msg.reply_text(GAME_RULES.get(game, portes_rules)(t), parse_mode=HTML)
 
 
-async def game_played(p: Portes, msg: Message, user_id: int, args: list[str]) -> str:
-    """The game /rules is about: the one named, else the one the sender is playing (in a
-    group, in this group; the match waiting for them first), else Portes."""
-    if args and args[0].lower() in GAME_NAMES:
-        return args[0].lower()
+async def game_played(p: Portes, msg: Message, user_id: int) -> str:
+    """The game /rules is about when none is named: the match of the board the message
+    replies to; else the one the sender is playing (in a group, in this group; the match
+    waiting for them first); in a group, else the one played there (by others: a spectator
+    asks), the newest; else Portes."""
+    group = is_group_chat(msg.chat)
     mine = await p.uc.list_active_matches(user_id)
-    if is_group_chat(msg.chat):
+    if group:
         mine = [s for s in mine if s.place.chat_id == msg.chat.id]
-    if not mine:
-        return "portes"
-    if mine[0].game_type != "tavli":
-        return mine[0].game_type
-    loaded = await p.uc.load_match(mine[0].id)
-    return loaded.match.state.variant.value if loaded.match is not None else "portes"
+    replied = await replied_board(p, msg, mine)
+    if replied is not None:
+        mine = [replied]
+    if mine:
+        loaded = await p.uc.load_match(mine[0].id)
+        return loaded.match.state.variant.value if loaded.match is not None else "portes"
+    if group:
+        played = await p.uc.active_matches_in_chat(msg.chat.id)
+        target = msg.reply_to_message
+        on_board = [mv for mv in played if target is not None and any(
+            b.chat_id == target.chat_id and b.message_id == target.message_id
+            for b in mv.board_messages)]
+        if on_board or played:
+            return (on_board or played)[-1].state.variant.value
+    return "portes"
 
 
 async def cmd_lang(update: Update, context: Ctx) -> None:
-    """/lang: the language buttons (in a group: the group's cards' language)."""
+    """/lang: the language buttons; in a group, the group's language, which its admins set
+    (anyone else is told so, without buttons)."""
     p = portes(context)
     msg = update.effective_message
     user = update.effective_user
     if msg is None or user is None:
         return
     await p.see_user(user)
-    if is_group_chat(msg.chat):
-        t = tr(await p.lang_for_chat(msg.chat.id, user))
-        text = t._("Language of this group's match cards:")
-    else:
-        t = p.t_user(user)
-        text = t._("Your language:")
-    await msg.reply_text(text, reply_markup=lang_keyboard(user.id))
+    if not is_group_chat(msg.chat):
+        await msg.reply_text(p.t_user(user)._("Your language:"),
+                             reply_markup=lang_keyboard(user.id))
+        return
+    lang = await p.lang_for_chat(msg.chat.id, user)
+    t = tr(lang)
+    if not await is_group_admin(context, msg.chat, user, msg):
+        await msg.reply_text(only_admins_text(t, lang), do_quote=True)
+        return
+    await msg.reply_text(t._("Language of this group's match cards:"),
+                         reply_markup=lang_keyboard(user.id))
+
+
+def only_admins_text(t: Tr, lang: str) -> str:
+    return t._("This group's language is {name}. Only the group's admins can change it.",
+               name=LANG_NAMES[lang])
 
 
 async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
-    """A language button: the group's language in a group, else the player's."""
+    """A language button: the group's language in a group (an admin's tap; anyone else's
+    changes nothing and says why), else the player's."""
     p = portes(context)
     q = update.callback_query
     assert q is not None
     lang = cb.arg if cb.arg in LANGS else "en"
     msg = q.message if isinstance(q.message, Message) else None
     if msg is not None and is_group_chat(msg.chat):
+        if not await is_group_admin(context, msg.chat, q.from_user):
+            current = await p.lang_for_chat(msg.chat.id, q.from_user)
+            await q.answer(only_admins_text(tr(current), current), show_alert=True)
+            return
         await p.uc.set_chat_language(msg.chat.id, lang)
     else:
         user = q.from_user
@@ -217,8 +265,24 @@ async def cmd_new(update: Update, context: Ctx) -> None:
         if not other.is_bot and other.id != user.id:
             target = other.id
             await p.see_user(other)
+    await new_card_or_challenge(p, t, msg, user, target, context.args or [])
+
+
+async def new_card_or_challenge(p: Portes, t: Tr, msg: Message, user: User, target: int | None,
+                                args: list[str]) -> None:
+    """``/new``: the card; ``/new plakoto``: the card with that game chosen; with a length
+    (``/new plakoto 5``, ``/new 3``): the challenge itself. Words that are neither a game nor
+    a length are answered, and nothing is made."""
+    read = new_args(args)
+    if read is None:
+        await msg.reply_text(bad_new_args_text(t, args), do_quote=True)
+        return
+    game, length = read
+    if length is not None:
+        await new_from_args(p, t, msg, user, target, game or "portes", length)
+        return
     await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
-                        edit=False, owner=user.id)
+                        edit=False, owner=user.id, game=game or "portes")
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:

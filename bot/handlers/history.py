@@ -23,7 +23,7 @@ from bot.core import command_sender, quietly, tapped
 from bot.handlers.common import Ctx
 from bot.i18n import Tr
 from bot.tavli_texts import portes_only_text
-from bot.texts import opponent_name
+from bot.texts import move_words, opponent_name
 from rules.fairdice import FairDice
 from rules.match import Match
 from storage.history import finished_matches
@@ -144,10 +144,9 @@ async def replay_steps_off_loop(record: MatchRecord) -> list[Step]:
 def step_caption(t: Tr, record: MatchRecord, steps: list[Step], index: int) -> str:
     turn, _ = steps[index]
     name = seat_names(t, record.match)[turn.player]
-    d1, d2 = sorted((turn.dice.die1, turn.dice.die2), reverse=True)
     return t._("#{id} · Game {game} · {player} played {dice}: {play} ({step}/{steps})",
-               id=record.match.id, game=turn.game, player=name, dice=f"{d1}-{d2}",
-               play=turn.text, step=index + 1, steps=len(steps))
+               id=record.match.id, game=turn.game, player=name, dice=str(turn.dice),
+               play=move_words(t, turn.text), step=index + 1, steps=len(steps))
 
 
 def game_jump(steps: list[Step], index: int, forward: bool) -> int:

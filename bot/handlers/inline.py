@@ -9,7 +9,12 @@ import html
 import re
 import unicodedata
 
-from telegram import InlineQueryResultArticle, InputTextMessageContent, Update
+from telegram import (
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+    Update,
+)
 
 from bot import texts
 from bot.callbacks import Callback
@@ -18,7 +23,7 @@ from bot.handlers.common import HTML, Ctx
 from bot.i18n import Tr
 from bot.keyboards import challenge_keyboard, inline_accept_keyboard
 from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, cafe_default, game_name
-from rules.match import MATCH_LENGTHS
+from rules.match import MATCH_LENGTHS, match_lengths
 from storage.results import ChallengeView
 
 INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)(?:g([a-z]))?")
@@ -49,16 +54,36 @@ def plain(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+KNOWN_WORDS = frozenset({
+    "no", "triple", "without", "point", "points", "match", "to",
+    "χωρις", "τριπλο", "ποντο", "ποντος", "ποντοι", "ποντους", "αγωνας", "στους", "στον",
+})
+"""Words of a query that narrow the cards without naming a game (lower case, no accents)."""
+
+
+def unknown_word(query: str) -> str | None:
+    """The first word of the query that names no game and is none of :data:`KNOWN_WORDS`
+    ("chess"), when no game is named at all: the player asked for a game there is not."""
+    words = plain(query).split()
+    if any(s in word for word in words for stems in GAME_WORDS.values() for s in stems):
+        return None
+    for word in words:
+        if len(word) >= 3 and word.isalpha() and word not in KNOWN_WORDS:
+            return word
+    return None
+
+
 def inline_choices(query: str) -> list[tuple[str, int, bool]]:
     """The cards an inline query offers, in order: (game, length, no triple). A game's name in
     the query keeps that game, a length that length, "no"/"χωρίς" puts "no triple" first."""
     words = plain(query)
     games = [g for g, stems in GAME_WORDS.items() if any(s in words for s in stems)]
     games = games or list(GAME_NAMES)
-    lengths = [n for n in MATCH_LENGTHS if str(n) in words] or list(MATCH_LENGTHS)
+    asked = [n for n in MATCH_LENGTHS if str(n) in words]
     no_triple_first = "no" in words or "χωρ" in words
     choices: list[tuple[str, int, bool]] = []
-    for game in games:
+    for game in games:  # the lengths /new offers for the game (a tavli match: 3, 5, 7)
+        lengths = [n for n in match_lengths(game) if n in asked] or list(match_lengths(game))
         flags = (True, False) if no_triple_first else (False, True)
         for nt in flags if game in TRIPLE_GAMES else (False,):
             choices.extend((game, n, nt) for n in lengths)
@@ -105,7 +130,11 @@ async def on_inline_query(update: Update, context: Ctx) -> None:
         )
         for game, n, nt in inline_choices(q.query)
     ]
-    await q.answer(results, cache_time=0, is_personal=True)
+    word = unknown_word(q.query)
+    button = None if word is None else InlineQueryResultsButton(
+        text=t._("No game “{word}” here: the five games are below", word=word[:20]),
+        start_parameter="help")
+    await q.answer(results, cache_time=0, is_personal=True, button=button)
 
 
 async def on_chosen_inline(update: Update, context: Ctx) -> None:

@@ -18,15 +18,18 @@ from bot.keyboards import (
     pick_keyboard,
     resign_keyboard,
 )
+from rules.match import Phase
 from storage.results import MatchView
 
 
 def resign_card(t: Tr, mv: MatchView, user_id: int) -> tuple[str, InlineKeyboardMarkup]:
     """The resignation question and its buttons, for this player in this match."""
     seat = mv.seat_of(user_id)
-    return texts.resign_card_text(t, mv.id), resign_keyboard(
-        t, mv.id, mv.version, mv.state, my_turn=seat is not None and mv.state.turn == seat,
-        owner=user_id)
+    my_turn = seat is not None and mv.state.turn == seat
+    game = my_turn and mv.state.phase == Phase.PLAYING
+    text = texts.resign_card_text(t, mv, seat if seat is not None else 0, game=game)
+    return text, resign_keyboard(t, mv.id, mv.version, mv.state, my_turn=my_turn,
+                                 owner=user_id)
 
 
 async def cmd_resign(update: Update, context: Ctx) -> None:
@@ -50,7 +53,7 @@ async def cmd_resign(update: Update, context: Ctx) -> None:
         return
     p.touch(user.id, summary.id)
     text, markup = resign_card(t, res.match, user.id)
-    await msg.reply_text(text, reply_markup=markup)
+    await msg.reply_text(text, parse_mode=HTML, reply_markup=markup)
 
 
 async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:

@@ -20,6 +20,7 @@ from telegram import InlineKeyboardMarkup as Markup
 
 from bot.callbacks import Action, Callback, encode
 from bot.core import Portes, command_sender, quietly, tapped
+from bot.echo import CAPTION_LIMIT, echoed, u16len
 from bot.game_choice import (
     DEFAULT_GAME,
     games_list,
@@ -45,7 +46,6 @@ from rendering.leaderboard import Line, drawable, printable, render_leaderboard
 from storage.social import Forgotten, Leaderboard
 
 GLOBAL = 0
-CAPTION_LIMIT = 1024
 
 
 async def cmd_top(update: Update, context: Ctx) -> None:
@@ -142,7 +142,7 @@ async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
     well: nobody listed, a caption over Telegram's limit, or a name the font cannot draw."""
     lines = picture_lines(board)
     heading = printable(leaderboard_title(t, title, board.game).removeprefix("🏆"))
-    too_long = len(caption.encode("utf-16-le")) // 2 > CAPTION_LIMIT  # Telegram counts UTF-16
+    too_long = u16len(caption) > CAPTION_LIMIT
     if not board.top or too_long or heading is None or lines is None:
         return None
     footer = provisional_note(t) if any(line.provisional for line in lines) else ""
@@ -198,9 +198,9 @@ async def cmd_stats(update: Update, context: Ctx) -> None:
 def _unknown_player(t: Tr, wanted: str) -> str:
     if wanted.startswith("@"):
         return t._("I do not know {username}: a player is known here once they have played or "
-                   "written to me.", username=wanted)
+                   "written to me.", username=echoed(wanted))
     return t._("I know no game and no player called \"{word}\". The games: {games}; a player: "
-               "/stats @username.", word=wanted, games=games_list(t))
+               "/stats @username.", word=echoed(wanted), games=games_list(t))
 
 
 async def stats_answer(p: Portes, t: Tr, chat: Chat, who: tuple[int, int | None],

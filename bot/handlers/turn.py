@@ -1,5 +1,6 @@
 """The turn: taps on the turn's keyboard (a checker, a destination, a whole play, Undo,
-Confirm), a play typed in notation in the private chat, and the answer to "which match?".
+Confirm), a play typed in notation in the private chat (one sent to the bot in a group is told
+to go there), and the answer to "which match?".
 
 Order of work for a tap: decide and commit through the use case (which also records what each
 chat should show), kick the delivery worker, and answer the callback query in the background
@@ -15,13 +16,22 @@ from telegram import CallbackQuery, Message, Update
 from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import Portes, answer_soon, portes, quietly, tapped
-from bot.handlers.common import Ctx, finish, from_its_board, publisher, refusal
+from bot.echo import echoed
+from bot.handlers.common import (
+    HTML,
+    Ctx,
+    finish,
+    from_its_board,
+    point_to_private,
+    publisher,
+    refusal,
+)
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import meant, replied_board
 from bot.i18n import Tr
 from bot.keyboards import pick_keyboard
 from bot.publish import crash_point
-from bot.turn import destinations, direct_plays
+from bot.turn import destinations, direct_plays, example_play
 from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
 
@@ -164,7 +174,7 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
     if cb.action == Action.PICK_RESIGN:
         await q.answer()
         text, markup = resign_card(await p.t_in(msg.chat, user), mv, user.id)
-        await quietly(msg.edit_text(text, reply_markup=markup))
+        await quietly(msg.edit_text(text, parse_mode=HTML, reply_markup=markup))
         return
     play = asked.text.strip() if asked is not None and asked.text else ""
     if not looks_like_play(play):
@@ -183,7 +193,26 @@ async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
             return
         await finish(context, res.match, res)
         answer_soon(p, q)
-        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=play)))
+        await quietly(msg.edit_text(t._("Match #{id}: {play}", id=mv.id, play=echoed(play))))
+
+
+PLAY_ERRORS = frozenset({"invalid_notation", "play_too_long", "ambiguous_play", "illegal_play",
+                         "unreadable_play"})
+"""The refusals of a typed play that are about what was typed (not the turn or the match)."""
+
+
+def typed_refusal(t: Tr, res: ActionResult) -> str:
+    """Why a typed play was refused; when it was about the play itself, the dice and one legal
+    play in notation, to write the next one from."""
+    text = refusal(t, res)
+    mv = res.match
+    if res.code not in PLAY_ERRORS or mv is None:
+        return text
+    example = example_play(mv.state)
+    if example is None:
+        return text
+    return text + "\n" + t._("Your dice: {dice}. A legal play: {play}", dice=str(mv.state.dice),
+                             play=example)
 
 
 async def played_before(p: Portes, user_id: int, msg: Message) -> bool:
@@ -215,7 +244,8 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         return
     t = p.t_user(user)
     if not looks_like_play(msg.text):
-        await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."))
+        await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."),
+                             do_quote=True)
         return
     play = msg.text.strip()
     # a group match too: one who writes to the bot started it, and plays on a private board
@@ -226,11 +256,11 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         if not waiting:
             # a copy whose original was played while this one was on its way: say nothing
             if not await played_before(p, user.id, msg):
-                await msg.reply_text(t._("It is not your turn in any match."))
+                await msg.reply_text(t._("It is not your turn in any match."), do_quote=True)
             return
         target = await meant(p, user.id, msg, waiting)
     if target is None:
-        await msg.reply_text(t._("Which match is {play} for?", play=play), do_quote=True,
+        await msg.reply_text(t._("Which match is {play} for?", play=echoed(play)), do_quote=True,
                              reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting, user.id))
         return
     p.touch(user.id, target.id)
@@ -241,8 +271,42 @@ async def on_private_text(update: Update, context: Ctx) -> None:
             log.info("user %s: message %s already played: not again", user.id, msg.message_id)
             return
         if not res.ok or res.match is None:
-            await msg.reply_text(refusal(t, res))
+            await msg.reply_text(typed_refusal(t, res), do_quote=True)
             return
         crash_point("typed")  # tests: killed after the commit, before Telegram got its answer
         await finish(context, res.match, res)
 
+
+def addressed_text(msg: Message, bot_id: int, bot_username: str) -> str | None:
+    """What a group message says to the bot (a reply to one of its messages, or a message
+    mentioning it: what privacy mode lets it see besides commands), the mention left out;
+    ``None`` when it is not addressed to the bot."""
+    text = msg.text or ""
+    replied = msg.reply_to_message
+    to_bot = bool(replied and replied.from_user and replied.from_user.id == bot_id)
+    mention = "@" + bot_username.lower()
+    for entity, part in msg.parse_entities(["mention", "text_mention"]).items():
+        if part.lower() == mention or (entity.user is not None and entity.user.id == bot_id):
+            text = text.replace(part, " ")
+            to_bot = True
+    return text if to_bot else None
+
+
+async def on_group_text(update: Update, context: Ctx) -> None:
+    """A play typed in a group (replying to the bot's board, or mentioning the bot): plays
+    are typed in the private chat; the answer says so, with a button there (the player's
+    board, when they have a match in this group)."""
+    p = portes(context)
+    msg = update.effective_message
+    user = update.effective_user
+    if msg is None or user is None or not msg.text:
+        return
+    said = addressed_text(msg, context.bot.id, context.bot.username or p.username)
+    if said is None or not looks_like_play(said):
+        return
+    t = await p.t_in(msg.chat, user)
+    here = [s for s in await p.uc.list_active_matches(user.id) if s.place.chat_id == msg.chat.id]
+    link = p.link(f"m{here[0].id}") if here else f"https://t.me/{p.username}"
+    await point_to_private(p, msg, t, t._(
+        "Plays are typed in our private chat (start me there with the button); here, play "
+        "with the buttons of the board."), link)

@@ -11,16 +11,13 @@ from bot.handlers.common import is_group_chat
 from storage.results import MatchSummary
 
 
-def is_private_match(s: MatchSummary) -> bool:
-    """Played in private chats (with the bot, or from an inline card), not in a group."""
-    return s.place.chat_id is None or s.place.chat_id > 0
-
-
 def matches_here(matches: Sequence[MatchSummary], chat: Chat) -> list[MatchSummary]:
-    """The matches played in ``chat``: a group's own, or in a private chat the private ones."""
+    """The matches that can be meant in ``chat``: a group's own; in the private chat with the
+    bot every one of the player's matches, a group's too (one who writes to the bot has
+    started it, so their boards of a group match come to this chat; as for a typed play)."""
     if is_group_chat(chat):
         return [m for m in matches if m.place.chat_id == chat.id]
-    return [m for m in matches if is_private_match(m)]
+    return list(matches)
 
 
 async def replied_board(p: Portes, msg: Message,

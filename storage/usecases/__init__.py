@@ -51,12 +51,15 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.claims` (what each chat should show: the outbox the kernel writes with
 every action, and the delivery worker's claims, fenced by a token), and
 :mod:`~storage.usecases.instances` (what several instances share: the computer's turns and the
-groups' Telegram budgets).
+groups' Telegram budgets), and :mod:`~storage.usecases.updates` (each command handled once, by
+its update id).
 :class:`UseCases` composes them over one kernel.
 """
 
 
 from __future__ import annotations
+
+from datetime import datetime
 
 from storage.db import Database
 from storage.results import (
@@ -93,6 +96,7 @@ from storage.usecases.resigning import ResigningCases
 from storage.usecases.social import SocialCases
 from storage.usecases.timers import TimerCases
 from storage.usecases.turns import TurnCases
+from storage.usecases.updates import UpdateClaimCases
 
 __all__ = [
     "COMPUTER",
@@ -133,6 +137,7 @@ class UseCases(
     SocialCases,
     ComputerClaimCases,
     SendBudgetCases,
+    UpdateClaimCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 
@@ -160,3 +165,8 @@ class UseCases(
         self.db = db
         self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
                              checkpoint=checkpoint, seeds=seeds)
+
+    def now(self) -> datetime:
+        """The use cases' time (the deadlines' clock; a test's fake one), for telling how
+        long a player has left."""
+        return self.kernel.clock()

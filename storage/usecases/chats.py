@@ -73,6 +73,26 @@ class ChatCases(Feature):
             session.execute(stmt)
 
     @off_loop
+    def adopt_chat_language(self, chat_id: int, language: str) -> str:
+        """The group's language, set to ``language`` when it has none yet (the first one used
+        in the group sticks, so everyone there reads the same); returns the group's language.
+        A language already set (with ``/lang``, or adopted before) is kept."""
+        k = self.kernel
+        now = k.clock()
+        stmt = k.insert(ChatSettingRow).values(
+            chat_id=chat_id, language=language[:16], updated_at=now)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[ChatSettingRow.chat_id],
+            set_={"language": language[:16], "updated_at": now},
+            where=ChatSettingRow.language.is_(None),
+        )
+        with k.db.write_lock(), k.sessions.begin() as session:
+            session.execute(stmt)
+            chosen: str | None = session.scalar(
+                select(ChatSettingRow.language).where(ChatSettingRow.chat_id == chat_id))
+        return chosen or language
+
+    @off_loop
     def get_chat_language(self, chat_id: int) -> str | None:
         """The language set for a group with ``/lang``, or ``None`` when none was set."""
         with self.kernel.sessions() as session:

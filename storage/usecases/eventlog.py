@@ -117,7 +117,7 @@ def waiting_timers(policy: TimerPolicy, match_id: int, seat: int, now: datetime)
             "after_s": int(after.total_seconds()),
             "created_at": now,
         }
-        for after in policy.reminders
+        for after in policy.schedule()
     ]
     timers.append(
         {

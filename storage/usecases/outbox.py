@@ -17,7 +17,14 @@ from typing import Any
 from sqlalchemy import and_, case, func, or_
 from sqlalchemy.sql import Executable
 
-from rules.match import Event, GameDrawn, GameEnded, GameStarted, TurnPlayed
+from rules.match import (
+    Event,
+    GameDrawn,
+    GameEnded,
+    GameStarted,
+    ResignationDeclined,
+    TurnPlayed,
+)
 from storage.models import Base
 from storage.results import ENDED_STATUSES, MatchStatus
 
@@ -137,6 +144,8 @@ def notes_of(events: Sequence[Event]) -> list[dict[str, Any]]:
             notes.append({"k": "start", "game": e.game})
         elif isinstance(e, GameDrawn):
             notes.append({"k": "draw", "game": e.game})
+        elif isinstance(e, ResignationDeclined):
+            notes.append({"k": "declined", "player": e.player})
     return notes
 
 

@@ -102,7 +102,10 @@ class TimerCases(Feature):
         if kind == TimerKind.REMINDER:
             session.commit()
             after = timedelta(seconds=timer.after_s) if timer.after_s is not None else None
-            return TimerFired(timer.id, kind, timer.seat, after, k.loaded_view(loaded))
+            left = row.turn_deadline - now if row.turn_deadline is not None else None
+            last = after is not None and after == k.timers.for_match(row.move_seconds).warning
+            return TimerFired(timer.id, kind, timer.seat, after, k.loaded_view(loaded),
+                              left=left, last=last)
         assert timer.seat is not None
         new_state, events = state.resign_match(timer.seat, reason="timeout")
         plan = k.plan(row, state, new_state, events, now, players=loaded.players)

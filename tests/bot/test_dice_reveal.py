@@ -87,12 +87,14 @@ async def test_the_reveal_says_it_in_words_links_how_to_check_and_lists_the_roll
     played = [TURN_ROLL.search(ln).group(1)  # type: ignore[union-attr]
               for ln in turns_told(captions_sent(standin, group.id))]
     assert len(played) >= 20 and rolls == played
+    # each written as players say it, the higher die first ("6-2"), on the boards and here
+    assert all(roll[0] >= roll[2] for roll in rolls), rolls
     # and they are the seed's dice: the ties and the opening as drawn, then every turn's
     fair = await bot.uc.fairness(1)
     assert fair is not None and fair.seed_hex is not None and fair.mix is not None
     assert fair.seed_hex in text and fair.mix in text
     drawn = FairDice(fair.seed_hex, fair.mix).dice(fair.dice_drawn)
-    pairs = [f"{drawn[i]}-{drawn[i + 1]}" for i in range(0, len(drawn), 2)]
+    pairs = [f"{max(drawn[i:i + 2])}-{min(drawn[i:i + 2])}" for i in range(0, len(drawn), 2)]
     opening = listed.index(rolls[0])
     assert [r.strip("()") for r in listed[:opening]] + rolls[1:] == (
         pairs[:opening] + pairs[opening + 1:])

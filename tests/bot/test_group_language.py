@@ -24,7 +24,8 @@ async def test_cards_in_a_greek_group_are_greek_for_english_players(
     # /new: the card and its buttons, also after the "no triple" switch
     cmd = alice.send(group, "/new")
     card = await group.wait_for_bot_message(after=cmd)
-    assert card.text == "Νέος αγώνας: διάλεξε σε πόσους πόντους.\n⏱ 7 μέρες ανά κίνηση", card.text
+    assert card.text == ("Νέος αγώνας: διάλεξε τον χρόνο ανά κίνηση και μετά τους πόντους "
+                         "(αυτό στέλνει την πρόσκληση).\n⏱ 7 μέρες ανά κίνηση"), card.text
     assert "1 πόντος" in card.button_texts and "✔ ⏱ 7 μέρες" in card.button_texts
     switch = next(b for b in card.button_texts if b.startswith("☐"))
     await alice.tap(card, switch)
@@ -39,8 +40,8 @@ async def test_cards_in_a_greek_group_are_greek_for_english_players(
     await bob.tap(card.refresh(), accept)
     board = await standin.wait_for(lambda: live_board(group), what="the first board")
     assert "αγώνας στον 1" in board.caption
-    # one word for pips, not confused with the score's πόντοι
-    assert "Pips:" in board.caption and "Πιπς" not in board.caption
+    # one Greek word for pips, not confused with the score's πόντοι
+    assert "Βήματα:" in board.caption and "Pips" not in board.caption
     mover = alice if board.mentions(alice) else bob
     # /resign, /help and /rules
     cmd = mover.send(group, "/resign")

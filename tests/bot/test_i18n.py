@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.i18n import LANGS, lang_of, po_path, tr
-from bot.texts import waited
+from bot.texts import duration
 
 BOT = Path(i18n.__file__).parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
@@ -99,11 +99,17 @@ def test_language_from_telegram(code: str | None, lang: str) -> None:
 
 
 def test_a_reminder_says_how_long_in_true_units() -> None:
-    # "(0 h waiting)" was printed for a reminder after 20 minutes
+    # "(0 h waiting)" was printed for a reminder after 20 minutes; "1 minute" after 36 s and
+    # after 72 s: the largest unit and the next, rounded down (a time left is never longer)
     en, el = tr("en"), tr("el")
-    assert waited(en, timedelta(minutes=20)) == "20 minutes"
-    assert waited(en, timedelta(seconds=20)) == "1 minute"
-    assert waited(en, timedelta(minutes=90)) == "2 hours"
-    assert waited(en, timedelta(hours=1)) == "1 hour"
-    assert waited(el, timedelta(hours=12)) == "12 ώρες"
-    assert waited(el, timedelta(minutes=1)) == "1 λεπτό"
+    assert duration(en, timedelta(minutes=20)) == "20 minutes"
+    assert duration(en, timedelta(seconds=36)) == "36 seconds"
+    assert duration(en, timedelta(seconds=72)) == "1 minute 12 seconds"
+    assert duration(en, timedelta(minutes=90)) == "1 hour 30 minutes"
+    assert duration(en, timedelta(hours=1)) == "1 hour"
+    assert duration(en, timedelta(days=6, hours=7, minutes=12)) == "6 days 7 hours"
+    assert duration(en, timedelta(seconds=-3)) == "0 seconds"
+    assert duration(el, timedelta(hours=12)) == "12 ώρες"
+    assert duration(el, timedelta(minutes=1)) == "1 λεπτό"
+    assert duration(el, timedelta(days=1, seconds=1)) == "1 μέρα"
+    assert duration(el, timedelta(seconds=2)) == "2 δευτερόλεπτα"

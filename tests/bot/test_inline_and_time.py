@@ -172,10 +172,11 @@ async def test_reminders_then_timeout(standin: StandIn, bot: Running, started: b
     await standin.idle()
     head = reminder.caption.split("\n")[0]
     if started:
-        assert head == "⏰ Your move in match #1 (waiting for 12 hours)."
+        assert head == "⏰ Your move in match #1 (waiting for 12 hours; 6 days 11 hours left)."
         assert not any("⏰" in m.content for m in group.bot_messages())
     else:
-        assert head == f"⏰ {mover.first_name}, your move in match #1 (waiting for 12 hours)."
+        assert head == (f"⏰ {mover.first_name}, your move in match #1 (waiting for 12 hours; "
+                        "6 days 11 hours left).")
         assert reminder.mentions(mover)
     # the board, to play on, and the only one: the board it replaces is gone
     assert reminder.has_keyboard and reminder.message_id != first.message_id

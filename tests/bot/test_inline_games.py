@@ -20,7 +20,10 @@ async def test_inline_mode_offers_every_game_with_its_lengths(
     titles = [r["title"] for r in results]
     for game in ("Portes", "Plakoto", "Fevga", "Tavli", "Long Nardy"):
         for n in ("1 point", "3 points", "5 points", "7 points"):
-            assert f"{game}: match to {n}" in titles, (game, n)
+            if (game, n) != ("Tavli", "1 point"):
+                assert f"{game}: match to {n}" in titles, (game, n)
+    # a tavli match is played to 3, 5 or 7 (its three games in turn), as on the /new card
+    assert not [t for t in titles if t.startswith("Tavli: match to 1 point")]
     assert "Plakoto: match to 3 points · no triple" not in titles  # no triple there anyway
     assert "Tavli: match to 3 points · no triple" in titles
     assert len({r["id"] for r in results}) == len(results)
@@ -32,6 +35,29 @@ async def test_inline_mode_offers_every_game_with_its_lengths(
     assert greek is not None and [r["title"] for r in greek] == ["Πλακωτό: αγώνας στους 5 πόντους"]
     fevga = await alice.inline_query("fevga")
     assert fevga is not None and {r["id"] for r in fevga} == {"1tf", "3tf", "5tf", "7tf"}
+    tavli = await alice.inline_query("tavli 1")
+    assert tavli is not None and {r["id"] for r in tavli} == {"3tv", "5tv", "7tv", "3nv",
+                                                               "5nv", "7nv"}
+
+
+async def test_inline_mode_says_when_no_game_has_the_name_typed(
+        standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    # When Alice asks for a game the bot does not play
+    query = alice.inline_query("chess")
+    results = await query
+    # Then a button above the cards says so, and the five games are offered
+    assert query.button is not None, query.button
+    assert query.button["text"] == "No game “chess” here: the five games are below"
+    assert query.button["start_parameter"] == "help"
+    titles = [r["title"] for r in results or []]
+    assert {t.split(":")[0] for t in titles} == {"Portes", "Plakoto", "Fevga", "Tavli",
+                                                  "Long Nardy"}
+    # and a query the cards understand has no such button, in Greek too
+    for text in ("plakoto 5", "no triple", "πλακωτό 3 πόντους", "5 points", ""):
+        known = alice.inline_query(text)
+        await known
+        assert known.button is None, text
 
 
 async def test_an_inline_tavli_card_starts_a_tavli_match(standin: StandIn, bot: Running) -> None:

@@ -91,7 +91,9 @@ async def test_a_play_typed_in_notation(standin: StandIn, bot: Running) -> None:
     flood = mover.send(mover.private, "24/18/13 " * 440)
     refusal = await mover.private.wait_for_bot_message(after=flood)
     lang = "el" if mover is bob else "en"
-    assert refusal.text == texts.error_text(tr(lang), "play_too_long")
+    reason, dice = refusal.text.split("\n")  # the reason, then the dice and a legal play
+    assert reason == texts.error_text(tr(lang), "play_too_long")
+    assert dice.startswith("Τα ζάρια σου: " if lang == "el" else "Your dice: ")
     play = state.legal_plays()[0]
     text = format_play(state.position, state.dice, play.moves)  # type: ignore[arg-type]
     mover.send(mover.private, text)

@@ -166,7 +166,7 @@ async def test_resign_asks_which_match_when_several_could_be_meant(
     assert sorted(question.button_texts) == [f"#{m1} · Bob · 0–0/3", f"#{m2} · Carol · 0–0/3"]
     await alice.tap(question, f"#{m2} · Carol · 0–0/3")
     card = await standin.wait_for(
-        lambda: (q := question.refresh()).text.startswith(f"Match #{m2}: resign") and q,
+        lambda: (q := question.refresh()).text.startswith(f"Match #{m2} against") and q,
         what="the resignation card")
     await alice.tap(card, "🏳 Resign the match")
     await standin.wait_for(lambda: any("Carol wins the match" in (m.caption or "")
@@ -178,7 +178,7 @@ async def test_resign_asks_which_match_when_several_could_be_meant(
     cmd = alice.send(alice.private, "/resign")
     card = await alice.private.wait_for_bot_message(
         after=cmd, predicate=lambda m: bool(m.text) and m.text.startswith("Match #"))
-    assert card.text.startswith(f"Match #{m1}: resign")
+    assert card.text.startswith(f"Match #{m1} against")
     assert "🏳 Resign the match" in card.button_texts
 
 
@@ -193,4 +193,4 @@ async def test_resign_follows_the_board_last_touched(standin: StandIn, bot: Runn
     await tap_a_checker(standin, alice, m1)
     cmd = alice.send(alice.private, "/resign")
     card = await alice.private.wait_for_bot_message(after=cmd, predicate=is_text)
-    assert card.text.startswith(f"Match #{m1}: resign")
+    assert card.text.startswith(f"Match #{m1} against")

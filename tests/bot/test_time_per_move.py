@@ -71,7 +71,8 @@ async def test_a_chosen_time_reminds_at_half_and_times_out(standin: StandIn, bot
         lambda: (b := live_board(group)) is not None and "⏰" in b.content and b,
         what="the reminder")
     assert reminder.content.split("\n")[0] == (
-        f"⏰ {mover.first_name}, your move in match #1 (waiting for 30 minutes).")
+        f"⏰ {mover.first_name}, your move in match #1 (waiting for 30 minutes; "
+        "29 minutes 30 seconds left).")
     # and the match lost on time once the hour has passed
     bot.clock.advance(minutes=31)
     final = await standin.wait_for(
@@ -111,4 +112,4 @@ async def test_the_default_time_keeps_the_operators_reminders(
     reminder = await standin.wait_for(
         lambda: (b := live_board(group)) is not None and "⏰" in b.content and b,
         what="the reminder")
-    assert "(waiting for 12 hours)" in reminder.content.split("\n")[0]
+    assert "(waiting for 12 hours; 6 days 11 hours left)" in reminder.content.split("\n")[0]

@@ -65,6 +65,16 @@ def test_bar_and_off_spellings() -> None:
     assert parse_play(q, (6, 1), "6/o 1/off").position.mover_off == 15
 
 
+def test_the_greek_words_the_boards_show_read_as_bar_and_off() -> None:
+    # Greek boards write "μπάρα/22" and "6/έξω": typed back, they read the same
+    p = pos("x bar:1 6:14; o 12:15")
+    expected = parse_play(p, (3, 1), "bar/22 6/5").position
+    for text in ("μπάρα/22 6/5", "ΜΠΑΡΑ/22 6/5", "μπαρα-22 6-5"):
+        assert parse_play(p, (3, 1), text).position == expected
+    q = pos("x 6:1 1:1; o 12:15")
+    assert parse_play(q, (6, 1), "6/έξω 1/εξω").position.mover_off == 15
+
+
 def test_a_path_without_a_star_passes_the_blot_by() -> None:
     # With 6-5 a blot on our 18 is hit on one route of 24/13 and not on the other. As gnubg
     # writes it, 24/13 is the route that hits nothing and 24/18*/13 the one that hits.

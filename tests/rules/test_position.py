@@ -245,6 +245,12 @@ def test_dice_values() -> None:
         Dice.of(0, 7)
 
 
+def test_a_roll_is_written_the_higher_die_first() -> None:
+    # players say "6-2", whichever die was drawn first
+    assert (str(Dice(2, 6)), str(Dice(6, 2)), str(Dice(3, 3))) == ("6-2", "6-2", "3-3")
+    assert Dice(2, 6).values() == (2, 6)  # the order drawn is kept for playing
+
+
 def test_positions_pickle() -> None:
     import pickle
 

@@ -6,7 +6,15 @@ Fixtures: ``x ...; o ...`` with each side's points in its own numbering (x moves
 
 from __future__ import annotations
 
-from rules.games import Outcome, game_outcome, legal_plays, start_position
+from rules.games import (
+    Outcome,
+    format_moves_so_far,
+    format_play,
+    game_outcome,
+    legal_plays,
+    parse_play,
+    start_position,
+)
 from rules.legal import Play
 from rules.scoring import GameKind
 from rules.tavliboard import TavliPosition, Variant, parse_tavli
@@ -43,6 +51,25 @@ def test_plakoto_landing_on_a_lone_checker_pins_it() -> None:
     fixture = "x 13:1 6:14; o 17:1 24:14"
     assert "13/8* 6/5" in texts(P, fixture, (5, 1))
     assert "x 8:1p 6:13 5:1; o 24:14" in results(P, fixture, (5, 1))
+
+
+def test_plakoto_a_checker_passing_over_a_lone_checker_does_not_pin_it() -> None:
+    # Given a lone o checker on x's 8 (o's 17), and x's checker on 13
+    fixture = "x 13:1 6:14; o 17:1 24:14"
+    position = parse_tavli(P, fixture)
+    by_result = {p.position.to_fixture(): p for p in legal_plays(position, (5, 2))}
+    # When x's checker lands on 8 with the 5 and goes on with the 2
+    passing = by_result["x 6:15; o 24:14 17:1"]
+    assert any(m.hit for m in passing.moves)  # the step on 8 pinned it for a moment
+    # Then the o checker is free, and the play is written with no star
+    assert format_play(position, (5, 2), passing.moves) == "13/6"
+    assert parse_play(position, (5, 2), "13/6").position == passing.position
+    # But when the checker stays on 8, the pin is written
+    pinning = by_result["x 8:1p 6:13 4:1; o 24:14"]
+    assert format_play(position, (5, 2), pinning.moves) == "13/8* 6/4"
+    # And mid-turn, after 13/8 and 8/6, the moves so far have no star either
+    assert format_moves_so_far(position, (5, 2), passing.moves) == "13/6"
+    assert format_moves_so_far(position, (5, 2), pinning.moves[:1]) == "13/8*"
 
 
 def test_plakoto_a_pinned_checker_cannot_move() -> None:

@@ -218,6 +218,13 @@ class InlineQuery(_Waitable):
         with self.standin.world.cond:
             return self.standin.world.inline_queries[self.id].results
 
+    @property
+    def button(self) -> JSON | None:
+        """The button the answer shows above its results (``InlineQueryResultsButton``)."""
+        with self.standin.world.cond:
+            answer = self.standin.world.inline_queries[self.id].answer
+            return answer.get("button") if answer else None
+
     def _ready(self) -> Any:
         return self.results
 
@@ -329,6 +336,15 @@ class Chat:
         with self.standin.world.cond:
             if self.record.bot_status in ("member", "administrator"):
                 self.record.bot_status = "administrator" if admin else "member"
+
+    def promote(self, user: User, admin: bool = True) -> None:
+        """Make a member an admin of the group (or, with ``admin=False``, a plain member
+        again): ``getChatMember`` and ``getChatAdministrators`` say so. The creator stays."""
+        with self.standin.world.cond:
+            status = self.record.members.get(user.id)
+            if status not in ("member", "administrator"):
+                raise StandInError(f"{user!r} is not a member of {self!r} that can be promoted")
+            self.record.members[user.id] = "administrator" if admin else "member"
 
 
 class User:

@@ -853,11 +853,16 @@ class World:
             content = result.get("input_message_content") or {}
             if len(str(content.get("message_text", ""))) > TEXT_LIMIT:
                 raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        button = p.obj("button")
+        if button is not None and (not isinstance(button, dict) or not button.get("text") or not (
+                "web_app" in button or re.fullmatch(r"[A-Za-z0-9_-]{1,64}",
+                                                    str(button.get("start_parameter", ""))))):
+            raise ApiError(400, "Bad Request: BUTTON_INVALID")
         query.answered = True
         query.results = copy.deepcopy(results)
         query.answer = {"cache_time": p.integer("cache_time", 300), "is_personal":
                         p.flag("is_personal"), "next_offset": p.text("next_offset"),
-                        "button": p.obj("button")}
+                        "button": button}
         self.cond.notify_all()
         return True
 

@@ -26,6 +26,20 @@ async def test_a_chat_language_is_set_read_changed_and_cleared(uc: UseCases) -> 
     assert await uc.get_chat_language(GROUP) is None
 
 
+async def test_the_first_language_used_in_a_group_sticks(uc: UseCases) -> None:
+    # Given a group with no language, then the first one used there: it is adopted
+    assert await uc.adopt_chat_language(GROUP, "el") == "el"
+    # When a player of another language comes later, the group keeps its first
+    assert await uc.adopt_chat_language(GROUP, "en") == "el"
+    assert await uc.get_chat_language(GROUP) == "el"
+    # But /lang changes it, and a cleared language is adopted anew
+    await uc.set_chat_language(GROUP, "en")
+    assert await uc.adopt_chat_language(GROUP, "el") == "en"
+    await uc.set_chat_language(GROUP, None)
+    assert await uc.adopt_chat_language(GROUP, "el") == "el"
+    assert await uc.get_chat_language(OTHER) is None
+
+
 async def test_a_chat_language_survives_a_fresh_database_object(
     db_url: str, clock: FakeClock
 ) -> None:

@@ -26,9 +26,16 @@ async def test_reminders_then_timeout(uc: UseCases, clock: FakeClock) -> None:
         (TimerKind.REMINDER, waiting, timedelta(hours=12))
     ]
     assert await uc.fire_due_timers() == []
+    assert (fired[0].left, fired[0].last) == (timedelta(days=6, hours=12), False)
     clock.advance(timedelta(hours=12))
     assert [t.after for t in await uc.fire_due_timers()] == [timedelta(hours=24)]
-    clock.advance(timedelta(days=6))
+    # the last warning at 90 % of the time: 16.8 hours before the loss
+    clock.advance(timedelta(hours=151, minutes=12) - timedelta(hours=24))
+    fired = await uc.fire_due_timers()
+    assert [(t.kind, t.after, t.left, t.last) for t in fired] == [
+        (TimerKind.REMINDER, timedelta(hours=151, minutes=12), timedelta(hours=16, minutes=48),
+         True)]
+    clock.advance(timedelta(hours=16, minutes=48))
     fired = await uc.fire_due_timers()
     assert [t.kind for t in fired] == [TimerKind.TIMEOUT]
     ended = fired[0].match
@@ -62,7 +69,8 @@ async def test_timer_policy_is_configurable(db: Database, clock: FakeClock) -> N
         db,
         clock=clock,
         timers=TimerPolicy(
-            reminders=(), turn_timeout=timedelta(hours=1), challenge_ttl=timedelta(minutes=5)
+            reminders=(), turn_timeout=timedelta(hours=1), challenge_ttl=timedelta(minutes=5),
+            last_warning=0,
         ),
     )
     view = (await new_match(uc)).match
@@ -130,7 +138,8 @@ async def test_downtime_is_not_counted_against_the_player(
     kinds = {t.kind for t in await uc.fire_due_timers()}
     assert kinds == {TimerKind.REMINDER, TimerKind.CHALLENGE_EXPIRY}
     clock.advance(timedelta(days=6))
-    assert [t.kind for t in await uc.fire_due_timers()] == [TimerKind.TIMEOUT]
+    assert [(t.kind, t.last) for t in await uc.fire_due_timers()] == [
+        (TimerKind.REMINDER, True), (TimerKind.TIMEOUT, False)]
 
 
 async def test_a_short_restart_or_a_running_instance_pushes_nothing(
@@ -163,7 +172,14 @@ async def test_a_chosen_time_per_move_sets_the_deadline_and_a_reminder_at_half(
     fired = await uc.fire_due_timers()
     assert [(t.kind, t.seat, t.after) for t in fired] == [
         (TimerKind.REMINDER, waiting, timedelta(hours=12))]
-    clock.advance(timedelta(hours=11, minutes=59))
+    # and the last warning at 90 % of it, 2.4 hours before the loss
+    clock.advance(timedelta(hours=9, minutes=35))
+    assert await uc.fire_due_timers() == []
+    clock.advance(timedelta(minutes=1))
+    fired = await uc.fire_due_timers()
+    assert [(t.kind, t.left, t.last) for t in fired] == [
+        (TimerKind.REMINDER, timedelta(hours=2, minutes=24), True)]
+    clock.advance(timedelta(hours=2, minutes=23))
     assert await uc.fire_due_timers() == []
     clock.advance(timedelta(minutes=1))
     fired = await uc.fire_due_timers()
@@ -180,3 +196,9 @@ def test_the_timer_policy_of_a_chosen_time() -> None:
     three = default.for_match(3 * 24 * 3600)
     assert three.reminders == (timedelta(hours=12), timedelta(hours=24), timedelta(hours=36))
     assert three.challenge_ttl == default.challenge_ttl
+    # every turn ends with a last warning at 90 % of its time, unless a reminder comes as late
+    assert hour.schedule() == (timedelta(minutes=30), timedelta(minutes=54))
+    assert default.schedule()[-1] == timedelta(days=6, hours=7, minutes=12)
+    late = TimerPolicy(reminders=(timedelta(hours=1),), turn_timeout=timedelta(minutes=65))
+    assert late.warning is None and late.schedule() == (timedelta(hours=1),)
+    assert TimerPolicy(last_warning=0).schedule() == default.reminders
