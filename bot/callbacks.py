@@ -92,14 +92,16 @@ ON_BOARD = frozenset({
 
 PERSONAL = frozenset({
     Action.RESIGN, Action.CANCEL, Action.NEW, Action.NEW_CANCEL, Action.NEW_COMPUTER,
-    Action.CLOSE_UNREADABLE, Action.LANG, Action.NOTICES, Action.REPLAY, Action.PICK_PLAY,
+    Action.CLOSE_UNREADABLE, Action.NOTICES, Action.REPLAY, Action.PICK_PLAY,
     Action.PICK_RESIGN, Action.FORGET, Action.SETTINGS, Action.TOP_GAME, Action.STATS_GAME,
 })
-"""The buttons of personal cards (the resignation card, the /new card, /games, /lang,
-/notices, /history and its replay, "which match?", /forgetme, /settings, /top, /stats) whose
-handlers edit or delete the tapped card, or set something of the tapper's: each carries its
-card's owner (``@<owner>``). The other buttons of such cards (Download, Position, a /games
-board, Review) only post something new, whoever taps them, and carry no owner."""
+"""The buttons of personal cards (the resignation card, the /new card, /games, /notices,
+/history and its replay, "which match?", /forgetme, /settings, /top, /stats) whose handlers
+edit or delete the tapped card, or set something of the tapper's: each carries its card's owner
+(``@<owner>``). The other buttons of such cards (Download, Position, a /games board, Review)
+only post something new, whoever taps them, and carry no owner. /lang's buttons carry none
+either: in a private chat the card is its only reader's, and in a group it is the group's
+language card, which any of the group's admins may use (the handler checks)."""
 
 
 _ACTIONS = "|".join(sorted((re.escape(a.value) for a in Action), key=len, reverse=True))

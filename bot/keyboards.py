@@ -263,10 +263,8 @@ def rematch_keyboard(t: Tr, match_id: int, *, review: bool = True) -> Markup:
     return Markup([row])
 
 
-def lang_keyboard(owner: int) -> Markup:
-    """/lang: a button per language, for ``owner`` (who sent /lang)."""
-    return Markup([[Btn(LANG_NAMES[lang], callback_data=encode(Action.LANG, 0, 0, lang,
-                                                               owner=owner))
+def lang_keyboard() -> Markup:
+    return Markup([[Btn(LANG_NAMES[lang], callback_data=encode(Action.LANG, 0, 0, lang))
                     for lang in LANGS]])
 
 

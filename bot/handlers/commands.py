@@ -166,8 +166,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
         return
     await p.see_user(user)
     if not is_group_chat(msg.chat):
-        await msg.reply_text(p.t_user(user)._("Your language:"),
-                             reply_markup=lang_keyboard(user.id))
+        await msg.reply_text(p.t_user(user)._("Your language:"), reply_markup=lang_keyboard())
         return
     lang = await p.lang_for_chat(msg.chat.id, user)
     t = tr(lang)
@@ -175,7 +174,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
         await msg.reply_text(only_admins_text(t, lang), do_quote=True)
         return
     await msg.reply_text(t._("Language of this group's match cards:"),
-                         reply_markup=lang_keyboard(user.id))
+                         reply_markup=lang_keyboard())
 
 
 def only_admins_text(t: Tr, lang: str) -> str:

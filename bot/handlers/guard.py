@@ -28,7 +28,7 @@ that edits "the tapped message" would then rewrite or delete whatever message wa
    (``@<owner>``). In a group, only the owner's taps act on the card. Anyone else tapping a view
    (/top's and /stats's game switch, a replay's steps: the router's ``VIEWS``) gets that view in
    a new message of their own, and the card stays as it was; a tap on anything else (/new's
-   choices, "which match?", /resign's card, /lang, /games's Close) gets an alert. In a private
+   choices, "which match?", /resign's card, /games's Close) gets an alert. In a private
    chat the tapper is the owner. A card from before owners were recorded has none: in a group it
    is nobody's, so views come anew and the rest asks for the command again.
 """

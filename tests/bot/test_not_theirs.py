@@ -302,7 +302,8 @@ async def test_a_tap_on_someone_elses_view_gets_a_message_of_ones_own(
     assert answer.show_alert and answer.text == "This is not your match."
     assert look(m["replay"]) == replay
     # what is not a view is refused, and the card stays
-    for name, label, text in (("language card", "English", NOT_THEIRS),
+    for name, label, text in (("language card", "English", "This group's language is English. "
+                               "Only the group's admins can change it."),
                               ("/new card", "1 point",
                                "Only the player who typed /new can choose."),
                               ("resignation card", "🏳 Resign the match", NOT_THEIRS)):
