@@ -285,8 +285,9 @@ def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary]) -> Mar
         for s in matches[:20]])
 
 
-def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
-    """/review: a Review button per finished match of Portes (GNU Backgammon plays no other)."""
+def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup | None:
+    """/review: a Review button per finished match of Portes (GNU Backgammon plays no other);
+    ``None`` when there is none (Telegram refuses a keyboard without buttons)."""
     rows = []
     for s in matches:
         if s.game_type != "portes":
@@ -294,4 +295,4 @@ def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         rows.append([Btn(f"📊 #{s.id} {opponent_name(t, s)} {me}–{them}",
                          callback_data=encode(Action.REVIEW, s.id, 0))])
-    return Markup(rows)
+    return Markup(rows) if rows else None
