@@ -170,9 +170,9 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
     g = f"g{GAME_LETTERS[game]}"
     # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
-    levels = [
+    levels = [  # "l": a level chosen (remembered for the player; "o" only draws the card)
         Btn(("✔ " if n == level else "") + names[n],
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}{g}"))
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"l{flag}{n}{g}"))
         for n in offered_levels_for(game)
     ]
     lengths = [
