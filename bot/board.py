@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import functools
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_board, render_table
 from rendering.geometry import Side
 from rendering.paint import OPPONENT, VIEWER
 from rendering.theme import CLASSIC, THEMES
-from rules.dice import SeededDice
+from rules.dice import Dice
 from rules.match import Match, Phase
 from rules.position import Move, Position
 from rules.tavliboard import TavliPosition, Variant, other_side_point
@@ -160,6 +160,6 @@ def warm_up() -> None:
     """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for). The
     first drawing of a process loads the fonts and sprites (most of a second); a player's first
     tap, which draws their move, should not pay for it."""
-    for game in ("portes", "plakoto"):
-        match, _ = Match.new(1, game_type=game).start(SeededDice(0))  # dice drawn too
-        _RENDERER.submit(draw_board, match, match.turn)
+    for game in ("portes", "plakoto"):  # a board of each renderer, its dice drawn too
+        match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
+        _RENDERER.submit(draw_board, match, 0)
