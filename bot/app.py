@@ -23,6 +23,7 @@ from telegram.ext import (
 )
 
 from bot import handlers as h
+from bot.board import warm_up
 from bot.callbacks import CALLBACK_RE
 from bot.core import Portes
 from bot.delivery import Delivery
@@ -167,6 +168,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         app.bot_data["side_server"] = start_server(app, settings.metrics_listen,
                                                    settings.metrics_port)
     portes.username = app.bot.username
+    warm_up()  # the renderer's fonts and sprites, off the first tap
     share_budgets(app, portes)
     await resume_after_downtime(portes)  # before any timer can fire
     start_computer(app, portes)

@@ -11,9 +11,10 @@ board differs from the database.
 
 For one place: a new board when one is asked for (someone new must act) or none is live, then
 the older live boards retired (deleted, or edited to a stub after 48 h); else an edit of the
-live board (caption and keyboard, and the image when a turn ended); the inline card. A board
-posted in a player's private chat is their "your turn" notice (a new message notifies; it comes
-silently when they turned notices off or tapped a board within the last minute). A send whose
+live board (caption and keyboard, and the image when a turn ended or a move was made or taken
+back inside it); the inline card. A board posted in a player's private chat is their "your turn"
+notice (a new message notifies; it comes silently when they turned notices off or tapped a board
+within the last minute). A send whose
 outcome is unknown (its response lost, or the process killed) is remembered before it starts,
 with its exact caption and keyboard: once a later send tells the chat's newest message id, the
 ids in between are probed with an edit carrying exactly that caption and keyboard; Telegram
