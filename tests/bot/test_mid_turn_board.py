@@ -58,8 +58,10 @@ async def one_move(standin: StandIn, user: User, board: Message) -> Message:
     points) the nearest destination; the board once the move is on it."""
     now = board.refresh()
     version = board_version(now)
-    await tap_and_wait(standin, user, now, turn_actions(now)["f"][0])
-    now = board.refresh()
+    checkers = turn_actions(now).get("f")
+    if checkers:  # several checkers may move: choose one (a single source is chosen already)
+        await tap_and_wait(standin, user, now, checkers[0])
+        now = board.refresh()
     if board_version(now) == version:  # a choice of destinations: the keyboard only
         buttons = [b for row in now.buttons for b in row
                    if (cb := decode(b.callback_data)) is not None and cb.action.value == "m"]
@@ -78,7 +80,7 @@ def drawn_portes(start: Match, seat: int, chosen: tuple[Move, ...]) -> bytes:
     last = start.last_play
     return render_board(
         start.turn_input().position_after(chosen), viewer_on_roll=True,
-        viewer_color="white" if seat == 0 else "black", dice=tuple(start.dice),
+        viewer_color="white" if seat == 0 else "black", dice=(max(start.dice), min(start.dice)),
         last_play=last.moves if last is not None else (),
         last_play_by="viewer" if last is not None and last.player == seat else "opponent",
         moves_made=chosen, score=(start.score[seat], start.score[1 - seat], start.length),
@@ -183,7 +185,8 @@ async def test_a_plakoto_move_is_drawn_on_the_private_board_and_the_group_board_
     # Then their picture is the Plakoto board after the move, the move marked
     assert start.dice is not None
     board_after = tavli_view(start.turn_input().position_after(chosen),  # type: ignore[arg-type]
-                             True, "white" if seat == 0 else "black", tuple(start.dice), (),
+                             True, "white" if seat == 0 else "black",
+                             (max(start.dice), min(start.dice)), (),
                              False, (0, 0, 1), DEFAULT_LOOK)
     view = replace(board_after, moves_made=((chosen[0].from_point, chosen[0].to_point),),
                    dice_used=(chosen[0].die,))
