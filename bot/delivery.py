@@ -35,7 +35,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot.board import DEFAULT_LOOK, Look, draw_board_async
 from bot.core import Portes, gone, is_group_match, not_modified, plays_privately
-from bot.limiter import ChatLimiter, retry_seconds
+from bot.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
 from storage.results import BoardMessageView, MatchView
 from storage.usecases import DeliveryWork
@@ -146,6 +146,10 @@ class Delivery:
                 continue
 
     async def _run_chat(self, key: str) -> None:
+        with normal_priority():  # a board goes before chatter, whoever kicked it
+            await self._drain_chat(key)
+
+    async def _drain_chat(self, key: str) -> None:
         try:
             while True:
                 self.again.discard(key)
