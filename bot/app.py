@@ -25,6 +25,7 @@ from telegram.ext import (
 from bot import handlers as h
 from bot.callbacks import CALLBACK_RE
 from bot.core import Portes
+from bot.crowd import is_chatter, shed_answerer
 from bot.delivery import Delivery
 from bot.i18n import N_, tr
 from bot.lanes import ChatLanes
@@ -83,7 +84,7 @@ def build_application(
     """The bot's ``Application``: every handler, the rate limiter, the job queue, the timers."""
     rate = settings.rate
     metrics = Metrics()
-    lanes = ChatLanes(64)
+    lanes = ChatLanes(64, chatter=is_chatter)
     lanes.metrics = metrics
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
@@ -104,6 +105,7 @@ def build_application(
     if settings.file_url:
         builder = builder.base_file_url(settings.file_url)
     app = builder.build()
+    lanes.on_shed = shed_answerer(app)
     app.bot_data["settings"] = settings
     app.bot_data["migrate"] = migrate
     app.bot_data["metrics"] = metrics
