@@ -244,8 +244,20 @@ class Delivery:
         if work.inline_message_id is not None:
             await self.pub.update_inline_card(mv)
             return
+        self._played_on(work, mv)
         await self._board(work, mv)
         crash_point("shown")
+
+    def _played_on(self, work: DeliveryWork, mv: MatchView) -> None:
+        """A group's board its player to move plays on (they never started the bot): each of
+        their taps is a call in the group, so chatter there stands back further
+        (:meth:`bot.limiter.ChatLimiter.played_on`)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if (isinstance(limiter, ChatLimiter) and work.for_seat is None
+                and work.chat_id is not None and is_group_match(mv)
+                and not mv.status.is_over and mv.to_act is not None
+                and not plays_privately(mv, mv.to_act)):
+            limiter.played_on(work.chat_id)
 
     def _look(self, work: DeliveryWork, mv: MatchView) -> tuple[str, Markup | None, int]:
         """Caption, keyboard and the side the image is drawn from, for the latest state."""

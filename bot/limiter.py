@@ -26,9 +26,11 @@ second stays per instance: the overall ceiling is divided between the instances 
 
 Priority: a call made under :func:`low_priority` (the replies to commands: the chat lanes run
 chatter so, see :mod:`bot.lanes`) takes a slot in a group only while the group's window holds
-fewer than ``low_share`` of its calls, and in any chat never while a call of normal priority
-waits for that chat. The game's calls (boards, their edits, a tap's keyboard) keep the rest of
-the group's minute, and go first.
+fewer than ``low_share`` of its calls (``played_share`` while a match is played on the group's
+board, :meth:`ChatLimiter.played_on`: each tap there is a call), and in any chat never while a
+call of normal priority waits for that chat; overall, they stop at ``low_share`` of the 30 a
+second (a crowd's private notes must not hold a board's edit). The game's calls (boards,
+their edits, a tap's keyboard) keep the rest of the group's minute, and go first.
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ MARGIN = 0.25
 LOW_SHARE = 0.75
 """In a group, calls at low priority stop once the last minute holds this share of its calls
 (15 of 20): the last quarter is the game's."""
+PLAYED_SHARE = 0.25
+"""... and this share (5 of 20) while a match is played on the group's board: a player tapping
+there every few seconds needs about 15 calls a minute."""
 YIELD = 0.2
 """Seconds a call at low priority waits, then looks again, while a game's call waits."""
 
@@ -177,13 +182,20 @@ class ChatLimiter(BaseRateLimiter[int]):
         max_retries: int = 5,
         group_period: float = 60.0,
         low_share: float = LOW_SHARE,
+        played_share: float = PLAYED_SHARE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.overall = Window(int(overall_per_second), 1.0)
         self.group = Window(int(group_per_minute), group_period)
-        self.low_group = Window(max(1, int(self.group.most * low_share)) if self.group.on
-                                else 0, group_period)
-        """A group's window as calls at low priority see it."""
+        self.low_overall = Window(max(1, int(self.overall.most * low_share))
+                                  if self.overall.on else 0, 1.0)
+        """The overall window as calls at low priority see it."""
+        self.low_group = self.share(low_share)
+        """A group's window as calls at low priority see it..."""
+        self.played_group = self.share(played_share)
+        """... and while a match is played on its board."""
+        self.played: dict[int | str, float] = {}
+        """Groups whose board a match is played on (:meth:`played_on`), until when."""
         self.urgent: dict[int | str, int] = {}
         """Per chat, how many calls of normal priority wait for room there."""
         self.chat = Window(chat_burst if chat_per_second > 0 else 0,
@@ -195,6 +207,20 @@ class ChatLimiter(BaseRateLimiter[int]):
         self.held: dict[int | str, float] = {}
         """Chats Telegram asked to wait (429), until when."""
         self.shared: SharedBudget | None = None
+
+    def share(self, share: float) -> Window:
+        """The group window for calls at low priority: ``share`` of its calls."""
+        return Window(max(1, int(self.group.most * share)) if self.group.on else 0,
+                      self.group.seconds)
+
+    def played_on(self, chat: int | str) -> None:
+        """A match is played on this group's board (its player taps there, each tap a call):
+        for the next window, calls at low priority there keep to ``played_share``."""
+        if is_group(chat):
+            self.played[chat] = self.clock() + self.group.seconds
+
+    def _low_window(self, chat: int | str, now: float) -> Window:
+        return self.played_group if self.played.get(chat, 0.0) > now else self.low_group
 
     def share_groups(self, budget: SharedBudget | None) -> None:
         """Keep the group windows in ``budget`` (the database), shared by every instance."""
@@ -215,14 +241,15 @@ class ChatLimiter(BaseRateLimiter[int]):
         now = self.clock()
         wait = 0.0
         if self.overall.on:
-            wait = self.all_calls.wait(self.overall, now)
+            wait = self.all_calls.wait(self.low_overall if low else self.overall, now)
         if chat is not None:
             calls = self.calls.get(chat)
             if calls is not None:
                 if self.chat.on:
                     wait = max(wait, calls.wait(self.chat, now))
                 if self.group.on and is_group(chat) and not self._shares(chat):
-                    wait = max(wait, calls.wait(self.low_group if low else self.group, now))
+                    window = self._low_window(chat, now) if low else self.group
+                    wait = max(wait, calls.wait(window, now))
             wait = max(wait, self.held.get(chat, 0.0) - now)
             if low and self.urgent.get(chat):
                 wait = max(wait, YIELD)
@@ -256,6 +283,11 @@ class ChatLimiter(BaseRateLimiter[int]):
                 waited += wait
         return waited
 
+    async def low_wait(self, chat: int) -> float:
+        """Seconds a counted call at low priority in ``chat`` would wait now (0: none), by this
+        instance's count and the shared one: the chat lanes shed chatter that would wait long."""
+        return max(self.room(chat, low=True), (await self._shared(chat, take=False, low=True))[0])
+
     async def _shared(self, chat: int | str | None, *, take: bool,
                       low: bool = False) -> tuple[float, float]:
         """The group's shared window: ``(seconds until a call fits, 0)``, or ``(0, the time
@@ -264,7 +296,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         if not self._shares(chat) or self.shared is None:
             return 0.0, 0.0
         assert isinstance(chat, int)
-        group = self.low_group if low else self.group
+        group = self._low_window(chat, self.clock()) if low else self.group
         most, span = ((group.most, group.seconds + MARGIN)
                       if self.group.on and is_group(chat) else (0, 0.0))
         # the chat's second too: with several instances, each one's own count of it sees
@@ -319,6 +351,8 @@ class ChatLimiter(BaseRateLimiter[int]):
             del self.calls[chat]
         for chat in [c for c, until in self.held.items() if until <= now]:
             del self.held[chat]
+        for chat in [c for c, until in self.played.items() if until <= now]:
+            del self.played[chat]
 
     async def process_request(
         self,
