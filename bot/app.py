@@ -84,17 +84,18 @@ def build_application(
     """The bot's ``Application``: every handler, the rate limiter, the job queue, the timers."""
     rate = settings.rate
     metrics = Metrics()
-    lanes = ChatLanes(64, chatter=is_chatter)
+    limiter = ChatLimiter(
+        overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
+        chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
+    )
+    lanes = ChatLanes(64, chatter=is_chatter, budget_wait=limiter.low_wait)
     lanes.metrics = metrics
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.token)
         .request(MeteredRequest(metrics, connection_pool_size=16))
         .get_updates_request(MeteredRequest(metrics, connection_pool_size=1))
-        .rate_limiter(ChatLimiter(
-            overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
-            chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
-        ))
+        .rate_limiter(limiter)
         .concurrent_updates(lanes)
         .post_init(_post_init)
         .post_stop(_post_stop)

@@ -13,8 +13,11 @@ show something: the ``chatter`` function given decides). A crowd's commands ther
 stand before a player's tap, and their replies go out at low priority in the chat's Telegram
 budget (:func:`bot.limiter.low_priority`): a board's edit is never queued behind 60 cards.
 A lane holds at most ``backlog`` updates. A full chatter lane sheds its *oldest* update to make
-room for the new one; a full game lane (a flood of taps) drops the new one. Either way the
-update is handed to ``on_shed`` (which answers its sender) and counted; it is never run.
+room for the new one; a full game lane (a flood of taps) drops the new one. Chatter whose chat
+has no room in its budget for a reply at low priority within ``patience`` seconds
+(``budget_wait``, the limiter's :meth:`~bot.limiter.ChatLimiter.low_wait`) is shed too when
+its turn comes, instead of holding its lane for a minute. Either way the update is handed to
+``on_shed`` (which answers its sender) and counted; it is never run.
 
 The webhook waits for its update with :meth:`ChatLanes.handle`: it answers Telegram only once
 the update was handled (in its lane, in order), so an instance killed with updates in hand has
@@ -40,6 +43,8 @@ from bot.metrics import Metrics
 log = logging.getLogger("bot.lanes")
 
 LANE_BACKLOG = 64
+PATIENCE = 10.0
+"""Chatter that would wait longer than this for its chat's budget is shed."""
 WAIT_BEHIND = 8
 """The webhook waits for an update to be handled unless this many of its lane's wait before it."""
 Queued = tuple[object, Awaitable[Any], float]
@@ -70,12 +75,16 @@ class ChatLanes(BaseUpdateProcessor):
 
     def __init__(self, max_concurrent_updates: int = 64, *,
                  backlog: int = LANE_BACKLOG, wait_behind: int = WAIT_BEHIND,
-                 chatter: Callable[[object], bool] = never_chatter) -> None:
+                 chatter: Callable[[object], bool] = never_chatter,
+                 budget_wait: Callable[[int], Awaitable[float]] | None = None,
+                 patience: float = PATIENCE) -> None:
         super().__init__(max_concurrent_updates)
         self.backlog = backlog
         self.wait_behind = wait_behind
         self.chatter = chatter
         """Whether an update is chatter (see the module's docstring)."""
+        self.budget_wait = budget_wait
+        self.patience = patience
         self.lanes: dict[LaneKey, deque[Queued]] = {}
         self.workers: set[asyncio.Task[None]] = set()
         self.dropped = 0
@@ -137,10 +146,14 @@ class ChatLanes(BaseUpdateProcessor):
             self._shed(key[0], oldest, its_coroutine, len(lane) + 1)
         lane.append((update, coroutine, time.monotonic()))
 
-    def _shed(self, chat: int, update: object, coroutine: Awaitable[Any], waiting: int) -> None:
+    def _shed(self, chat: int, update: object, coroutine: Awaitable[Any],
+              waiting: int | None) -> None:
         """Drop ``update`` unrun, for good (a flood is not sent again), and have it answered."""
         self.dropped += 1
-        log.warning("chat %s has %d updates waiting: update shed", chat, waiting)
+        if waiting is None:
+            log.info("chat %s has no room in its budget for chatter: update shed", chat)
+        else:
+            log.warning("chat %s has %d updates waiting: update shed", chat, waiting)
         if isinstance(coroutine, Coroutine):
             coroutine.close()
         self._settle(update, True)
@@ -178,10 +191,23 @@ class ChatLanes(BaseUpdateProcessor):
 
     async def _run(self, key: LaneKey, lane: deque[Queued]) -> None:
         while lane:
+            update, coroutine, arrived = lane.popleft()
+            if key[1] and not await self._room_for_chatter(key[0]):
+                self._shed(key[0], update, coroutine, None)
+                continue
             try:
-                await self._timed(*lane.popleft())
+                await self._timed(update, coroutine, arrived)
             except Exception:  # the Application's own error handling ran already
                 log.exception("update in chat %s failed", key[0])
+
+    async def _room_for_chatter(self, chat: int) -> bool:
+        if self.budget_wait is None:
+            return True
+        try:
+            return await self.budget_wait(chat) <= self.patience
+        except Exception:
+            log.exception("the budget of chat %s could not be read", chat)
+            return True
 
     async def drain(self, timeout: float) -> None:
         """Let the lanes finish what they hold, for at most ``timeout`` seconds (on stopping,
