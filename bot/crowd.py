@@ -96,21 +96,29 @@ def busy_tap_text(t: Tr) -> str:
 async def tell_busy(p: Portes, bot: Bot, user: User, chat: Chat, command: str) -> None:
     """Tell ``user`` privately that their ``command`` in ``chat`` was not handled: only when
     they started the bot, and at most a few times a minute (see the module's docstring)."""
-    if user.is_bot:
-        return
-    player = await p.uc.get_player(user.id)
-    if player is None or not player.can_message:
+    if user.is_bot or not await can_tell(p, user.id):
         return  # not in the group either: its budget is its matches'
     if p.busy_pace.admit(user.id) != Admission.ALLOWED:
         return
-    text = busy_text(p.t_user(player), chat, command)
+    text = busy_text(p.t_user(user), chat, command)
     try:
         with low_priority():
             await bot.send_message(user.id, text)
     except Forbidden:  # they blocked the bot since
+        p.know_reachable(user.id, False)
         await p.uc.set_can_message(user.id, False)
     except Exception as exc:
         log.info("could not tell %s that %s was not handled: %s", user.id, command, exc)
+
+
+async def can_tell(p: Portes, user_id: int) -> bool:
+    """Whether the player started the bot (so can be written to), read once per player."""
+    known = p.reachable.get(user_id)
+    if known is None:
+        player = await p.uc.get_player(user_id)
+        known = player is not None and player.can_message
+        p.know_reachable(user_id, known)
+    return known
 
 
 async def answer_shed(p: Portes, bot: Bot, update: Update) -> None:
