@@ -94,6 +94,7 @@ class Scene:
         await start_the_bot(*self.crowd[::2])
         await start_group_match(self.standin, self.alice, self.bob, self.group, "5 points")
         await self.standin.idle()
+        self.setup_calls = len(counted(self.standin, self.group))
         for _ in range(3):
             for user in self.crowd:
                 self.sent[user.id].append(user.send(self.group, "/new"))
@@ -144,28 +145,35 @@ async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
 
     await standin.wait_for(accounted, timeout=60, what="every /new answered once")
     assert sum(len(notes(u)) for u in started) > 0  # the crowd was turned away...
-    assert len(scene.cards()) <= Limits().new_per_group_minute  # ...within the group's cap
+    cards = sorted(m.date for m in scene.cards())  # ...within the group's cap
+    assert all(len([d for d in cards if t - 60 < d <= t]) <= Limits().new_per_group_minute
+               for t in cards)
     assert not [m for m in group.bot_messages() if BUSY in m.content]  # never in the group
     assert not [u for u in crowd[1::2] if u.private.bot_messages()]
     assert [c.error_code for c in standin.calls(ok=False)] == []  # no 429, no 403
 
 
 
-async def test_the_groups_board_goes_before_the_crowds_cards(
+async def test_while_a_match_is_played_on_the_groups_board_the_crowd_gets_a_quarter_of_it(
     standin: StandIn, make_bot: Any
 ) -> None:
-    # Without the group's /new cap the crowd's cards would take the group's whole minute: they
-    # stop at three quarters of it (15 calls), and the match's boards take the rest (two
-    # turns: a new board each, the old one deleted).
+    # Without the group's /new cap, the crowd's cards would take the group's whole minute;
+    # while a match is played on the group's board (a call a tap), they stop at a quarter of
+    # it (5 calls, the challenge and the first board included) and the rest is told privately
     standin.set_flood_limits()
     scene = Scene(standin, await make_bot(rate=RateLimits(), plays_direct=40,
                                           limits=Limits(new_per_group_minute=0)))
     await scene.flood()
-    await standin.wait_for(lambda: len(counted(standin, scene.group)) >= 15, timeout=60,
-                           what="the crowd's cards to fill three quarters of the minute")
-    cards = len(scene.cards())
-    await scene.play(2)
-    assert len(scene.cards()) == cards  # the cards wait for the next minute
+    await scene.play(TURNS)
+    await standin.idle(timeout=30)
+    group_calls = [c for c in standin.calls(chat_id=scene.group.id) if c.ok
+                   and c.method.lower().startswith(("send", "edit", "delete"))]
+    cards = {m.message_id for m in scene.cards()}
+    for card in [c for c in group_calls
+                 if isinstance(c.result, dict) and c.result.get("message_id") in cards]:
+        minute = [c for c in group_calls if card.time - 60 < c.time < card.time]
+        assert len(minute) < 5, [(c.method, c.time - card.time) for c in minute]
+    assert sum(len(notes(u)) for u in scene.crowd[::2]) > 0
     assert [c.error_code for c in standin.calls(ok=False)] == []
 
 
@@ -212,6 +220,29 @@ async def test_a_chats_game_runs_beside_its_chatter_and_a_full_chatter_lane_shed
     assert done == [(5, False), (1, True), (3, True), (4, True)]  # chatter: in order, low
 
 
+async def test_chatter_with_no_room_in_its_chats_budget_is_shed_when_its_turn_comes() -> None:
+    limiter = ChatLimiter(group_per_minute=4, chat_per_second=0, overall_per_second=0)
+
+    async def sent() -> bool:
+        return True
+
+    for _ in range(3):  # the group's minute holds three quarters of its calls
+        await limiter.process_request(sent, (), {}, "sendMessage", {"chat_id": -5}, None)
+    lanes = ChatLanes(8, chatter=starts_with_slash, budget_wait=limiter.low_wait)
+    shed: list[int] = []
+    lanes.on_shed = lambda u: shed.append(u.update_id)  # type: ignore[attr-defined]
+    done: list[int] = []
+
+    async def work(n: int) -> None:
+        done.append(n)
+
+    await lanes.process_update(update(1, "/top", chat_id=-5), work(1))  # would wait a minute
+    await lanes.process_update(update(2, "/top", chat_id=6), work(2))  # another chat: room
+    await lanes.process_update(update(3, "24/18 13/11", chat_id=-5), work(3))  # the game's
+    await lanes.drain(1.0)
+    assert sorted(done) == [2, 3] and shed == [1]
+
+
 async def a_bot(standin: StandIn, limiter: ChatLimiter) -> ExtBot[None]:
     bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
                                base_file_url=standin.base_file_url, rate_limiter=limiter)
@@ -219,21 +250,31 @@ async def a_bot(standin: StandIn, limiter: ChatLimiter) -> ExtBot[None]:
     return bot
 
 
-async def test_the_last_quarter_of_a_groups_minute_is_kept_for_the_game(
+async def test_calls_at_low_priority_keep_to_their_share_of_a_groups_minute(
         standin: StandIn) -> None:
-    group = standin.group("G", standin.user("Alice"))
-    standin.set_flood_limits(FloodLimits(group_per_minute=4, chat_per_second=0))
-    bot = await a_bot(standin, ChatLimiter(group_per_minute=4, chat_per_second=0,
-                                           overall_per_second=0, max_retries=0))
+    # Given two groups allowed 8 calls a minute, a match played on the second one's board
+    alice = standin.user("Alice")
+    quiet, played = standin.group("Quiet", alice), standin.group("Played", alice)
+    standin.set_flood_limits(FloodLimits(group_per_minute=8, chat_per_second=0))
+    limiter = ChatLimiter(group_per_minute=8, chat_per_second=0, overall_per_second=0,
+                          max_retries=0)
+    limiter.played_on(played.id)
+    bot = await a_bot(standin, limiter)
     try:
+        # When a crowd's 8 cards are sent in each
         with low_priority():
-            cards = [asyncio.ensure_future(bot.send_message(group.id, f"card {i}"))
-                     for i in range(4)]
-        await standin.wait_for(lambda: len(group.bot_messages()) == 3, what="three cards")
-        await bot.send_message(group.id, "board")  # the minute's last call: the game's
-        texts = [m.text for m in group.bot_messages()]
-        assert len(set(texts[:3])) == 3 and texts[3] == "board"
-        assert sum(not c.done() for c in cards) == 1  # a card waits for the next minute
+            cards = [asyncio.ensure_future(bot.send_message(g.id, f"card {i}"))
+                     for g in (quiet, played) for i in range(8)]
+        # Then they stop at three quarters of the quiet group's minute, at a quarter of the
+        # played one's
+        await standin.wait_for(lambda: (len(quiet.bot_messages()), len(played.bot_messages()))
+                               == (6, 2), what="the cards their shares allow")
+        await bot.send_message(quiet.id, "board")  # and the game's calls still go
+        await bot.send_message(played.id, "board")
+        for group, share in ((quiet, 6), (played, 2)):
+            texts = [m.text for m in group.bot_messages()]
+            assert len(set(texts[:share])) == share and texts[share:] == ["board"], texts
+        assert sum(not c.done() for c in cards) == 8  # the other cards wait for the minute
     finally:
         for c in cards:
             c.cancel()
@@ -259,4 +300,25 @@ async def test_a_call_at_low_priority_lets_a_waiting_game_call_go_first(
         await bot.shutdown()
     # ...and goes after the board
     assert [m.text for m in group.bot_messages()] == ["first", "board", "card"]
+    assert [c.error_code for c in standin.calls(ok=False)] == []
+
+
+async def test_calls_at_low_priority_leave_a_quarter_of_each_second_to_the_game(
+        standin: StandIn) -> None:
+    alice = standin.user("Alice")
+    groups = [standin.group(f"G{i}", alice) for i in range(5)]
+    standin.set_flood_limits(FloodLimits(group_per_minute=0, chat_per_second=0,
+                                         overall_per_second=4))
+    bot = await a_bot(standin, ChatLimiter(overall_per_second=4, group_per_minute=0,
+                                           chat_per_second=0, max_retries=0))
+    try:
+        with low_priority():  # a crowd's notes, each to its own chat
+            notes = [asyncio.ensure_future(bot.send_message(g.id, "note")) for g in groups[:4]]
+        await standin.wait_for(lambda: len(standin.calls("sendMessage")) == 3, what="3 notes")
+        await bot.send_message(groups[4].id, "board")  # the second's last call: the game's
+        await asyncio.gather(*notes)
+    finally:
+        await bot.shutdown()
+    sent = [c.params.get("text") for c in standin.calls("sendMessage")]
+    assert sent == ["note", "note", "note", "board", "note"]
     assert [c.error_code for c in standin.calls(ok=False)] == []
