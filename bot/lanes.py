@@ -192,7 +192,7 @@ class ChatLanes(BaseUpdateProcessor):
     async def _run(self, key: LaneKey, lane: deque[Queued]) -> None:
         while lane:
             update, coroutine, arrived = lane.popleft()
-            if key[1] and not await self._room_for_chatter(key[0]):
+            if key[1] and not await self._room_for_chatter(key[0], update, coroutine):
                 self._shed(key[0], update, coroutine, None)
                 continue
             try:
@@ -200,11 +200,18 @@ class ChatLanes(BaseUpdateProcessor):
             except Exception:  # the Application's own error handling ran already
                 log.exception("update in chat %s failed", key[0])
 
-    async def _room_for_chatter(self, chat: int) -> bool:
+    async def _room_for_chatter(self, chat: int, update: object,
+                                coroutine: Awaitable[Any]) -> bool:
+        """Whether the chat's budget has room for ``update``'s reply within ``patience``."""
         if self.budget_wait is None:
             return True
         try:
             return await self.budget_wait(chat) <= self.patience
+        except asyncio.CancelledError:  # stopped while asking: not handled, to be sent again
+            if isinstance(coroutine, Coroutine):
+                coroutine.close()
+            self._settle(update, False)
+            raise
         except Exception:
             log.exception("the budget of chat %s could not be read", chat)
             return True

@@ -215,7 +215,8 @@ class ChatLimiter(BaseRateLimiter[int]):
 
     def played_on(self, chat: int | str) -> None:
         """A match is played on this group's board (its player taps there, each tap a call):
-        for the next window, calls at low priority there keep to ``played_share``."""
+        for the next window, calls at low priority there keep to ``played_share``. Known to
+        this instance only (the one delivering the board); the others keep to ``low_share``."""
         if is_group(chat):
             self.played[chat] = self.clock() + self.group.seconds
 

@@ -135,7 +135,14 @@ async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
     standin.set_flood_limits()  # 20 a minute in a group, about 1 a second per chat, 30 a second
     scene = Scene(standin, await make_bot(rate=RateLimits(), plays_direct=40))
     await scene.flood()
+    # a stray tap behind the flood (data that is none of the bot's: chatter) finds the crowd's
+    # share of the group's minute spent
+    board = live_board(scene.group)
+    assert board is not None
+    stray = scene.crowd[1].tap_data(board, "zz")
     await scene.play(TURNS)
+    answer = await answer_of(stray)
+    assert answer is not None and answer.show_alert and BUSY in (answer.text or ""), answer
     group, crowd, sent = scene.group, scene.crowd, scene.sent
     started = crowd[::2]
 
