@@ -2,7 +2,9 @@
 Telegram's rate limits, one measurement per function.
 
     python bench/delivery.py [--tables 8] [--seconds 30] [--flood 100] [--trials 12]
-                             [--turns 20] [--every 2] [--only heal|flood|group]
+                             [--turns 20] [--every 2] [--crowd 60] [--crowd-taps 20]
+                             [--crowd-every 5] [--crowd-seconds 150]
+                             [--only heal|flood|group|crowd]
 
 Each measurement starts its own stand-in (with Telegram's flood limits on: 20 calls a minute per
 group counting sends, edits and deletions, about 1 a second per chat, 30 a second overall) and
@@ -38,6 +40,17 @@ them all:
   0 x 429. ``fallback_tap_p95_s`` and ``fallback_calls_per_turn``: the same with one player
   who never started the bot, who plays on the group's board (reported apart: every one of his
   taps is an edit in the group, so at a tap every 2 s his taps wait for the group's budget).
+
+- ``crowd_mover_p95_s`` (issue 28, "a crowd cannot freeze a group"; Telegram's flood limits
+  on, the bot as shipped): two players who never started the bot play a group match on the
+  group's board while ``--crowd`` accounts there (every other one started the bot) send
+  ``/new`` three times each, all at once just before the first tap. The mover taps at a human
+  pace (a tap every ``--crowd-every`` s, within the group's budget) for ``--crowd-taps`` taps
+  (or ``--crowd-seconds``). The figure is the 95th percentile from a tap to the group's board
+  showing its effect (edited, or replaced by the next board); ``crowd_mover_dropped`` counts
+  the taps never answered or never shown (30 s each), ``crowd_429`` the calls answered 429.
+  Target: p95 <= 3 s, 0 dropped, 0 x 429. Also printed: the crowd's cards in the group and
+  the private "not handled" notes.
 
 To add a measurement: write ``async def measure_<name>(args) -> dict[str, float]`` and list it
 in ``MEASUREMENTS``.
@@ -351,10 +364,65 @@ async def measure_group(args: argparse.Namespace) -> dict[str, float]:
             "fallback_calls_per_turn": fb_per_turn}
 
 
+async def mover_under_crowd(args: argparse.Namespace, standin: StandIn, group: Chat,
+                            alice: User, bob: User) -> tuple[list[float], int]:
+    """The mover's taps on the group's board, at a human pace: their latencies, and how many
+    were dropped (never answered, or their effect never shown)."""
+    latencies: list[float] = []
+    dropped = 0
+    stop = time.perf_counter() + args.crowd_seconds
+    for _ in range(args.crowd_taps):
+        if time.perf_counter() > stop:
+            break
+        board = live_board(group)
+        text = pick(board) if board is not None else None
+        if board is None or text is None:
+            break
+        mover = alice if board.mentions(alice) else bob
+        latency = await timed_tap(group, mover, board, text)
+        if latency is None:
+            dropped += 1
+        else:
+            latencies.append(latency)
+        await asyncio.sleep(max(0.0, args.crowd_every - (latency or 0.0)))
+    return latencies, dropped
+
+
+async def measure_crowd(args: argparse.Namespace) -> dict[str, float]:
+    """Issue 28: a match on the group's board while a crowd floods /new there."""
+    with StandIn(recompress_photos=False) as standin:
+        standin.set_flood_limits()
+        async with running_bot(standin):
+            alice, bob = standin.user("Alice", username="alice"), standin.user("Bob")
+            crowd = [standin.user(f"Kibitzer {i}", username=f"kibitzer{i}")
+                     for i in range(args.crowd)]
+            hello = crowd[0].start_bot()  # the bot is up once it answers
+            await crowd[0].private.wait_for_bot_message(after=hello, timeout=60)
+            await start_the_bot(*crowd[2::2])
+            group = standin.group("Kafeneio", alice, bob, *crowd)
+            await start_group_match(standin, alice, bob, group, length="7 points")
+            await standin.idle(quiet=1.0)
+            commands = [user.send(group, "/new") for _ in range(3) for user in crowd]
+            latencies, dropped = await mover_under_crowd(args, standin, group, alice, bob)
+            ids = {c.message_id for c in commands}
+            cards = sum(m.reply_to_message_id in ids for m in group.bot_messages())
+            notes = sum("not handled" in (m.text or "") for u in crowd
+                        for m in u.private.bot_messages())
+            throttled = sum(1 for c in standin.calls(ok=False) if c.error_code == 429)
+    p95 = pct(latencies, .95)
+    print(f"crowd: {len(commands)} /new from {args.crowd} accounts; the mover's "
+          f"{len(latencies)} taps shown, p50 {pct(latencies, .5):.0f} ms, p95 {p95:.0f} ms, "
+          f"{dropped} dropped; the group got {cards} cards, the crowd {notes} private notes; "
+          f"{throttled} x 429")
+    return {"crowd_mover_p95_s": p95 / 1000, "crowd_mover_dropped": float(dropped),
+            "crowd_429": float(throttled)}
+
+
 MEASUREMENTS: list[Callable[[argparse.Namespace], Awaitable[dict[str, float]]]] = [
     measure_heal,
     measure_flood,
     measure_group,
+    measure_crowd,
 ]
 
 
@@ -379,5 +447,9 @@ if __name__ == "__main__":
     parser.add_argument("--trials", type=int, default=12)
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--every", type=float, default=2.0)
-    parser.add_argument("--only", help="run only this measurement (heal, flood, group)")
+    parser.add_argument("--crowd", type=int, default=60)
+    parser.add_argument("--crowd-taps", type=int, default=20)
+    parser.add_argument("--crowd-every", type=float, default=5.0)
+    parser.add_argument("--crowd-seconds", type=float, default=150.0)
+    parser.add_argument("--only", help="run only this measurement (heal, flood, group, crowd)")
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -23,8 +23,10 @@ from telegram.ext import (
 )
 
 from bot import handlers as h
+from bot.board import warm_up
 from bot.callbacks import CALLBACK_RE
 from bot.core import Portes
+from bot.crowd import is_chatter, shed_answerer
 from bot.delivery import Delivery
 from bot.i18n import N_, tr
 from bot.lanes import ChatLanes
@@ -84,17 +86,18 @@ def build_application(
     """The bot's ``Application``: every handler, the rate limiter, the job queue, the timers."""
     rate = settings.rate
     metrics = Metrics()
-    lanes = ChatLanes(64)
+    limiter = ChatLimiter(
+        overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
+        chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
+    )
+    lanes = ChatLanes(64, chatter=is_chatter, budget_wait=limiter.low_wait)
     lanes.metrics = metrics
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.token)
         .request(MeteredRequest(metrics, connection_pool_size=16))
         .get_updates_request(MeteredRequest(metrics, connection_pool_size=1))
-        .rate_limiter(ChatLimiter(
-            overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
-            chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
-        ))
+        .rate_limiter(limiter)
         .concurrent_updates(lanes)
         .post_init(_post_init)
         .post_stop(_post_stop)
@@ -105,6 +108,7 @@ def build_application(
     if settings.file_url:
         builder = builder.base_file_url(settings.file_url)
     app = builder.build()
+    lanes.on_shed = shed_answerer(app)
     app.bot_data["settings"] = settings
     app.bot_data["migrate"] = migrate
     app.bot_data["metrics"] = metrics
@@ -167,6 +171,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         app.bot_data["side_server"] = start_server(app, settings.metrics_listen,
                                                    settings.metrics_port)
     portes.username = app.bot.username
+    warm_up()  # the renderer's fonts and sprites, off the first tap
     share_budgets(app, portes)
     await resume_after_downtime(portes)  # before any timer can fire
     start_computer(app, portes)

@@ -1,7 +1,9 @@
 """Board images for a match, from one player's side, through :func:`rendering.render_board`.
 
-Drawing takes tens of milliseconds of CPU, so images are drawn once per turn (not per tap), in a
-worker thread, and the last few are kept in a small cache keyed by everything drawn.
+Drawing takes tens of milliseconds of CPU, in a worker thread, and the last few images are kept
+in a small cache keyed by everything drawn. A board is drawn when a turn begins and again for
+each move the player to move makes or takes back (their own board only, see
+:mod:`storage.usecases.outbox`); choosing a checker changes only the keyboard.
 """
 
 from __future__ import annotations
@@ -9,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import functools
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_board, render_table
 from rendering.geometry import Side
 from rendering.paint import OPPONENT, VIEWER
 from rendering.theme import CLASSIC, THEMES
+from rules.dice import Dice
 from rules.match import Match, Phase
 from rules.position import Move, Position
 from rules.tavliboard import TavliPosition, Variant, other_side_point
@@ -52,10 +55,11 @@ def _draw(
     score: tuple[int, int, int],
     look: Look = DEFAULT_LOOK,
     title: str = "",
+    moves_made: tuple[Move, ...] = (),
 ) -> bytes:
     if isinstance(position, TavliPosition):
         return render_table(tavli_view(position, viewer_on_roll, colour, dice, last_play,
-                                       last_by_viewer, score, look))
+                                       last_by_viewer, score, look, moves_made))
     return render_board(
         position,
         viewer_on_roll=viewer_on_roll,
@@ -63,6 +67,7 @@ def _draw(
         dice=dice,
         last_play=last_play,
         last_play_by="viewer" if last_by_viewer else "opponent",
+        moves_made=moves_made,
         score=score,
         theme=THEMES[look.theme],
         home="left" if look.home == "left" else "right",
@@ -91,10 +96,12 @@ def tavli_view(
     last_by_viewer: bool,
     score: tuple[int, int, int],
     look: Look,
+    moves_made: tuple[Move, ...] = (),
 ) -> TableView:
     """A Plakoto, Fevga or Long Nardy board (``position`` from the viewer's side) as the
     renderer's neutral view: stacks bottom to top (a pinned checker under its pinner), each
-    side's course, the last play's hops in the viewer's numbering."""
+    side's course, the last play's hops in the viewer's numbering, and the viewer's moves so far
+    this turn (``moves_made``, already played on ``position``) with the dice they used."""
     stacks: dict[int, list[Side]] = {}
     for point in range(1, 25):
         n, pin = position.board[point], position.pins[point]
@@ -117,24 +124,32 @@ def tavli_view(
         viewer_on_roll=viewer_on_roll, dice=dice,
         last_play=tuple((mine(m.from_point), mine(m.to_point)) for m in last_play),
         last_play_by=VIEWER if last_by_viewer else OPPONENT,
+        moves_made=tuple((m.from_point, m.to_point) for m in moves_made),
+        dice_used=tuple(m.die for m in moves_made),
         score=score, theme=THEMES[look.theme], home="left" if look.home == "left" else "right",
     )
 
 
 def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[object, ...]:
-    """Everything the image of ``match`` from ``viewer``'s side depends on (turn-level)."""
+    """Everything the image of ``match`` from ``viewer``'s side depends on. The player to move
+    sees their moves so far this turn (``match.chosen``) played on the board and marked, as the
+    caption lists them; the other side sees the board as the turn began."""
     on_roll = viewer == match.turn
-    position = match.position if on_roll else match.position.flip()
+    playing = match.phase == Phase.PLAYING
+    made: tuple[Move, ...] = tuple(match.chosen) if on_roll and playing else ()
+    if not on_roll:
+        position = match.position.flip()
+    else:
+        position = match.current_position() if made else match.position
     # the higher die first, as the captions write the roll ("6-2")
-    dice = (max(match.dice), min(match.dice)) if (
-        match.dice is not None and match.phase == Phase.PLAYING) else None
+    dice = (max(match.dice), min(match.dice)) if match.dice is not None and playing else None
     last = match.last_play
     last_moves: tuple[Move, ...] = last.moves if last is not None else ()
     last_by_viewer = last is not None and last.player == viewer
     score = (match.score[viewer], match.score[1 - viewer], match.length)
     colour = "white" if viewer == 0 else "black"
     return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look,
-            board_title(match))
+            board_title(match), made)
 
 
 def draw_board(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:
@@ -150,3 +165,12 @@ async def draw_board_async(match: Match, viewer: int, look: Look = DEFAULT_LOOK)
     key = board_key(match, viewer, look)
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_RENDERER, _draw, *key)
+
+
+def warm_up() -> None:
+    """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for). The
+    first drawing of a process loads the fonts and sprites (most of a second); a player's first
+    tap, which draws their move, should not pay for it."""
+    for game in ("portes", "plakoto"):  # a board of each renderer, its dice drawn too
+        match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
+        _RENDERER.submit(draw_board, match, 0)

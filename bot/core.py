@@ -43,6 +43,9 @@ comes silently (``disable_notification``): they are at their phone, playing. A g
 always notifies."""
 TAPS_KEPT = 100_000
 """At most this many players' last taps are remembered (the oldest forgotten first)."""
+BUSY_NOTES_PER_MINUTE = 5
+"""At most this many "not handled, the group is busy" notes to one player in any minute; a
+player flooding from one account gets no more."""
 
 
 class ComputerService(Protocol):
@@ -111,6 +114,15 @@ class Portes:
     instance: unknown after a restart, which only means the bot asks."""
     new_pace: Pace = field(default_factory=lambda: Pace(0))
     """How often each player sent ``/new`` lately (``PORTES_NEW_PER_MINUTE``)."""
+    group_new_pace: Pace = field(default_factory=lambda: Pace(0))
+    """How often each group got ``/new`` answered lately (``PORTES_NEW_PER_GROUP_MINUTE``)."""
+    busy_pace: Pace = field(default_factory=lambda: Pace(0))
+    """How many "the group is busy" notes each player got lately (:mod:`bot.crowd`)."""
+    reachable: OrderedDict[int, bool] = field(default_factory=OrderedDict)
+    """Per player, whether they started the bot, as this instance last read or wrote it
+    (:meth:`see_user`; :mod:`bot.crowd` reads it before a note), so that a crowd's notes do
+    not each cost a read. Only a shortcut: a note to a player who blocked the bot since
+    fails with 403, which corrects it."""
     tapped_at: dict[int, float] = field(default_factory=dict)
     """Per player, when (:attr:`tap_clock`) they last interacted with a board, oldest first. In
     memory, per instance: after a restart, or on another instance, the next board notifies."""
@@ -119,6 +131,8 @@ class Portes:
 
     def __post_init__(self) -> None:
         self.new_pace = Pace(self.settings.limits.new_per_minute)
+        self.group_new_pace = Pace(self.settings.limits.new_per_group_minute)
+        self.busy_pace = Pace(BUSY_NOTES_PER_MINUTE)
 
     def touch(self, user_id: int, match_id: int) -> None:
         """The player interacted with this match's board."""
@@ -234,7 +248,14 @@ class Portes:
         if view.language:
             self.user_lang[user.id] = view.language
         self.seen[user.id] = key
+        self.know_reachable(user.id, view.can_message)
         return view
+
+    def know_reachable(self, user_id: int, can_message: bool) -> None:
+        self.reachable[user_id] = can_message
+        self.reachable.move_to_end(user_id)
+        if len(self.reachable) > TAPS_KEPT:
+            self.reachable.popitem(last=False)
 
     def lang_for_user(self, user: User | PlayerView | None) -> str:
         if user is None:

@@ -11,9 +11,10 @@ board differs from the database.
 
 For one place: a new board when one is asked for (someone new must act) or none is live, then
 the older live boards retired (deleted, or edited to a stub after 48 h); else an edit of the
-live board (caption and keyboard, and the image when a turn ended); the inline card. A board
-posted in a player's private chat is their "your turn" notice (a new message notifies; it comes
-silently when they turned notices off or tapped a board within the last minute). A send whose
+live board (caption and keyboard, and the image when a turn ended or a move was made or taken
+back inside it); the inline card. A board posted in a player's private chat is their "your turn"
+notice (a new message notifies; it comes silently when they turned notices off or tapped a board
+within the last minute). A send whose
 outcome is unknown (its response lost, or the process killed) is remembered before it starts,
 with its exact caption and keyboard: once a later send tells the chat's newest message id, the
 ids in between are probed with an edit carrying exactly that caption and keyboard; Telegram
@@ -35,7 +36,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot.board import DEFAULT_LOOK, Look, draw_board_async
 from bot.core import Portes, gone, is_group_match, not_modified, plays_privately
-from bot.limiter import ChatLimiter, retry_seconds
+from bot.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
 from storage.results import BoardMessageView, MatchView
 from storage.usecases import DeliveryWork
@@ -146,6 +147,10 @@ class Delivery:
                 continue
 
     async def _run_chat(self, key: str) -> None:
+        with normal_priority():  # a board goes before chatter, whoever kicked it
+            await self._drain_chat(key)
+
+    async def _drain_chat(self, key: str) -> None:
         try:
             while True:
                 self.again.discard(key)
@@ -240,8 +245,20 @@ class Delivery:
         if work.inline_message_id is not None:
             await self.pub.update_inline_card(mv)
             return
+        self._played_on(work, mv)
         await self._board(work, mv)
         crash_point("shown")
+
+    def _played_on(self, work: DeliveryWork, mv: MatchView) -> None:
+        """A group's board its player to move plays on (they never started the bot): each of
+        their taps is a call in the group, so chatter there stands back further
+        (:meth:`bot.limiter.ChatLimiter.played_on`)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if (isinstance(limiter, ChatLimiter) and work.for_seat is None
+                and work.chat_id is not None and is_group_match(mv)
+                and not mv.status.is_over and mv.to_act is not None
+                and not plays_privately(mv, mv.to_act)):
+            limiter.played_on(work.chat_id)
 
     def _look(self, work: DeliveryWork, mv: MatchView) -> tuple[str, Markup | None, int]:
         """Caption, keyboard and the side the image is drawn from, for the latest state."""

@@ -182,9 +182,9 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
     g = f"g{GAME_LETTERS[game]}"
     # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
-    levels = [
+    levels = [  # "l": a level chosen (remembered for the player; "o" only draws the card)
         Btn(("✔ " if n == level else "") + names[n],
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"o{flag}{n}{g}", owner=owner))
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"l{flag}{n}{g}", owner=owner))
         for n in offered_levels_for(game)
     ]
     lengths = [
@@ -300,8 +300,9 @@ def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary], owner:
         for s in matches[:20]])
 
 
-def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
-    """/review: a Review button per finished match of Portes (GNU Backgammon plays no other)."""
+def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup | None:
+    """/review: a Review button per finished match of Portes (GNU Backgammon plays no other);
+    ``None`` when there is none (Telegram refuses a keyboard without buttons)."""
     rows = []
     for s in matches:
         if s.game_type != "portes":
@@ -309,4 +310,4 @@ def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         rows.append([Btn(f"📊 #{s.id} {opponent_name(t, s)} {me}–{them}",
                          callback_data=encode(Action.REVIEW, s.id, 0))])
-    return Markup(rows)
+    return Markup(rows) if rows else None

@@ -23,6 +23,14 @@ instance in turn, and a chat's boards are delivered by whichever instance claims
 next, so each instance's own count of that second would see only its share. The overall 30 a
 second stays per instance: the overall ceiling is divided between the instances by setting
 ``PORTES_RATE_OVERALL`` (see docs/operating.md, "Several instances").
+
+Priority: a call made under :func:`low_priority` (the replies to commands: the chat lanes run
+chatter so, see :mod:`bot.lanes`) takes a slot in a group only while the group's window holds
+fewer than ``low_share`` of its calls (``played_share`` while a match is played on the group's
+board, :meth:`ChatLimiter.played_on`: each tap there is a call), and in any chat never while a
+call of normal priority waits for that chat; overall, they stop at ``low_share`` of the 30 a
+second (a crowd's private notes must not hold a board's edit). The game's calls (boards,
+their edits, a tap's keyboard) keep the rest of the group's minute, and go first.
 """
 
 from __future__ import annotations
@@ -32,7 +40,8 @@ import contextlib
 import logging
 import time
 import warnings
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -48,6 +57,41 @@ COUNTED = ("send", "edit", "delete", "copy", "forward", "pin", "unpin", "stop")
 answering a callback query, reading a chat or polling do not."""
 MARGIN = 0.25
 """Seconds added to each window, for the clocks' differences."""
+LOW_SHARE = 0.75
+"""In a group, calls at low priority stop once the last minute holds this share of its calls
+(15 of 20): the last quarter is the game's."""
+PLAYED_SHARE = 0.25
+"""... and this share (5 of 20) while a match is played on the group's board: a player tapping
+there every few seconds needs about 15 calls a minute."""
+YIELD = 0.2
+"""Seconds a call at low priority waits, then looks again, while a game's call waits."""
+
+_low: ContextVar[bool] = ContextVar("portes_low_priority", default=False)
+
+
+@contextlib.contextmanager
+def low_priority() -> Iterator[None]:
+    """The calls made inside (and in the tasks started inside) are at low priority."""
+    token = _low.set(True)
+    try:
+        yield
+    finally:
+        _low.reset(token)
+
+
+@contextlib.contextmanager
+def normal_priority() -> Iterator[None]:
+    """The calls made inside are at normal priority, wherever the task was started (the
+    delivery worker's chat tasks are started by whichever handler kicks them)."""
+    token = _low.set(False)
+    try:
+        yield
+    finally:
+        _low.reset(token)
+
+
+def is_low() -> bool:
+    return _low.get()
 
 
 @dataclass(frozen=True)
@@ -137,10 +181,23 @@ class ChatLimiter(BaseRateLimiter[int]):
         chat_burst: int = 3,
         max_retries: int = 5,
         group_period: float = 60.0,
+        low_share: float = LOW_SHARE,
+        played_share: float = PLAYED_SHARE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.overall = Window(int(overall_per_second), 1.0)
         self.group = Window(int(group_per_minute), group_period)
+        self.low_overall = Window(max(1, int(self.overall.most * low_share))
+                                  if self.overall.on else 0, 1.0)
+        """The overall window as calls at low priority see it."""
+        self.low_group = self.share(low_share)
+        """A group's window as calls at low priority see it..."""
+        self.played_group = self.share(played_share)
+        """... and while a match is played on its board."""
+        self.played: dict[int | str, float] = {}
+        """Groups whose board a match is played on (:meth:`played_on`), until when."""
+        self.urgent: dict[int | str, int] = {}
+        """Per chat, how many calls of normal priority wait for room there."""
         self.chat = Window(chat_burst if chat_per_second > 0 else 0,
                            chat_burst / chat_per_second if chat_per_second > 0 else 0)
         self.max_retries = max_retries
@@ -150,6 +207,21 @@ class ChatLimiter(BaseRateLimiter[int]):
         self.held: dict[int | str, float] = {}
         """Chats Telegram asked to wait (429), until when."""
         self.shared: SharedBudget | None = None
+
+    def share(self, share: float) -> Window:
+        """The group window for calls at low priority: ``share`` of its calls."""
+        return Window(max(1, int(self.group.most * share)) if self.group.on else 0,
+                      self.group.seconds)
+
+    def played_on(self, chat: int | str) -> None:
+        """A match is played on this group's board (its player taps there, each tap a call):
+        for the next window, calls at low priority there keep to ``played_share``. Known to
+        this instance only (the one delivering the board); the others keep to ``low_share``."""
+        if is_group(chat):
+            self.played[chat] = self.clock() + self.group.seconds
+
+    def _low_window(self, chat: int | str, now: float) -> Window:
+        return self.played_group if self.played.get(chat, 0.0) > now else self.low_group
 
     def share_groups(self, budget: SharedBudget | None) -> None:
         """Keep the group windows in ``budget`` (the database), shared by every instance."""
@@ -165,39 +237,68 @@ class ChatLimiter(BaseRateLimiter[int]):
     async def shutdown(self) -> None:
         """Nothing to close."""
 
-    def room(self, chat: int | str | None) -> float:
-        """Seconds until a counted call in ``chat`` fits (0: now)."""
+    def room(self, chat: int | str | None, *, low: bool = False) -> float:
+        """Seconds until a counted call in ``chat`` fits (0: now); ``low``: at low priority."""
         now = self.clock()
         wait = 0.0
         if self.overall.on:
-            wait = self.all_calls.wait(self.overall, now)
+            wait = self.all_calls.wait(self.low_overall if low else self.overall, now)
         if chat is not None:
             calls = self.calls.get(chat)
             if calls is not None:
                 if self.chat.on:
                     wait = max(wait, calls.wait(self.chat, now))
                 if self.group.on and is_group(chat) and not self._shares(chat):
-                    wait = max(wait, calls.wait(self.group, now))
+                    window = self._low_window(chat, now) if low else self.group
+                    wait = max(wait, calls.wait(window, now))
             wait = max(wait, self.held.get(chat, 0.0) - now)
+            if low and self.urgent.get(chat):
+                wait = max(wait, YIELD)
         return wait
+
+    @contextlib.contextmanager
+    def _waiting(self, chat: int | str | None, low: bool) -> Iterator[None]:
+        """A call of normal priority waiting for room in ``chat``: low ones there stand back."""
+        if low or chat is None:
+            yield
+            return
+        self.urgent[chat] = self.urgent.get(chat, 0) + 1
+        try:
+            yield
+        finally:
+            left = self.urgent[chat] - 1
+            if left:
+                self.urgent[chat] = left
+            else:
+                del self.urgent[chat]
 
     async def ready(self, chat: int | str | None) -> float:
         """Wait until a counted call in ``chat`` fits, without taking it; returns the seconds
         waited."""
         waited = 0.0
-        while (wait := max(self.room(chat), (await self._shared(chat, take=False))[0])) > 0:
-            await asyncio.sleep(wait)
-            waited += wait
+        low = is_low()
+        with self._waiting(chat, low):
+            while (wait := max(self.room(chat, low=low),
+                               (await self._shared(chat, take=False, low=low))[0])) > 0:
+                await asyncio.sleep(wait)
+                waited += wait
         return waited
 
-    async def _shared(self, chat: int | str | None, *, take: bool) -> tuple[float, float]:
+    async def low_wait(self, chat: int) -> float:
+        """Seconds a counted call at low priority in ``chat`` would wait now (0: none), by this
+        instance's count and the shared one: the chat lanes shed chatter that would wait long."""
+        return max(self.room(chat, low=True), (await self._shared(chat, take=False, low=True))[0])
+
+    async def _shared(self, chat: int | str | None, *, take: bool,
+                      low: bool = False) -> tuple[float, float]:
         """The group's shared window: ``(seconds until a call fits, 0)``, or ``(0, the time
         counted)`` when there is room (with ``take`` the call is then counted there). When the
         database cannot answer, this instance's own count of the group decides."""
         if not self._shares(chat) or self.shared is None:
             return 0.0, 0.0
         assert isinstance(chat, int)
-        most, span = ((self.group.most, self.group.seconds + MARGIN)
+        group = self._low_window(chat, self.clock()) if low else self.group
+        most, span = ((group.most, group.seconds + MARGIN)
                       if self.group.on and is_group(chat) else (0, 0.0))
         # the chat's second too: with several instances, each one's own count of it sees
         # only the calls it made (the updates of one chat go to every instance in turn)
@@ -212,19 +313,21 @@ class ChatLimiter(BaseRateLimiter[int]):
             log.warning("the shared budget of %s could not be read (%s): counting locally",
                         chat, exc)
             calls = self.calls.get(chat)
-            window = self.group if most else self.chat  # the chat's second: room() has it
+            window = group if most else self.chat  # the chat's second: room() has it
             return (0.0 if calls is None else calls.wait(window, self.clock())), 0.0
 
     async def _take(self, chat: int | str | None) -> tuple[list[list[float]], float]:
         """Wait for room, then count the call; returns its cells, to stamp when answered, and
         in a shared group the time counted in the database (0 elsewhere)."""
-        while True:
-            while (wait := self.room(chat)) > 0:
+        low = is_low()
+        with self._waiting(chat, low):
+            while True:
+                while (wait := self.room(chat, low=low)) > 0:
+                    await asyncio.sleep(wait)
+                wait, taken = await self._shared(chat, take=True, low=low)
+                if wait <= 0:
+                    break
                 await asyncio.sleep(wait)
-            wait, taken = await self._shared(chat, take=True)
-            if wait <= 0:
-                break
-            await asyncio.sleep(wait)
         now = self.clock()
         cells = []
         if self.overall.on:
@@ -249,6 +352,8 @@ class ChatLimiter(BaseRateLimiter[int]):
             del self.calls[chat]
         for chat in [c for c, until in self.held.items() if until <= now]:
             del self.held[chat]
+        for chat in [c for c, until in self.played.items() if until <= now]:
+            del self.played[chat]
 
     async def process_request(
         self,

@@ -52,6 +52,8 @@ class Metrics:
         r = self.registry = CollectorRegistry(auto_describe=True)
         self.updates = Counter("portes_updates", "Updates handled, by kind", ["kind"],
                                registry=r)
+        self.shed = Counter("portes_updates_shed", "Updates shed unrun (a chat flooding), by kind",
+                            ["kind"], registry=r)
         self.taps = Counter("portes_taps", "Button taps (callback queries) handled", registry=r)
         self.tap_seconds = Histogram(
             "portes_tap_seconds", "Seconds from a tap's arrival to the end of its handling",
@@ -88,6 +90,9 @@ class Metrics:
         if kind == "callback_query":
             self.taps.inc()
             self.tap_seconds.observe(time.monotonic() - started)
+
+    def update_shed(self, update: object) -> None:
+        self.shed.labels(kind=update_kind(update)).inc()
 
     def answered(self, status: int) -> None:
         self.telegram_requests.inc()

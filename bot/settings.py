@@ -33,6 +33,10 @@ class Limits:
 
     new_per_minute: int = 5
     """``/new`` commands one player may send in any minute (in memory, per bot instance)."""
+    new_per_group_minute: int = 5
+    """``/new`` commands one group may get answered in any minute, whoever sends them: a crowd
+    of accounts cannot fill the group's 20 calls a minute with cards (in memory, per bot
+    instance)."""
     open_per_chat: int = 3
     """Open challenges of one player in one group (enforced by the database)."""
     open_overall: int = 10
@@ -115,6 +119,9 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
     ("PORTES_RATE_RETRIES", "retries after a 429 'retry after' answer (default 5)"),
     ("PORTES_NEW_PER_MINUTE", "/new commands one player may send per minute; more are refused "
      "with one notice a minute (default 5; 0 lifts the cap; counted per bot instance)"),
+    ("PORTES_NEW_PER_GROUP_MINUTE", "/new commands answered per minute in one group, whoever "
+     "sends them; more are told privately that the group is busy (default 5; 0 lifts the cap; "
+     "counted per bot instance)"),
     ("PORTES_OPEN_CHALLENGES_CHAT", "open challenges one player may have in one group "
      "(default 3; 0 lifts the cap)"),
     ("PORTES_OPEN_CHALLENGES", "open challenges one player may have in all (default 10; "
@@ -267,6 +274,8 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     )
     limits = Limits(
         new_per_minute=int(_float(env, "PORTES_NEW_PER_MINUTE", Limits.new_per_minute)),
+        new_per_group_minute=int(_float(env, "PORTES_NEW_PER_GROUP_MINUTE",
+                                        Limits.new_per_group_minute)),
         open_per_chat=int(_float(env, "PORTES_OPEN_CHALLENGES_CHAT", Limits.open_per_chat)),
         open_overall=int(_float(env, "PORTES_OPEN_CHALLENGES", Limits.open_overall)),
     )

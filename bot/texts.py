@@ -473,8 +473,8 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
 
 
 def finished_matches_text(t: Tr, matches: Sequence[MatchSummary]) -> str:
-    """/review: the player's recent finished matches, one line each."""
-    lines = [t._("Your finished matches (tap one for its review):")]
+    """/review: the player's recent finished Portes matches, one line each."""
+    lines = [t._("Your finished Portes matches (tap one for its review):")]
     for s in matches:
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         lines.append(f"#{s.id} · {html.escape(opponent_name(t, s))} · {me}–{them}/{s.length}")

@@ -16,7 +16,8 @@ before rolling); a roll with no legal move is passed automatically; the first to
 checkers wins the game (its points: :mod:`rules.scoring`); the first to reach the match length
 wins the match. A player may, on their turn, offer to resign the game for 1, 2 or 3 points (at
 most 2 with "no triple"), which the opponent accepts or declines; resign the whole match at any
-time; and either player may cancel a match until someone has moved or a game has a result.
+time (the opponent wins it, reaching the match length); and either player may cancel a match
+until someone has moved or a game has a result.
 
 The match's stored form is :mod:`rules.matchjson`. This module also re-exports the match's
 vocabulary (phases, events, results) so callers need one import.
@@ -369,22 +370,27 @@ class Match(MatchState):
         return match, [ResignationDeclined(player, points)]
 
     def resign_match(self, player: int, *, reason: str = "resigned") -> tuple[Match, list[Event]]:
-        """A player gives up the whole match (at any time); the opponent wins it."""
+        """A player gives up the whole match (at any time; ``reason`` ``"timeout"`` when the
+        clock gave it up for them); the opponent wins it, credited with the points still
+        missing to reach the match length (a 5-point match given up at 2-3 ends 5-3)."""
         if player not in (0, 1):
             raise NotYourTurn("Not a player of this match")
         if self.is_over:
             raise GameOver("The match is over")
         winner = opponent_of(player)
+        score = list(self.score)
+        score[winner] = max(score[winner], self.length)
         match = replace(
             self,
             phase=Phase.MATCH_OVER,
+            score=(score[0], score[1]),
             winner=winner,
             end_reason=reason,
             dice=self.dice,
             chosen=(),
             resign_offer=0,
         )
-        return match, [MatchEnded(winner, reason, self.score)]
+        return match, [MatchEnded(winner, reason, match.score)]
 
     def cancel(self, player: int) -> tuple[Match, list[Event]]:
         """Either player may cancel a match nobody has moved in yet and no game has ended in

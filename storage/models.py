@@ -111,6 +111,11 @@ class Player(Base):
     its copy would be played a second time when their turn comes round again. Message ids in
     one private chat only grow, and typed plays are taken only there: a typed play whose id
     is not above this one was already played (:meth:`storage.usecases.kernel.Kernel.act`)."""
+    computer_level: Mapped[int | None] = mapped_column(SmallInteger)
+    """The computer's level they chose last on a /new card (1 easy, 2 medium, 3 strong; revision
+    0016): stored with the tap, before the card is drawn again, so a length tapped on the card
+    as it was before (its redraw waits for the chat's budget) starts a match at this level, and
+    their next card shows it ticked. ``None``: never chosen."""
 
 
 class MatchRow(Base):

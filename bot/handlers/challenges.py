@@ -38,10 +38,12 @@ from storage.results import ChallengeView
 # matched with fullmatch: the whole argument or nothing
 NEW_ARG_RE = re.compile(
     r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?(?:w([01]))?")
-NEW_COMPUTER_ARG_RE = re.compile(r"([o1357])([tn])([123])(?:g([a-z]))?")
+NEW_COMPUTER_ARG_RE = re.compile(r"([ol1357])([tn])([123])(?:g([a-z]))?")
 """The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
 game step, Portes); ``w`` and 0 or 1 (NEW_ARG_RE), the café start switch (none: the game's
-default, :func:`bot.tavli_texts.cafe_default`)."""
+default, :func:`bot.tavli_texts.cafe_default`). Against the computer the first is ``l`` (a level
+chosen), ``o`` (the card drawn: from the card against a person, or "no triple" switched) or a
+length, and the third the level the card showed."""
 
 
 async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeView,
@@ -184,7 +186,11 @@ async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int 
 
 async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     """The /new card in a private chat, against the computer: choose the level and length;
-    the challenge is created with its dice commitment, and the player's Start tap begins it."""
+    the challenge is created with its dice commitment, and the player's Start tap begins it.
+
+    A level tapped is the player's (stored at once, then the card drawn again, which may wait
+    a second or two for the chat's budget): a length tapped meanwhile on the card as it was
+    still starts at the level chosen, and the challenge's card names it before Start."""
     p, q, t = await tapped(update, context)
     user = q.from_user
     msg = q.message if isinstance(q.message, Message) else None
@@ -193,12 +199,13 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
     mode, flag, level_raw, letter = m.groups()
-    no_triple, level = flag == "n", int(level_raw)
+    no_triple = flag == "n"
     game = GAME_OF_LETTER.get(letter or "p", "portes")
-    if level not in offered_levels_for(game):  # a card from before gnubg-nn was uninstalled
-        level = default_level() if game == "portes" else 2
-    if mode == "o":
-        await q.answer()
+    level = await card_level(p, user.id, game, int(level_raw), chosen=mode == "l")
+    if mode in ("o", "l"):
+        # the answer comes at once, the card when the chat's budget allows
+        await q.answer(t._("🤖 Level: {level}", level=texts.level_text(t, level))
+                       if mode == "l" else None)
         text = texts.computer_card_text(t, no_triple)
         if game != "portes":
             text = game_line(t, game) + "\n" + text
@@ -216,6 +223,23 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     await msg.edit_text(texts.computer_challenge_text(t, c), parse_mode=HTML,
                         reply_markup=computer_challenge_keyboard(t, c.id))
     await p.uc.set_challenge_card(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
+
+
+async def card_level(p: Portes, user_id: int, game: str, shown: int, *, chosen: bool) -> int:
+    """The computer's level of a tap on its /new card: a level ``chosen`` is remembered for the
+    player and used; otherwise the one the player chose last, when ``game`` offers it, else the
+    one the card showed (``shown``; a level no longer offered, after gnubg-nn was uninstalled,
+    becomes the game's default)."""
+    offered = offered_levels_for(game)
+    if chosen and shown in offered:
+        await p.uc.set_computer_level(user_id, shown)
+        return shown
+    last = await p.uc.computer_level(user_id)
+    if last in offered:
+        return last
+    if shown in offered:
+        return shown
+    return default_level() if game == "portes" else 2
 
 
 async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:

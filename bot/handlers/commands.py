@@ -10,6 +10,7 @@ from telegram.constants import ChatType
 from bot import help_texts, texts
 from bot.callbacks import Callback, parse_id
 from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
+from bot.crowd import admit_new
 from bot.game_choice import bad_new_args_text, new_args, split_game, unknown_game_text
 from bot.handlers.challenges import new_from_args, show_challenge_privately, show_new_card
 from bot.handlers.chats import is_group_admin
@@ -30,7 +31,6 @@ from bot.keyboards import (
     notices_keyboard,
     url_keyboard,
 )
-from bot.pace import Admission
 from bot.reveal import dice_help_text
 from bot.tavli_texts import GAME_RULES, portes_rules
 from storage.results import ActionResult
@@ -252,11 +252,7 @@ async def cmd_new(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, user, t = sender
-    admitted = p.new_pace.admit(user.id)
-    if admitted != Admission.ALLOWED:
-        if admitted == Admission.REFUSED_TELL:
-            await msg.reply_text(texts.too_many_new_text(t, p.new_pace.per_minute),
-                                 do_quote=True)
+    if not await admit_new(p, context.bot, msg, user, t):
         return
     target = None
     if is_group_chat(msg.chat) and msg.reply_to_message and msg.reply_to_message.from_user:

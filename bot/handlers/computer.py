@@ -1,5 +1,5 @@
 """The computer's buttons and command: Hint (games against the computer only), Review (any
-finished match) and /review. The engine's work is done by the computer player service
+finished Portes match) and /review. The engine's work is done by the computer player service
 (:class:`bot.core.ComputerService`, installed on :class:`bot.core.Portes`)."""
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from bot.keyboards import finished_matches_keyboard
 from bot.tavli_texts import portes_only_text
 from computer.engine import available as engine_available
 from rules.match import Phase
-from storage.history import finished_matches
 
 log = logging.getLogger("bot.computer")
 
@@ -137,9 +136,18 @@ async def cmd_review(update: Update, context: Ctx) -> None:
             return
         await send_review(p, context.bot, mv.id, msg.chat_id, t, thread_id=thread)
         return
-    matches = await finished_matches(p.uc, user.id, 10)
+    # only Portes matches have a review (GNU Backgammon's): the others are not listed
+    matches = await p.uc.finished_matches(user.id, 10, game_type="portes")
     if not matches:
-        await msg.reply_text(t._("You have no finished match yet."))
+        others = await p.uc.finished_matches(user.id, 1)
+        await msg.reply_text(no_review_text(t) if others
+                             else t._("You have no finished match yet."))
         return
     await msg.reply_text(texts.finished_matches_text(t, matches), parse_mode=HTML,
                          reply_markup=finished_matches_keyboard(t, matches))
+
+
+def no_review_text(t: Tr) -> str:
+    """/review for a player whose finished matches are all of other games than Portes."""
+    return t._("Reviews are for Portes matches: GNU Backgammon, which writes them, does not "
+               "play the other games. You have no finished Portes match yet.")

@@ -295,7 +295,8 @@ class Kernel:
         if self.claimant is not None:
             claimant = (self.claimant[0], wall + timedelta(seconds=self.claimant[1]))
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
-                               self._after(row, values, players), events, wall, claimant)
+                               self._after(row, values, players), events, wall, claimant,
+                               moved=before.chosen != after.chosen)
         if delivery is not None:
             steps.append(delivery)
         return Plan(row, values, expect_status, steps)

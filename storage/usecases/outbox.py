@@ -43,7 +43,8 @@ class Where:
     repost: bool
     """A new message is wanted (someone new must act: a new message notifies, an edit not)."""
     media: bool
-    """The image changes (a turn ended), not only the caption and the keyboard."""
+    """The image changes (a turn ended, or the mover's moves so far changed), not only the
+    caption and the keyboard."""
     only_live: bool = False
     """Edit the place's board if one is live; never post one (a group match's private board
     of a player whose turn it is not)."""
@@ -62,24 +63,27 @@ def places(
     to_act: int | None,
     turn_changed: bool,
     private: tuple[bool, bool] = (False, False),
+    moved: bool = False,
 ) -> list[Where]:
     """The places an action on a match changes. A group match: see :func:`group_places`.
     Other matches show a board in each player's private chat, and an inline card when the
     challenge was inline. When the turn changed (someone new must act, or the match ended) the
-    one who must act gets a new message; a step inside a turn edits the mover's board only."""
+    one who must act gets a new message; a step inside a turn edits the mover's board only,
+    its picture too when the moves so far changed (``moved``: a move made or taken back), so
+    that the board shows them."""
     if status == MatchStatus.CHALLENGE:
         return []
     over = MatchStatus(status) in ENDED_STATUSES
     if is_group(chat_id):
         assert chat_id is not None
-        return group_places(chat_id, players, to_act, over, turn_changed, private)
+        return group_places(chat_id, players, to_act, over, turn_changed, private, moved)
     found: list[Where] = []
     for seat, player in enumerate(players):
         if player is None or (not turn_changed and to_act != seat):
             continue
         must_act = to_act == seat or over
         found.append(Where(f"chat:{player}:{seat}", str(player), player, None, seat,
-                           repost=turn_changed and must_act, media=turn_changed))
+                           repost=turn_changed and must_act, media=turn_changed or moved))
     if inline_message_id and turn_changed:
         key = f"inline:{inline_message_id}"
         found.append(Where(key, key, None, inline_message_id, None, repost=False, media=True))
@@ -100,6 +104,7 @@ def group_places(
     over: bool,
     turn_changed: bool,
     private: tuple[bool, bool],
+    moved: bool = False,
 ) -> list[Where]:
     """A group match shows one shared board in its group, and the group has a budget of
     about 20 calls a minute (sends, edits and deletions alike), so its board changes once per
@@ -111,12 +116,15 @@ def group_places(
     posted). The group's board is then edited in place once per turn. A player who never
     started the bot plays on the group's board itself: it is posted anew with them mentioned
     when their turn comes, and each of their taps edits it. The match's end is a new message
-    in the group."""
+    in the group. A move made or taken back (``moved``) redraws the picture of the board the
+    mover plays on, and only that one: the group's budget pays for no picture of another's
+    private turn."""
     mover_private = plays_privately(private, players, to_act, over)
     found: list[Where] = []
     if turn_changed or not mover_private:
         found.append(Where(f"chat:{chat_id}:g", str(chat_id), chat_id, None, None,
-                           repost=turn_changed and not mover_private, media=turn_changed))
+                           repost=turn_changed and not mover_private,
+                           media=turn_changed or moved))
     for seat, player in enumerate(players):
         if player is None or not private[seat]:
             continue
@@ -124,7 +132,7 @@ def group_places(
         if not turn_changed and not acting:
             continue
         found.append(Where(f"chat:{player}:{seat}", str(player), player, None, seat,
-                           repost=turn_changed and acting, media=turn_changed,
+                           repost=turn_changed and acting, media=turn_changed or moved,
                            only_live=not acting))
     return found
 
@@ -226,10 +234,11 @@ def upsert(insert: Any, dialect: str) -> Executable:
 
 def outbox_step(
     insert: Any, dialect: str, values: dict[str, Any], events: Sequence[Event], now: datetime,
-    claimant: Claimant | None = None,
+    claimant: Claimant | None = None, *, moved: bool = False,
 ) -> tuple[Executable, list[dict[str, Any]]] | None:
     """The outbox rows of one accepted action (``values``: the match row after the write,
-    with ``private``: which seats' players started the bot)."""
+    with ``private``: which seats' players started the bot; ``moved``: the mover's moves so
+    far changed)."""
     turn_changed = bool(events)
     found = places(
         status=values["status"],
@@ -239,6 +248,7 @@ def outbox_step(
         to_act=values["to_act"],
         turn_changed=turn_changed,
         private=values["private"],
+        moved=moved,
     )
     if not found:
         return None

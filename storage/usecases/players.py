@@ -88,6 +88,22 @@ class PlayerCases(Feature):
                 select(Player.last_typed).where(Player.id == user_id)).scalar()
 
     @off_loop
+    def computer_level(self, user_id: int) -> int | None:
+        """The computer's level this player chose last on a /new card (``None``: never)."""
+        with self.kernel.sessions() as session:
+            return session.execute(
+                select(Player.computer_level).where(Player.id == user_id)).scalar()
+
+    @off_loop
+    def set_computer_level(self, user_id: int, level: int) -> None:
+        """Remember the computer's level a player chose (1-3) on a /new card."""
+        if level not in (1, 2, 3):
+            raise ValueError(f"a computer level is 1, 2 or 3, not {level!r}")
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            session.execute(update(Player).where(Player.id == user_id).values(
+                computer_level=level, updated_at=self.kernel.clock()))
+
+    @off_loop
     def set_notices(self, user_id: int, on: bool) -> PlayerView | None:
         """Turn a player's private notices on or off (``/notices``): off, their boards and
         reminders still come, silently. ``None`` for a player never seen."""

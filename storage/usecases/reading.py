@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, UnaryExpression, or_, select
+from sqlalchemy import ColumnElement, UnaryExpression, and_, or_, select
 from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState
@@ -132,12 +132,17 @@ class ReadingCases(Feature):
         return out
 
     @off_loop
-    def finished_matches(self, user_id: int, limit: int = 10) -> list[MatchSummary]:
-        """The player's finished (or abandoned) matches, the most recently ended first."""
+    def finished_matches(self, user_id: int, limit: int = 10, *,
+                         game_type: str | None = None) -> list[MatchSummary]:
+        """The player's finished (or abandoned) matches, the most recently ended first; with
+        ``game_type``, those of that game only (``"portes"``: the ones a review can read)."""
+        ended: ColumnElement[bool] = MatchRow.status.in_(REVIEWABLE)
+        if game_type is not None:
+            ended = and_(ended, MatchRow.game_type == game_type)
         with self.kernel.sessions() as session:
             return self._player_summaries(
-                session, user_id, MatchRow.status.in_(REVIEWABLE),
-                (MatchRow.finished_at.desc(), MatchRow.id.desc()), limit,
+                session, user_id, ended, (MatchRow.finished_at.desc(), MatchRow.id.desc()),
+                limit,
             )
 
     def _player_summaries(

@@ -148,7 +148,7 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
     assert lines[:4] == [
         "📊 Alice · Portes",
         "👥 Against people: 6 matches · 3 won · 3 lost",
-        "Points: 0 for · 0 against",  # every match resigned at 0-0
+        "Points: 3 for · 3 against",  # 1-point matches, each resigned: 1 to the winner
         "Gammons: 0 won · 0 lost; backgammons: 0 won · 0 lost",
     ]
     assert "Streak: 3 losses in a row" in lines
@@ -162,7 +162,7 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
     said = alice.send(kafeneio, "good game!")
     h2h = await ask(bob, kafeneio, "/stats", "⚔️", reply_to=said)
     assert h2h.text.splitlines() == ["⚔️ Bob vs Alice · Portes", "3 matches: Bob won 0, Alice won 3",
-                                     "Points: Bob 0 · Alice 0"]
+                                     "Points: Bob 0 · Alice 3"]
     h2h = await ask(carol, taverna, "/stats @Alice", "⚔️")
     assert h2h.text.splitlines()[:2] == ["⚔️ Carol vs Alice · Portes",
                                          "3 matches: Carol won 3, Alice won 0"]
@@ -175,14 +175,18 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
     assert unknown.text == ('I know no game and no player called "nobody". The games: Portes, '
                             "Plakoto, Fevga, Tavli, Long Nardy; a player: /stats @username.")
 
-    # a game won as a gammon counts in points and gammons
+    # a game won as a gammon counts in points and gammons; the match resigned then gives the
+    # winner the point still missing to its length (3)
     winner, loser = await gammon_then_match_resigned(standin, alice, bob, kafeneio)
+    before = {alice: (3, 3), bob: (0, 3)}  # Alice's and Bob's points for and against so far
     stats = await ask(winner, kafeneio, "/stats", "📊")
-    assert "Points: 2 for · 0 against" in stats.text
+    won_for, won_against = before[winner]
+    assert f"Points: {won_for + 3} for · {won_against} against" in stats.text
     assert "Gammons: 1 won · 0 lost; backgammons: 0 won · 0 lost" in stats.text
     assert "Streak: 1 win in a row" in stats.text
     stats = await ask(loser, kafeneio, "/stats", "📊")
-    assert "Points: 0 for · 2 against" in stats.text
+    lost_for, lost_against = before[loser]
+    assert f"Points: {lost_for} for · {lost_against + 3} against" in stats.text
     assert "Gammons: 0 won · 1 lost; backgammons: 0 won · 0 lost" in stats.text
     assert "Rating in this group: " in stats.text and "(4 rated matches)" in stats.text
 
@@ -256,7 +260,7 @@ async def test_forgetme_deletes_the_players_data_and_keeps_the_match_for_the_oth
     assert refused.show_alert and "deleted their data" in (refused.text or "")
     # Bob's history shows "a deleted player"; his record stays
     listing = await ask(bob, group, "/history", "Your recent matches")
-    assert "a deleted player · 0–0/1" in listing.text
+    assert "a deleted player · 0–1/1" in listing.text
     stats_msg = await ask(bob, group, "/stats", "📊")
     assert "👥 Against people: 1 match · 0 won · 1 lost" in stats_msg.text
     # Alice writing again is a new player: no match with Bob any more

@@ -140,7 +140,7 @@ async def test_stats_and_head_to_head_per_game_with_their_buttons(
     # head to head per game: named in Greek, then switched
     h2h = await ask(alice, group, "/stats φευγα @bob", "⚔️")
     assert h2h.text.splitlines() == ["⚔️ Alice vs Bob · Fevga",
-                                     "1 match: Alice won 0, Bob won 1", "Points: Alice 0 · Bob 0"]
+                                     "1 match: Alice won 0, Bob won 1", "Points: Alice 0 · Bob 1"]
     await alice.tap(h2h, "Portes")
     await standin.wait_for(lambda: "· Portes" in (h2h.refresh().text or ""), what="Portes")
     assert h2h.refresh().text.splitlines()[1] == "1 match: Alice won 1, Bob won 0"

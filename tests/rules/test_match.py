@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -241,9 +242,25 @@ def test_resign_the_whole_match_at_any_time() -> None:
     match, _ = Match.new(7).start(SeededDice(4))
     over, events = match.resign_match(match.turn)  # even the player not to move may
     assert over.phase == Phase.MATCH_OVER and over.winner == 1 - match.turn
-    assert events == [MatchEnded(1 - match.turn, "resigned", (0, 0))]
+    # the winner reaches the match length: 7-0
+    won = (7, 0) if match.turn == 1 else (0, 7)
+    assert over.score == won
+    assert events == [MatchEnded(1 - match.turn, "resigned", won)]
     with pytest.raises(GameOver):
         over.resign_match(0)
+
+
+@pytest.mark.parametrize("reason", ["resigned", "timeout"])
+def test_a_match_given_up_is_won_with_the_points_still_missing(reason: str) -> None:
+    """Given a 5-point match at 2-3, when the player with 3 gives the match up (or lets the
+    clock give it up), the other wins it 5-3: the points still missing to the length are
+    theirs."""
+    match, _ = Match.new(5).start(SeededDice(6))
+    match = replace(match, score=(2, 3))
+    over, events = match.resign_match(1, reason=reason)
+    assert over.winner == 0 and over.end_reason == reason
+    assert over.score == (5, 3)
+    assert events == [MatchEnded(0, reason, (5, 3))]
 
 
 def test_cancel_only_before_the_first_play() -> None:

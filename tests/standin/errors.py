@@ -42,6 +42,7 @@ WRONG_FILE_ID = "Bad Request: wrong file identifier/HTTP URL specified"
 INLINE_UPLOAD = ("Bad Request: can't upload a new file to an inline message; use a file_id or "
                  "an HTTP URL")  # the stand-in's own wording
 TEXT_BUTTONS = "Bad Request: text buttons are unallowed in the inline keyboard"
+MARKUP_UNPARSABLE = "Bad Request: can't parse reply keyboard markup JSON object"
 MESSAGE_ID_INVALID = "Bad Request: MESSAGE_ID_INVALID"
 WEBHOOK_ACTIVE = ("Conflict: can't use getUpdates method while webhook is active; use "
                   "deleteWebhook to delete the webhook first")

@@ -245,6 +245,9 @@ async def test_sending_limits(api: httpx.AsyncClient, standin: StandIn) -> None:
              reply_markup={"inline_keyboard": [[{"text": "x", "callback_data": "é" * 32}]]})
     await fails(api, "sendMessage", 400, E.TEXT_BUTTONS, chat_id=alice.id, text="x",
                 reply_markup={"inline_keyboard": [[{"text": "x"}]]})
+    # an inline keyboard with no rows, as python-telegram-bot sends it (it drops empty lists)
+    await fails(api, "sendMessage", 400, E.MARKUP_UNPARSABLE, chat_id=alice.id, text="x",
+                reply_markup={})
     r = await api.post("sendPhoto", data={"chat_id": str(alice.id), "caption": "c" * 1025},
                        files={"photo": ("a.png", png(), "image/png")})
     assert r.json()["description"] == E.CAPTION_TOO_LONG

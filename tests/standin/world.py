@@ -52,6 +52,8 @@ CAPTION_LIMIT = 1024
 BUTTON_ACTIONS = ("callback_data", "url", "switch_inline_query", "switch_inline_query_current_chat",
                   "switch_inline_query_chosen_chat", "login_url", "web_app", "pay",
                   "callback_game", "copy_text")
+MARKUP_KINDS = {"inline_keyboard", "keyboard", "remove_keyboard", "force_reply"}
+"""The four kinds of reply markup; an object naming none of them cannot be read."""
 
 
 class Params:
@@ -516,8 +518,10 @@ class World:
     def check_markup(self, markup: Any) -> JSON | None:
         if markup is None:
             return None
-        if not isinstance(markup, dict):
-            raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+        if not isinstance(markup, dict) or not MARKUP_KINDS & markup.keys():
+            # an object that is none of the four kinds, as python-telegram-bot sends an inline
+            # keyboard with no rows (``{}``: it drops empty lists), is refused so too
+            raise ApiError(400, E.MARKUP_UNPARSABLE)
         if "inline_keyboard" not in markup:
             return None  # reply keyboards / force reply: not shown on the message
         rows = markup["inline_keyboard"]

@@ -58,10 +58,11 @@ async def test_a_player_who_started_the_bot_plays_a_group_match_on_a_private_boa
     step = next(iter(mv.state.legal_plays()[0].moves))
     res = await uc.steps(mv.id, mover.id, mv.version, (step,))
     assert res.ok, res
-    # Then only the mover's private board changes: the group's budget is not spent on taps
+    # Then only the mover's private board changes, its picture too (it shows the move): the
+    # group's budget is not spent on taps
     assert await uc.claim_deliveries("w", chat_key=GROUP) == []
     [tap] = await uc.claim_deliveries("w", chat_key=str(mover.id))
-    assert not tap.repost and not tap.media and tap.for_seat == seat
+    assert not tap.repost and tap.media and tap.for_seat == seat
 
 
 async def test_requests_coalesce_until_delivered(uc: UseCases) -> None:

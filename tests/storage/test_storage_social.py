@@ -57,9 +57,9 @@ async def test_stats_count_matches_points_gammons_streaks_and_ratings(
     stats = await uc.player_stats(ALICE, -100)
     people = stats.people
     assert (stats.name, people.played, people.won, people.lost) == ("Alice", 3, 2, 1)
-    # the match points: 2 from the gammon game for one of them, then the resigned 1-pointers
-    # leave the score where it was (0-0)
-    assert (people.points_for, people.points_against) == ((2, 0) if alice_gammon else (0, 2))
+    # the match points: 2 from the gammon game for one of them, then Bob reaches the 3-point
+    # match's length when Alice resigns it; each resigned 1-pointer gives its winner 1
+    assert (people.points_for, people.points_against) == ((4, 3) if alice_gammon else (2, 3))
     assert (people.gammons_won, people.gammons_lost) == ((1, 0) if alice_gammon else (0, 1))
     assert (people.backgammons_won, people.backgammons_lost) == (0, 0)
     assert people.streak == 2
@@ -81,7 +81,7 @@ async def test_stats_count_matches_points_gammons_streaks_and_ratings(
     h2h = await uc.head_to_head(BOB, ALICE)
     assert (h2h.first_name, h2h.second_name) == ("Bob", "Alice")
     assert (h2h.played, h2h.first_won, h2h.second_won) == (3, 1, 2)
-    assert (h2h.first_points, h2h.second_points) == ((0, 2) if alice_gammon else (2, 0))
+    assert (h2h.first_points, h2h.second_points) == ((3, 4) if alice_gammon else (3, 2))
     assert (await uc.head_to_head(ALICE, CAROL)).played == 0
     assert await uc.find_username("@ALICE") == (ALICE, "Alice")
     assert await uc.find_username("bob") == (BOB, "Bob")
