@@ -1,10 +1,18 @@
-"""The callback-data codec: ``<action>:<match id>:<version>[:<arg>]``, at most 64 bytes.
+"""The callback-data codec: ``<action>:<match id>:<version>[:<arg>][@<owner>]``, at most 64
+bytes.
 
 Buttons carry ids, versions and small indices, never move lists. The version is the match's own
 version number, which changes with every accepted step, so a second tap on the same button (or a
 tap on any older keyboard) no longer matches the match and changes nothing. The regexes the
 handlers route on live here, beside the encoder. Every pattern is matched against the whole
 data (``fullmatch``: ``$`` alone would let a trailing newline through) and knows only ASCII digits.
+
+``@<owner>`` is the Telegram id of the user a personal card was made for (the one who sent
+``/top``, ``/stats``, ``/history``, ``/new``...): every button of an action in :data:`PERSONAL`
+carries it (:func:`encode` refuses one without), and the router (:mod:`bot.handlers.guard`)
+lets only that user's taps edit the card; anyone else tapping it in a group gets their own new
+message, or an alert. Data without it (cards posted before the owner existed) decodes with
+``owner`` ``None``: such a card is nobody's, so in a group no tap edits it.
 """
 
 from __future__ import annotations
@@ -82,9 +90,22 @@ ON_BOARD = frozenset({
 })
 """The buttons only a match's board carries: a tap on one counts only from that board."""
 
+PERSONAL = frozenset({
+    Action.RESIGN, Action.CANCEL, Action.NEW, Action.NEW_CANCEL, Action.NEW_COMPUTER,
+    Action.CLOSE_UNREADABLE, Action.NOTICES, Action.REPLAY, Action.PICK_PLAY,
+    Action.PICK_RESIGN, Action.FORGET, Action.SETTINGS, Action.TOP_GAME, Action.STATS_GAME,
+})
+"""The buttons of personal cards (the resignation card, the /new card, /games, /notices,
+/history and its replay, "which match?", /forgetme, /settings, /top, /stats) whose handlers
+edit or delete the tapped card, or set something of the tapper's: each carries its card's owner
+(``@<owner>``). The other buttons of such cards (Download, Position, a /games board, Review)
+only post something new, whoever taps them, and carry no owner. /lang's buttons carry none
+either: in a private chat the card is its only reader's, and in a group it is the group's
+language card, which any of the group's admins may use (the handler checks)."""
+
 
 _ACTIONS = "|".join(sorted((re.escape(a.value) for a in Action), key=len, reverse=True))
-_TAIL = r":([0-9]{1,12}):([0-9]{1,9})(?::([0-9A-Za-z_\-]{1,24}))?"
+_TAIL = r":([0-9]{1,12}):([0-9]{1,9})(?::([0-9A-Za-z_\-]{1,24}))?(?:@([0-9]{1,19}))?"
 CALLBACK_RE = re.compile(rf"({_ACTIONS}){_TAIL}\Z")
 """Every callback data this bot sends matches this; anything else is forged or stale. It ends
 in ``\\Z``: python-telegram-bot routes with ``re.match``, which a ``$`` would let end before a
@@ -120,9 +141,12 @@ class Callback:
     match_id: int
     version: int
     arg: str | None = None
+    owner: int | None = None
+    """The user the card was made for (``None``: not a personal card's button, or one from
+    before owners were recorded)."""
 
     def encode(self) -> str:
-        return encode(self.action, self.match_id, self.version, self.arg)
+        return encode(self.action, self.match_id, self.version, self.arg, owner=self.owner)
 
     def move(self) -> tuple[int, int, int]:
         """The ``(from, to, variant)`` of a :attr:`Action.MOVE` argument."""
@@ -137,15 +161,24 @@ class Callback:
         return int(self.arg)
 
 
-def encode(action: Action, match_id: int, version: int, arg: str | int | None = None) -> str:
+def encode(action: Action, match_id: int, version: int, arg: str | int | None = None, *,
+           owner: int | None = None) -> str:
+    """The data of a button; ``owner``: the user a personal card is for (required for the
+    actions in :data:`PERSONAL`)."""
     if match_id < 0 or version < 0:
         raise ValueError("ids and versions are not negative")
+    if action in PERSONAL and owner is None:
+        raise ValueError(f"a {action.name} button belongs to a personal card: give its owner")
     text = f"{action.value}:{match_id}:{version}"
     if arg is not None:
         arg = str(arg)
         if not _ARG_RE.fullmatch(arg):
             raise ValueError(f"bad callback argument {arg!r}")
         text += f":{arg}"
+    if owner is not None:
+        if owner <= 0:
+            raise ValueError("an owner is a user's id")
+        text += f"@{owner}"
     if len(text.encode()) > MAX_BYTES:
         raise ValueError(f"callback data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -162,4 +195,5 @@ def decode(data: str | None) -> Callback | None:
     m = CALLBACK_RE.fullmatch(data)
     if not m:
         return None
-    return Callback(Action(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4))
+    owner = int(m.group(5)) if m.group(5) else None
+    return Callback(Action(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4), owner)

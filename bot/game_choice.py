@@ -9,9 +9,10 @@
   has just finished a Plakoto match and sends ``/top`` wants Plakoto's leaderboard; someone who
   never played sees Portes's, the game most played.
 - **Buttons** under the answer, one per game, the game shown ticked (``✔ Plakoto``). Callback
-  data: ``lb:0:0:<letter>`` under ``/top`` (whoever taps sees this chat's leaderboard of that
-  game with their own place), ``sg:<player>:0:<letter>[-<other>]`` under ``/stats`` (only that
-  player may switch their record or head to head). The letters are
+  data: ``lb:0:0:<letter>@<owner>`` under ``/top`` and ``sg:<player>:0:<letter>[-<other>]@<player>``
+  under ``/stats``: the owner's taps switch the card; anyone else tapping it in a group gets a
+  new message of their own (this chat's leaderboard of that game with their place, or their own
+  record), and the card stays as it was (:mod:`bot.handlers.guard`). The letters are
   :data:`bot.tavli_texts.GAME_LETTERS`; anything else is refused and changes nothing.
 """
 
@@ -98,15 +99,18 @@ def game_keyboard(t: Tr, shown: str, data: dict[str, str]) -> Markup:
     ])
 
 
-def top_keyboard(t: Tr, shown: str) -> Markup:
+def top_keyboard(t: Tr, shown: str, owner: int) -> Markup:
+    """The game switch under ``owner``'s /top."""
     return game_keyboard(t, shown, {
-        game: encode(Action.TOP_GAME, 0, 0, letter) for game, letter in GAME_LETTERS.items()})
+        game: encode(Action.TOP_GAME, 0, 0, letter, owner=owner)
+        for game, letter in GAME_LETTERS.items()})
 
 
 def stats_keyboard(t: Tr, shown: str, player: int, other: int | None) -> Markup:
+    """The game switch under ``player``'s /stats (theirs, or head to head with ``other``)."""
     tail = "" if other is None else f"-{other}"
     return game_keyboard(t, shown, {
-        game: encode(Action.STATS_GAME, player, 0, letter + tail)
+        game: encode(Action.STATS_GAME, player, 0, letter + tail, owner=player)
         for game, letter in GAME_LETTERS.items()})
 
 

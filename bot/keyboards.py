@@ -114,16 +114,16 @@ def turn_keyboard(
     return Markup(rows) if rows else None
 
 
-def game_rows(game: str, t: Tr, arg: Callable[[str], str]) -> list[list[Btn]]:
+def game_rows(game: str, t: Tr, arg: Callable[[str], str], owner: int) -> list[list[Btn]]:
     """The /new card's first rows: the games, in :data:`GAME_NAMES`'s order, ``game`` ticked;
     ``arg(letter)`` is the card's argument with that game chosen."""
     games = [Btn(("✔ " if g == game else "") + game_name(t, g),
-                 callback_data=encode(Action.NEW, 0, 0, arg(GAME_LETTERS[g])))
+                 callback_data=encode(Action.NEW, 0, 0, arg(GAME_LETTERS[g]), owner=owner))
              for g in GAME_NAMES]
     return [games[:3], games[3:]]
 
 
-def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
+def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
                       computer: bool = False, hours: int | None = None,
                       default_move: float = 7 * 24 * 3600.0, game: str = "portes",
                       cafe: bool | None = None) -> Markup:
@@ -132,7 +132,8 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     ``default_move`` seconds), the "no triple" switch (where Portes is played) and the café
     start switch (``cafe``; ``None``: the game's default, see :func:`cafe_default`);
     ``computer`` (private chats): a button to play against the computer instead. Every choice
-    carries the game (and, where it applies, the café start; choosing another game drops it)."""
+    carries the game (and, where it applies, the café start; choosing another game drops it),
+    and ``owner``, the player who sent /new (the only one whose taps count)."""
     flag = "n" if no_triple else "t"
     suffix = str(target) if target else ""
     chosen = f"h{hours}" if hours else ""
@@ -141,36 +142,39 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *,
     g = f"g{GAME_LETTERS[game]}" + ((f"w{int(cafe)}") if game in CAFE_GAMES else "")
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}{g}"))
+            callback_data=encode(Action.NEW, 0, 0, f"{n}{flag}{suffix}{chosen}{g}", owner=owner))
         for n in match_lengths(game)
     ]
     toggle_flag = "t" if no_triple else "n"
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     # Every choice first, the lengths last: a length creates the challenge at once.
     rows = [
-        *game_rows(game, t, lambda letter: f"o{flag}{suffix}{chosen}g{letter}"),
+        *game_rows(game, t, lambda letter: f"o{flag}{suffix}{chosen}g{letter}", owner),
         *move_buttons(t, hours, default_move, lambda h: encode(
-            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g)),
+            Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g, owner=owner)),
     ]
     if game in ("portes", "tavli"):
         rows.append([Btn(toggle_text, callback_data=encode(
-            Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}{g}"))])
+            Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}{g}", owner=owner))])
     if game in CAFE_GAMES:
         g_other = f"g{GAME_LETTERS[game]}w{int(not cafe)}"
         rows.append([Btn(("☑ " if cafe else "☐ ") + t._("The winner rolls first next game"),
                          callback_data=encode(Action.NEW, 0, 0,
-                                              f"o{flag}{suffix}{chosen}{g_other}"))])
+                                              f"o{flag}{suffix}{chosen}{g_other}",
+                                              owner=owner))])
     rows.append(lengths)
     if computer:
         level = default_level() if game == "portes" else 2
         rows.append([Btn("🤖 " + t._("Against the computer"),
                          callback_data=encode(Action.NEW_COMPUTER, 0, 0,
-                                              f"o{flag}{level}g{GAME_LETTERS[game]}"))])
-    rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
+                                              f"o{flag}{level}g{GAME_LETTERS[game]}",
+                                              owner=owner))])
+    rows.append([Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0, owner=owner))])
     return Markup(rows)
 
 
-def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "portes") -> Markup:
+def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "portes", *,
+                           owner: int) -> Markup:
     """The /new card against the computer: the level (one ticked), the lengths (each starts a
     challenge), the "no triple" switch, back to a match against a person. Outside Portes the
     computer has one level (:func:`offered_levels_for`)."""
@@ -180,12 +184,13 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [  # "l": a level chosen (remembered for the player; "o" only draws the card)
         Btn(("✔ " if n == level else "") + names[n],
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"l{flag}{n}{g}"))
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"l{flag}{n}{g}", owner=owner))
         for n in offered_levels_for(game)
     ]
     lengths = [
         Btn(t.ngettext("{n} point", "{n} points", n),
-            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}{g}"))
+            callback_data=encode(Action.NEW_COMPUTER, 0, 0, f"{n}{flag}{level}{g}",
+                                 owner=owner))
         for n in match_lengths(game)
     ]
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
@@ -193,10 +198,10 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
     rows = [levels, lengths]
     if game in ("portes", "tavli"):  # the other games have no triple anyway
         rows.append([Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0,
-                                                           f"o{toggle}{level}{g}"))])
+                                                           f"o{toggle}{level}{g}", owner=owner))])
     rows.append([Btn("👥 " + t._("Against a person"),
-                     callback_data=encode(Action.NEW, 0, 0, f"o{flag}{g}")),
-                 Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0))])
+                     callback_data=encode(Action.NEW, 0, 0, f"o{flag}{g}", owner=owner)),
+                 Btn(t._("Cancel"), callback_data=encode(Action.NEW_CANCEL, 0, 0, owner=owner))])
     return Markup(rows)
 
 
@@ -232,19 +237,21 @@ def inline_accept_keyboard(t: Tr, length: int, no_triple: bool, author: int,
     return Markup([[Btn("🎲 " + t._("Accept"), callback_data=encode(Action.ACCEPT, 0, 0, arg))]])
 
 
-def resign_keyboard(t: Tr, match_id: int, version: int, match: Match, *, my_turn: bool) -> Markup:
+def resign_keyboard(t: Tr, match_id: int, version: int, match: Match, *, my_turn: bool,
+                    owner: int) -> Markup:
+    """The resignation card of ``owner`` (the player who sent /resign)."""
     rows: list[list[Btn]] = []
     if my_turn and match.phase == Phase.PLAYING:
         rows.append([
             Btn(t.ngettext("Game: {n} point", "Game: {n} points", n),
-                callback_data=encode(Action.RESIGN, match_id, version, n))
+                callback_data=encode(Action.RESIGN, match_id, version, n, owner=owner))
             for n in range(1, match.max_resign_points() + 1)
         ])
     rows.append([Btn("🏳 " + t._("Resign the match"),
-                     callback_data=encode(Action.RESIGN, match_id, version, "m"))])
+                     callback_data=encode(Action.RESIGN, match_id, version, "m", owner=owner))])
     if match.can_cancel:
         rows.append([Btn(t._("Cancel the match"),
-                         callback_data=encode(Action.CANCEL, match_id, version))])
+                         callback_data=encode(Action.CANCEL, match_id, version, owner=owner))])
     return Markup(rows)
 
 
@@ -261,35 +268,35 @@ def lang_keyboard() -> Markup:
                     for lang in LANGS]])
 
 
-def notices_keyboard(t: Tr, on: bool) -> Markup:
+def notices_keyboard(t: Tr, on: bool, owner: int) -> Markup:
     """/notices: the one button that turns them the other way."""
     if on:
         return Markup([[Btn("🔕 " + t._("Turn notices off"),
-                            callback_data=encode(Action.NOTICES, 0, 0, "off"))]])
+                            callback_data=encode(Action.NOTICES, 0, 0, "off", owner=owner))]])
     return Markup([[Btn("🔔 " + t._("Turn notices on"),
-                        callback_data=encode(Action.NOTICES, 0, 0, "on"))]])
+                        callback_data=encode(Action.NOTICES, 0, 0, "on", owner=owner))]])
 
 
 def url_keyboard(text: str, url: str) -> Markup:
     return Markup([[Btn(text, url=url)]])
 
 
-def games_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup:
-    """/games: a button per match, bringing its board back (or, for a match that cannot be
-    read, closing it)."""
+def games_keyboard(t: Tr, matches: Sequence[MatchSummary], owner: int) -> Markup:
+    """/games of ``owner``: a button per match, bringing its board back (or, for a match that
+    cannot be read, closing it)."""
     return Markup([
         [Btn(f"#{s.id} {opponent_name(t, s)} ({match_state(t, s)})",
              callback_data=encode(Action.SHOW, s.id, s.version))]
         if s.readable else
         [Btn(t._("✖ Close #{id}: it cannot be read", id=s.id),
-             callback_data=encode(Action.CLOSE_UNREADABLE, s.id, s.version))]
+             callback_data=encode(Action.CLOSE_UNREADABLE, s.id, s.version, owner=owner))]
         for s in matches])
 
 
-def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary]) -> Markup:
-    """"Which match?": one button per match."""
+def pick_keyboard(t: Tr, action: Action, matches: Sequence[MatchSummary], owner: int) -> Markup:
+    """"Which match?" asked of ``owner``: one button per match."""
     return Markup([
-        [Btn(match_label(t, s), callback_data=encode(action, s.id, s.version))]
+        [Btn(match_label(t, s), callback_data=encode(action, s.id, s.version, owner=owner))]
         for s in matches[:20]])
 
 

@@ -2,7 +2,7 @@
 keyboards (pure).
 
 The settings card is one message whose buttons edit it in place. Its buttons carry
-``st:0:<state>:<change>``: the version field is :func:`state_code` of the settings the card
+``st:0:<state>:<change>@<player>``: the version field is :func:`state_code` of the settings the card
 shows, so a tap on a card that no longer shows the player's settings (changed by another card,
 ``/lang`` or ``/notices``) changes nothing and the card is drawn again as things are.
 """
@@ -89,13 +89,14 @@ def settings_help(t: Tr) -> str:
         "the group's language (/lang) and the standard board are used.")
 
 
-def settings_keyboard(t: Tr, s: PlayerSettings) -> Markup:
-    """A row per setting, the current choice ticked; every tap edits the card in place."""
+def settings_keyboard(t: Tr, s: PlayerSettings, owner: int) -> Markup:
+    """A row per setting of ``owner``'s, the current choice ticked; every tap edits the card
+    in place."""
     code = state_code(s)
 
     def button(label: str, chosen: bool, change: str) -> Btn:
         return Btn(("✔ " if chosen else "") + label,
-                   callback_data=encode(Action.SETTINGS, 0, code, change))
+                   callback_data=encode(Action.SETTINGS, 0, code, change, owner=owner))
 
     return Markup([
         [button("🎨 " + t._(THEME_LABELS.get(name, name)), s.theme == name, f"th-{name}")

@@ -11,7 +11,8 @@ the result (see docs/bot.md for the map).
 - :mod:`~bot.handlers.player_settings`: /settings and its buttons
 - :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
 - :mod:`~bot.handlers.errors`: the error handler
-- :mod:`~bot.handlers.router`: every button tap, routed by its action
+- :mod:`~bot.handlers.guard`: whether a tap may act on the message it was tapped on
+- :mod:`~bot.handlers.router`: every button tap, checked by the guard and routed by its action
 
 The entry points :mod:`bot.app` registers are re-exported here.
 """

@@ -61,13 +61,13 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
 
 
 async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None,
-                        hours: int | None, default_move: float, *, edit: bool,
+                        hours: int | None, default_move: float, *, edit: bool, owner: int,
                         game: str = "portes", cafe: bool | None = None) -> Message:
     """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): the
     games (Portes ticked until another is chosen), the lengths, the times per move with
     ``hours`` ticked (``None``: the operator's default), the "no triple" switch, and in a
     private chat the way to a match against the computer; where it applies, the café start
-    (``cafe``; ``None``: the game's default)."""
+    (``cafe``; ``None``: the game's default). ``owner``: the player who sent /new."""
     text = texts.new_card_text(t, no_triple, hours * 3600 if hours else default_move)
     if game != "portes":
         text = game_line(t, game) + "\n" + text
@@ -75,8 +75,9 @@ async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None
     line = cafe_line(t, game, on)
     if line:
         text += "\n" + line
-    markup = new_card_keyboard(t, no_triple, target, computer=msg.chat.type == ChatType.PRIVATE,
-                               hours=hours, default_move=default_move, game=game, cafe=on)
+    markup = new_card_keyboard(t, no_triple, target, owner=owner,
+                               computer=msg.chat.type == ChatType.PRIVATE, hours=hours,
+                               default_move=default_move, game=game, cafe=on)
     if edit:
         edited = await msg.edit_text(text, reply_markup=markup)
         return edited if isinstance(edited, Message) else msg
@@ -121,7 +122,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer()
         ct = await p.t_in(msg.chat, user)
         await quietly(show_new_card(msg, ct, first == "n", target, hours, default, edit=True,
-                                    game=game, cafe=cafe))
+                                    owner=user.id, game=game, cafe=cafe))
         return
     length = int(first)
     no_triple = flag == "n"
@@ -209,7 +210,7 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         if game != "portes":
             text = game_line(t, game) + "\n" + text
         await quietly(msg.edit_text(text, reply_markup=computer_card_keyboard(
-            t, no_triple, level, game)))
+            t, no_triple, level, game, owner=user.id)))
         return
     res = await p.uc.create_challenge(user.id, length=int(mode), no_triple=no_triple,
                                       computer_level=level, game_type=game,

@@ -224,7 +224,8 @@ async def cmd_notices(update: Update, context: Ctx) -> None:
 async def show_notices(context: Ctx, t: Tr, msg: Message, user_id: int) -> None:
     player = await portes(context).uc.get_player(user_id)
     on = player is None or player.notices
-    await msg.reply_text(help_texts.notices_text(t, on), reply_markup=notices_keyboard(t, on))
+    await msg.reply_text(help_texts.notices_text(t, on),
+                         reply_markup=notices_keyboard(t, on, user_id))
 
 
 async def on_notices(update: Update, context: Ctx, cb: Callback) -> None:
@@ -242,7 +243,7 @@ async def on_notices(update: Update, context: Ctx, cb: Callback) -> None:
     p.forget_views_of(player.id)  # the next board reads the setting from the database
     await q.answer()
     await quietly(msg.edit_text(help_texts.notices_text(t, player.notices),
-                                reply_markup=notices_keyboard(t, player.notices)))
+                                reply_markup=notices_keyboard(t, player.notices, player.id)))
 
 
 async def cmd_new(update: Update, context: Ctx) -> None:
@@ -276,7 +277,7 @@ async def new_card_or_challenge(p: Portes, t: Tr, msg: Message, user: User, targ
         await new_from_args(p, t, msg, user, target, game or "portes", length)
         return
     await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
-                        edit=False, game=game or "portes")
+                        edit=False, owner=user.id, game=game or "portes")
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:
@@ -291,7 +292,7 @@ async def cmd_games(update: Update, context: Ctx) -> None:
         return
     shown = matches[:20]
     await msg.reply_text(texts.games_text(t, shown), parse_mode=HTML,
-                         reply_markup=games_keyboard(t, shown))
+                         reply_markup=games_keyboard(t, shown, user.id))
 
 
 async def on_close_unreadable(update: Update, context: Ctx, cb: Callback) -> None:

@@ -47,10 +47,12 @@ def seat_names(t: Tr, mv: MatchView) -> tuple[str, str]:
     return out[0], out[1]
 
 
-def history_keyboard(t: Tr, record_ids: list[int], portes: set[int] | None = None) -> Markup:
-    """Replay for each match; Download (.mat) for those of ``portes`` (None: all), the only
-    game GNU Backgammon reads."""
-    return Markup([[Btn(t._("▶ Replay #{id}", id=i), callback_data=encode(Action.REPLAY, i, 0, 0)),
+def history_keyboard(t: Tr, record_ids: list[int], owner: int,
+                     portes: set[int] | None = None) -> Markup:
+    """``owner``'s /history: Replay for each match; Download (.mat) for those of ``portes``
+    (None: all), the only game GNU Backgammon reads."""
+    return Markup([[Btn(t._("▶ Replay #{id}", id=i),
+                        callback_data=encode(Action.REPLAY, i, 0, 0, owner=owner)),
                     *([Btn(t._("📄 Download #{id}", id=i),
                            callback_data=encode(Action.DOWNLOAD, i, 0))]
                       if portes is None or i in portes else [])] for i in record_ids])
@@ -71,7 +73,7 @@ async def cmd_history(update: Update, context: Ctx) -> None:
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         lines.append(f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}")
     await msg.reply_text("\n".join(lines),
-                         reply_markup=history_keyboard(t, [s.id for s in matches], {
+                         reply_markup=history_keyboard(t, [s.id for s in matches], user.id, {
                              s.id for s in matches if s.game_type == "portes"}))
 
 
@@ -160,19 +162,22 @@ def game_jump(steps: list[Step], index: int, forward: bool) -> int:
     return earlier[0] if earlier else 0
 
 
-def replay_keyboard(t: Tr, match_id: int, steps: list[Step], index: int) -> Markup:
+def replay_keyboard(t: Tr, match_id: int, steps: list[Step], index: int, owner: int) -> Markup:
+    """The buttons of ``owner``'s replay at step ``index``."""
     last = len(steps) - 1
     targets = (("⏮", game_jump(steps, index, False)), ("◀", max(0, index - 1)),
                ("▶", min(last, index + 1)), ("⏭", game_jump(steps, index, True)))
     return Markup([
-        [Btn(label, callback_data=encode(Action.REPLAY, match_id, 0, to)) for label, to in targets],
+        [Btn(label, callback_data=encode(Action.REPLAY, match_id, 0, to, owner=owner))
+         for label, to in targets],
         [Btn(t._("📍 Position"), callback_data=encode(Action.POSITION, match_id, 0, index))],
     ])
 
 
-async def on_replay(update: Update, context: Ctx, cb: Callback) -> None:
+async def on_replay(update: Update, context: Ctx, cb: Callback, *, anew: bool = False) -> None:
     """Replay: from the list, a new board message at the first step; on the board, that board
-    edited in place to the step in the data."""
+    edited in place to the step in the data. ``anew`` (someone tapping another's replay, see
+    :mod:`bot.handlers.guard`): a new board of their own at that step, the other stays."""
     record = await _own_record(update, context, cb)
     if record is None:
         return
@@ -189,9 +194,9 @@ async def on_replay(update: Update, context: Ctx, cb: Callback) -> None:
     look = Look.of(await p.uc.get_player(q.from_user.id)) if private else DEFAULT_LOOK
     photo = await draw_board_async(shown, turn.player, look)
     caption = step_caption(t, record, steps, index)
-    markup = replay_keyboard(t, record.match.id, steps, index)
+    markup = replay_keyboard(t, record.match.id, steps, index, q.from_user.id)
     msg = q.message if isinstance(q.message, Message) else None
-    if msg is not None and msg.photo:
+    if msg is not None and msg.photo and not anew:
         await quietly(msg.edit_media(InputMediaPhoto(photo, caption=caption),
                                      reply_markup=markup))
         return

@@ -183,8 +183,10 @@ async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, 
     # a negative key: never a match id
     async with p.locks.hold(-abs(hash(inline_message_id)) - 1):
         known = context.application.bot_data.setdefault("inline_cards", {})
-        if inline_message_id in known:
-            c = await p.uc.get_challenge(known[inline_message_id])
+        # recorded in the database too: another instance, or this one before a restart, made it
+        c = (await p.uc.get_challenge(known[inline_message_id]) if inline_message_id in known
+             else await p.uc.get_challenge(inline_message_id=inline_message_id))
+        if c is not None or inline_message_id in known:
             if c is None or not show_again or c.status != "open":
                 return c
         else:

@@ -54,7 +54,7 @@ async def show_settings(p: Portes, msg: Message, user: User) -> None:
     _, shown = await current(p, user)
     t = tr(shown.lang)
     await msg.reply_text(settings_text(t, shown), parse_mode=HTML,
-                         reply_markup=settings_keyboard(t, shown))
+                         reply_markup=settings_keyboard(t, shown, user.id))
 
 
 async def on_settings(update: Update, context: Ctx, cb: Callback) -> None:
@@ -74,7 +74,7 @@ async def on_settings(update: Update, context: Ctx, cb: Callback) -> None:
         # an older card: it showed settings that have changed since; show them as they are
         await q.answer(t._("Your settings had changed since this card; here they are now."),
                        show_alert=True)
-        await redraw(msg, shown)
+        await redraw(msg, shown, user.id)
         return
     changed = await apply_change(p, user, change)
     if changed is None:
@@ -83,7 +83,7 @@ async def on_settings(update: Update, context: Ctx, cb: Callback) -> None:
     p.forget_views_of(user.id)  # the next board reads the settings from the database
     _, shown = await current(p, user)
     await q.answer()
-    await redraw(msg, shown)
+    await redraw(msg, shown, user.id)
 
 
 async def apply_change(p: Portes, user: User, change: tuple[str, str]) -> PlayerView | None:
@@ -101,7 +101,7 @@ async def apply_change(p: Portes, user: User, change: tuple[str, str]) -> Player
     return player
 
 
-async def redraw(msg: Message, shown: PlayerSettings) -> None:
+async def redraw(msg: Message, shown: PlayerSettings, owner: int) -> None:
     t: Tr = tr(shown.lang)
     await quietly(msg.edit_text(settings_text(t, shown), parse_mode=HTML,
-                                reply_markup=settings_keyboard(t, shown)))
+                                reply_markup=settings_keyboard(t, shown, owner)))

@@ -28,7 +28,8 @@ def resign_card(t: Tr, mv: MatchView, user_id: int) -> tuple[str, InlineKeyboard
     my_turn = seat is not None and mv.state.turn == seat
     game = my_turn and mv.state.phase == Phase.PLAYING
     text = texts.resign_card_text(t, mv, seat if seat is not None else 0, game=game)
-    return text, resign_keyboard(t, mv.id, mv.version, mv.state, my_turn=my_turn)
+    return text, resign_keyboard(t, mv.id, mv.version, mv.state, my_turn=my_turn,
+                                 owner=user_id)
 
 
 async def cmd_resign(update: Update, context: Ctx) -> None:
@@ -44,7 +45,7 @@ async def cmd_resign(update: Update, context: Ctx) -> None:
     summary = await meant(p, user.id, msg, here)
     if summary is None:
         await msg.reply_text(t._("Which match do you want to resign?"), do_quote=True,
-                             reply_markup=pick_keyboard(t, Action.PICK_RESIGN, here))
+                             reply_markup=pick_keyboard(t, Action.PICK_RESIGN, here, user.id))
         return
     res = await p.uc.load_match(summary.id)
     if res.match is None:

@@ -1,8 +1,10 @@
-"""The callback router: every button's data is decoded here and sent to its feature's handler."""
+"""The callback router: every button's data is decoded here, checked against the message it was
+tapped on (:mod:`bot.handlers.guard`), and sent to its feature's handler."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from telegram import Update
 
@@ -13,6 +15,7 @@ from bot.handlers.challenges import on_accept, on_new_card, on_new_computer, on_
 from bot.handlers.commands import on_close_unreadable, on_lang, on_notices, on_show
 from bot.handlers.common import Ctx
 from bot.handlers.computer import on_hint, on_review
+from bot.handlers.guard import Passed, admit
 from bot.handlers.history import on_download, on_position, on_replay
 from bot.handlers.player_settings import on_settings
 from bot.handlers.resigning import on_rematch, on_resign
@@ -20,6 +23,14 @@ from bot.handlers.social import on_forget, on_stats_game, on_top_game
 from bot.handlers.turn import on_pick, on_turn_tap
 
 ButtonHandler = Callable[[Update, Ctx, Callback], Awaitable[None]]
+
+
+class ViewHandler(Protocol):
+    """A handler that can also answer in a new message (``anew``) instead of editing the card."""
+
+    def __call__(self, update: Update, context: Ctx, cb: Callback, *,
+                 anew: bool = ...) -> Awaitable[None]: ...
+
 
 ROUTES: dict[Action, ButtonHandler] = {
     Action.FROM: on_turn_tap, Action.MOVE: on_turn_tap, Action.BACK: on_turn_tap,
@@ -38,17 +49,30 @@ ROUTES: dict[Action, ButtonHandler] = {
     Action.TOP_GAME: on_top_game, Action.STATS_GAME: on_stats_game,
 }
 
+VIEWS: dict[Action, ViewHandler] = {
+    Action.TOP_GAME: on_top_game, Action.STATS_GAME: on_stats_game, Action.REPLAY: on_replay,
+}
+"""The personal cards' buttons that show something: tapped on someone else's card in a group,
+the tapper gets it in a new message of their own (see :mod:`bot.handlers.guard`)."""
+
 
 async def on_callback(update: Update, context: Ctx) -> None:
-    """Every button tap: decode its data (refusing forged or old data) and route it."""
+    """Every button tap: decode its data, check it against the message it was tapped on
+    (refusing forged, foreign or old data, and taps on someone else's card), and route it."""
     q = update.callback_query
     if q is None:
         return
+    p = portes(context)
     cb = decode(q.data)
     if cb is None:
-        t = portes(context).t_user(q.from_user)
-        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        await q.answer(texts.error_text(p.t_user(q.from_user), "stale"), show_alert=True)
+        return
+    passed = await admit(p, q, cb, p.t_user(q.from_user), views=VIEWS.keys())
+    if passed is None:
         return
     if cb.action in BOARD_ACTIONS:
-        portes(context).touch(q.from_user.id, cb.match_id)
+        p.touch(q.from_user.id, cb.match_id)
+    if passed is Passed.ANEW:
+        await VIEWS[cb.action](update, context, cb, anew=True)
+        return
     await ROUTES[cb.action](update, context, cb)

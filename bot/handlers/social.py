@@ -69,7 +69,7 @@ async def cmd_top(update: Update, context: Ctx) -> None:
         return
     game = game or await p.uc.last_game(user.id) or DEFAULT_GAME
     text, picture = await top_answer(p, t, msg.chat, user.id, game)
-    markup = top_keyboard(t, game)
+    markup = top_keyboard(t, game, user.id)
     if picture is None:
         await msg.reply_text(text, reply_markup=markup)
         return
@@ -87,9 +87,10 @@ async def top_answer(p: Portes, t: Tr, chat: Chat, me: int,
     return text, await leaderboard_picture(t, board, title, text)
 
 
-async def on_top_game(update: Update, context: Ctx, cb: Callback) -> None:
+async def on_top_game(update: Update, context: Ctx, cb: Callback, *, anew: bool = False) -> None:
     """A game button under ``/top``: the message shows that game's leaderboard, with the
-    tapper's own place."""
+    tapper's own place. ``anew`` (someone tapping another's card, see
+    :mod:`bot.handlers.guard`): the tapper gets it in a new message, the card stays."""
     p, q, t = await tapped(update, context, see=True)
     msg = q.message if isinstance(q.message, Message) else None
     game = top_game(cb.match_id, cb.version, cb.arg)
@@ -99,7 +100,11 @@ async def on_top_game(update: Update, context: Ctx, cb: Callback) -> None:
     await q.answer()
     t = await p.t_in(msg.chat, q.from_user)
     text, picture = await top_answer(p, t, msg.chat, q.from_user.id, game)
-    await replace_answer(context, msg, text, picture, top_keyboard(t, game))
+    markup = top_keyboard(t, game, q.from_user.id)
+    if anew:
+        await post_answer(context, msg, text, picture, markup)
+    else:
+        await replace_answer(context, msg, text, picture, markup)
 
 
 async def replace_answer(context: Ctx, msg: Message, text: str, picture: bytes | None,
@@ -114,6 +119,14 @@ async def replace_answer(context: Ctx, msg: Message, text: str, picture: bytes |
     if picture is None and not msg.photo:
         await quietly(msg.edit_text(text, reply_markup=markup))
         return
+    await post_answer(context, msg, text, picture, markup)
+    await quietly(msg.delete())
+
+
+async def post_answer(context: Ctx, msg: Message, text: str, picture: bytes | None,
+                      markup: Markup) -> None:
+    """Post an answer (a picture with ``text`` as its caption, or the text alone) in ``msg``'s
+    chat and forum topic."""
     thread = msg.message_thread_id if msg.is_topic_message else None
     if picture is None:
         await quietly(context.bot.send_message(msg.chat.id, text, reply_markup=markup,
@@ -121,7 +134,6 @@ async def replace_answer(context: Ctx, msg: Message, text: str, picture: bytes |
     else:
         await quietly(context.bot.send_photo(msg.chat.id, picture, caption=text,
                                              reply_markup=markup, message_thread_id=thread))
-    await quietly(msg.delete())
 
 
 async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
@@ -207,9 +219,12 @@ async def stats_answer(p: Portes, t: Tr, chat: Chat, who: tuple[int, int | None]
     return stats_text(t, stats, group), game
 
 
-async def on_stats_game(update: Update, context: Ctx, cb: Callback) -> None:
+async def on_stats_game(update: Update, context: Ctx, cb: Callback, *,
+                        anew: bool = False) -> None:
     """A game button under ``/stats``: the record (or head to head) in that game, for the
-    player whose it is only."""
+    player whose it is only. ``anew`` (someone else tapping it, see
+    :mod:`bot.handlers.guard`): the tapper gets their own in a new message (head to head with
+    the card's player when they are its other player), and the card stays."""
     p, q, t = await tapped(update, context)
     msg = q.message if isinstance(q.message, Message) else None
     chosen = stats_game(cb.version, cb.arg)
@@ -217,15 +232,24 @@ async def on_stats_game(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(t._("This button is not valid: send /stats again."),
                        show_alert=True)
         return
-    if q.from_user.id != cb.match_id:
+    game, other = chosen
+    me = q.from_user.id
+    if anew:
+        who = (me, cb.match_id if other == me else None)
+    elif me == cb.match_id:
+        who = (me, other)
+    else:
         await q.answer(t._("These buttons are for the player who asked: send /stats to see "
                            "yours."), show_alert=True)
         return
-    game, other = chosen
     await q.answer()
     t = await p.t_in(msg.chat, q.from_user)
-    text, _ = await stats_answer(p, t, msg.chat, (cb.match_id, other), game)
-    await quietly(msg.edit_text(text, reply_markup=stats_keyboard(t, game, cb.match_id, other)))
+    text, _ = await stats_answer(p, t, msg.chat, who, game)
+    markup = stats_keyboard(t, game, *who)
+    if anew:
+        await post_answer(context, msg, text, None, markup)
+    else:
+        await quietly(msg.edit_text(text, reply_markup=markup))
 
 
 async def _replied_to(p: Portes, msg: Message, user: User) -> int | None:
@@ -238,9 +262,11 @@ async def _replied_to(p: Portes, msg: Message, user: User) -> int | None:
     return other.id
 
 
-def forget_keyboard(t: Tr) -> Markup:
-    return Markup([[Btn(t._("🗑 Delete my data"), callback_data=encode(Action.FORGET, 0, 0, "yes")),
-                    Btn(t._("Cancel"), callback_data=encode(Action.FORGET, 0, 0, "no"))]])
+def forget_keyboard(t: Tr, owner: int) -> Markup:
+    return Markup([[Btn(t._("🗑 Delete my data"),
+                        callback_data=encode(Action.FORGET, 0, 0, "yes", owner=owner)),
+                    Btn(t._("Cancel"),
+                        callback_data=encode(Action.FORGET, 0, 0, "no", owner=owner))]])
 
 
 async def cmd_forgetme(update: Update, context: Ctx) -> None:
@@ -249,13 +275,13 @@ async def cmd_forgetme(update: Update, context: Ctx) -> None:
     sender = await command_sender(update, context, starts_in_private=True)
     if sender is None:
         return
-    p, msg, _, t = sender
+    p, msg, user, t = sender
     if is_group_chat(msg.chat):
         await point_to_private(p, msg, t, t._(
             "Deleting your data is done in our private chat: tap below and send /forgetme "
             "there."), f"https://t.me/{p.username}")
         return
-    await msg.reply_text(forget_question(t), reply_markup=forget_keyboard(t))
+    await msg.reply_text(forget_question(t), reply_markup=forget_keyboard(t, user.id))
 
 
 async def on_forget(update: Update, context: Ctx, cb: Callback) -> None:

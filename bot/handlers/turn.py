@@ -261,7 +261,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         target = await meant(p, user.id, msg, waiting)
     if target is None:
         await msg.reply_text(t._("Which match is {play} for?", play=echoed(play)), do_quote=True,
-                             reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting))
+                             reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting, user.id))
         return
     p.touch(user.id, target.id)
     async with p.locks.hold(target.id):

@@ -281,9 +281,11 @@ class ChallengeCases(Feature):
 
     @off_loop
     def get_challenge(
-        self, challenge_id: int | None = None, *, token: str | None = None
+        self, challenge_id: int | None = None, *, token: str | None = None,
+        inline_message_id: str | None = None,
     ) -> ChallengeView | None:
-        """A challenge by id or by its deep-link token."""
+        """A challenge by id, by its deep-link token, or by the inline message showing its
+        card."""
         if challenge_id is not None and not storable_id(challenge_id):
             return None
         with self.kernel.sessions() as session:
@@ -291,8 +293,12 @@ class ChallengeCases(Feature):
                 ch = session.get(ChallengeRow, challenge_id)
             elif token is not None:
                 ch = session.scalar(select(ChallengeRow).where(ChallengeRow.token == token))
+            elif inline_message_id is not None:
+                ch = session.scalar(select(ChallengeRow).where(
+                    ChallengeRow.card_inline_message_id == inline_message_id)
+                    .order_by(ChallengeRow.id).limit(1))
             else:
-                raise ValueError("give a challenge id or a token")
+                raise ValueError("give a challenge id, a token or an inline message id")
             if ch is None:
                 return None
             return read_challenge_view(self.kernel, session, ch)

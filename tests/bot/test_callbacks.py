@@ -8,6 +8,7 @@ from bot.callbacks import (
     CALLBACK_RE,
     MAX_BYTES,
     MAX_ID,
+    PERSONAL,
     Action,
     Callback,
     decode,
@@ -16,8 +17,11 @@ from bot.callbacks import (
     pattern,
 )
 
+LARGEST_USER = 2**52 - 1
+"""Telegram's user ids have at most 52 significant bits."""
 
-@pytest.mark.parametrize("action", list(Action))
+
+@pytest.mark.parametrize("action", [a for a in Action if a not in PERSONAL])
 def test_every_action_round_trips_at_the_largest_ids(action: Action) -> None:
     data = encode(action, 999_999_999_999, 999_999_999, "x" * 24)
     assert len(data.encode()) <= MAX_BYTES
@@ -25,8 +29,35 @@ def test_every_action_round_trips_at_the_largest_ids(action: Action) -> None:
     assert pattern(action).match(data)
 
 
+@pytest.mark.parametrize("action", sorted(PERSONAL))
+def test_a_personal_cards_buttons_carry_their_owner(action: Action) -> None:
+    data = encode(action, 999_999_999_999, 999_999_999, "x" * 20, owner=LARGEST_USER)
+    assert len(data.encode()) <= MAX_BYTES and data.endswith(f"@{LARGEST_USER}")
+    assert decode(data) == Callback(action, 999_999_999_999, 999_999_999, "x" * 20,
+                                    LARGEST_USER)
+    assert pattern(action).match(data)
+    assert decode(encode(action, 0, 0, owner=7)) == Callback(action, 0, 0, None, 7)
+    with pytest.raises(ValueError, match="personal card"):
+        encode(action, 0, 0, "x")  # a new button cannot forget its owner
+    # data from before owners were recorded still reads, as nobody's
+    assert decode(f"{action.value}:0:0:x") == Callback(action, 0, 0, "x", None)
+
+
+@pytest.mark.parametrize("data", ["lb:0:0:p@", "lb:0:0:p@x", "lb:0:0:p@-1", "lb:0:0:p@1\n",
+                                  "lb:0:0:p@1@2", "lb:0:0@1:p", "lb:0:0:p@" + "1" * 20,
+                                  "lb:0:0:p@١"])
+def test_a_forged_owner_decodes_to_none(data: str) -> None:
+    assert decode(data) is None
+
+
+def test_an_owner_is_a_users_id() -> None:
+    with pytest.raises(ValueError):
+        encode(Action.TOP_GAME, 0, 0, "p", owner=0)
+    assert encode(Action.ACCEPT, 3, 0, owner=9) == "a:3:0@9"  # allowed, not required
+
+
 def test_routing_patterns_do_not_overlap() -> None:
-    assert not pattern(Action.REMATCH).match(encode(Action.RESIGN, 1, 2, "m"))
+    assert not pattern(Action.REMATCH).match(encode(Action.RESIGN, 1, 2, "m", owner=5))
     assert not pattern(Action.RESIGN).match(encode(Action.RESIGN_ACCEPT, 1, 2))
     assert pattern(Action.RESIGN_ACCEPT).match("ra:1:2")
 

@@ -159,8 +159,10 @@ async def test_cancel_before_any_play_and_withdraw(standin: StandIn, bot: Runnin
     assert answer.show_alert
     await alice.tap(card.refresh(), "Withdraw")
     await standin.wait_for(lambda: card.refresh().text == "Challenge withdrawn.")
+    # Accept is gone with the challenge: a tap that still sends it is refused
     answer = await bob.tap_data(card.refresh(), "a:1:0")
-    assert answer.show_alert and "expired" in (answer.text or "")
+    assert answer.show_alert and "not on this message" in (answer.text or "")
+    assert (await bot.uc.get_challenge(1)).status == "cancelled"  # type: ignore[union-attr]
 
 
 async def test_group_upgrade_to_supergroup_is_followed(standin: StandIn, bot: Running) -> None:

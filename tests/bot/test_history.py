@@ -36,11 +36,14 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
     match_id = int(found.group(1))
     assert f"▶ Replay #{match_id}" in listing.button_texts
     # someone else's tap is refused
-    for data in (f"hd:{match_id}:0", f"hr:{match_id}:0:0", f"hp:{match_id}:0:0"):
-        refused = await carol.tap_data(listing, data)
-        assert refused.show_alert and "not your match" in (refused.text or ""), data
-    forged = await alice.tap_data(listing, f"hr:{match_id}:0")  # no step in the data
-    assert forged.show_alert and "no play" in (forged.text or "")
+    for label in (f"▶ Replay #{match_id}", f"📄 Download #{match_id}"):
+        refused = await carol.tap(listing, label)
+        assert refused.show_alert and "not your match" in (refused.text or ""), label
+    # and data the card does not carry, whoever sends it
+    for user, data in ((carol, f"hp:{match_id}:0:0"), (alice, f"hr:{match_id}:0"),
+                       (alice, f"hr:{match_id}:0:0@{carol.id}")):
+        forged = await user.tap_data(listing, data)
+        assert forged.show_alert and "not on this message" in (forged.text or ""), data
 
     # Download: the .mat as a document
     await alice.tap(listing, f"📄 Download #{match_id}")

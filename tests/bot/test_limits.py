@@ -96,7 +96,7 @@ async def test_a_tap_from_another_matchs_board_is_refused(
     mover = mover_of(board_a, alice, bob)
     _, data = first_turn_button(board_a)
     answer = await mover.tap_data(before_b, data)  # A's button, sent from B's board
-    assert answer.show_alert and "not from this match's board" in (answer.text or "")
+    assert answer.show_alert and "not on this message" in (answer.text or "")
     await standin.idle()
     after_a = (await bot.uc.load_match(match_a)).match
     assert before_a is not None and after_a is not None

@@ -53,7 +53,7 @@ async def test_a_tavli_match_is_offered_to_3_5_or_7_points(
                   if b.text == "3 points")
     assert forged is not None and forged.startswith("n:0:0:3")
     answer = await alice.tap_data(card, "n:0:0:1" + forged.removeprefix("n:0:0:3"))
-    assert answer.show_alert and answer.text == "That cannot be done now.", answer
+    assert answer.show_alert and "not on this message" in (answer.text or ""), answer
     assert await bot.uc.get_challenge(1) is None
     assert card.refresh().text == card.text
 

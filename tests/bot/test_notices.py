@@ -196,8 +196,9 @@ async def test_notices_in_a_group_point_to_the_private_chat_and_taps_elsewhere_c
     card = await alice.private.wait_for_bot_message(after=opened)
     assert card.text.startswith("🔔 Your notices are on")
     # the button's data tapped from a group message (forged) changes nobody's setting
-    tap = await bob.tap_data(answer, "nt:0:0:off")
-    assert tap.show_alert and tap.text == "That button is not for you."
+    tap = await bob.tap_data(answer, f"nt:0:0:off@{bob.id}")
+    assert tap.show_alert and tap.text == ("This button is not on this message; use the "
+                                           "buttons it shows now.")
     assert (await bot.uc.get_player(bob.id)).notices is True  # type: ignore[union-attr]
     tap = await bob.tap_data(answer, "nt:0:0:maybe")
     assert tap.show_alert

@@ -9,7 +9,7 @@ from rules.match import Match
 
 
 def offers_cancel(match: Match) -> bool:
-    markup = resign_keyboard(tr("en"), 1, 1, match, my_turn=True)
+    markup = resign_keyboard(tr("en"), 1, 1, match, my_turn=True, owner=7)
     return any(b.text == "Cancel the match" for row in markup.inline_keyboard for b in row)
 
 

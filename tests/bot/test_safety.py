@@ -33,18 +33,25 @@ def first_button(board: Message, prefix: str) -> str:
     raise AssertionError(f"no {prefix} button in {board.button_texts}")
 
 
-async def first_move(bot: Running, board: Message) -> tuple[int, int, Any, str]:
-    """Match 1's version, the first checker offered on ``board``, its first destination, and
-    the callback data of the tap that moves it there."""
+async def first_move(standin: StandIn, bot: Running, mover: User,
+                     board: Message) -> tuple[int, int, Any, str]:
+    """Match 1's version, the first checker offered on ``board`` that has a choice of
+    destinations, its first destination, and the data of that destination's button: the
+    mover taps the checker, and the board's keyboard then shows that button."""
     from bot.turn import destinations
 
     match = (await bot.uc.load_match(1)).match
     assert match is not None
-    data = next(b.callback_data for row in board.buttons for b in row
-                if b.callback_data and b.callback_data.startswith("f:"))
-    src = int(data.split(":")[3])
+    src = next(int(b.callback_data.split(":")[3]) for row in board.buttons for b in row
+               if b.callback_data and b.callback_data.startswith("f:")
+               and len(destinations(match.state, int(b.callback_data.split(":")[3]))) > 1)
     dest = destinations(match.state, src)[0]
-    return match.version, src, dest, f"m:1:{match.version}:{src}-{dest.to_point}"
+    data = f"m:1:{match.version}:{src}-{dest.to_point}" + (f"-{dest.variant}" if dest.variant
+                                                           else "")
+    assert not (await mover.tap_data(board, f"f:1:{match.version}:{src}")).show_alert
+    await standin.wait_for(lambda: data in {b.callback_data for row in board.refresh().buttons
+                                            for b in row}, what="the checker's destinations")
+    return match.version, src, dest, data
 
 
 @pytest.fixture
@@ -97,7 +104,7 @@ async def test_a_double_tap_applies_once(
     alice, bob, board = await group_match(standin)
     mover, _ = mover_of(board, alice, bob)
     # a move tapped twice at once (the first legal destination of that checker)
-    version, src, dest, move_data = await first_move(bot, board)
+    version, src, dest, move_data = await first_move(standin, bot, mover, board)
     answers = await asyncio.gather(mover.tap_data(board, move_data),
                                    mover.tap_data(board, move_data))
     # the second tap repeats the move just applied: answered quietly, not with a modal alert
@@ -133,7 +140,7 @@ async def test_the_opponent_tapping_the_button_just_applied_is_told_it_is_not_th
     bot: Running = await make_bot(plays_direct=0)
     alice, bob, board = await group_match(standin)
     mover, other = mover_of(board, alice, bob)
-    version, _, _, move_data = await first_move(bot, board)
+    version, _, _, move_data = await first_move(standin, bot, mover, board)
     assert not (await mover.tap_data(board, move_data)).show_alert
     after = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
     assert after > version
@@ -212,9 +219,11 @@ async def test_rematch_only_once_and_only_when_finished(
     # the first board shows the value mixed into the dice, before any die of a turn is used
     mix = (await bot.uc.load_match(1)).match.mix  # type: ignore[union-attr]
     assert mix and f"mixed with {mix}" in board.caption
-    # Rematch on the active match: refused, nothing opened
+    # Rematch on the active match (the board has no such button): refused, nothing opened
     answer = await alice.tap_data(board, "rm:1:0")
-    assert answer.show_alert and answer.text == "Rematch is for finished matches."
+    assert answer.show_alert and answer.text == ("This button is not on this message; use the "
+                                                 "buttons it shows now.")
+    assert await bot.uc.get_challenge(2) is None
     cmd = alice.send(group, "/resign")
     menu = await group.wait_for_bot_message(after=cmd)
     await alice.tap(menu, "🏳 Resign the match")

@@ -174,16 +174,19 @@ async def test_taps_from_elsewhere_on_an_old_card_or_forged_change_nothing(
     assert "Home board: on the right" in old.refresh().content
     # forged changes on the current card
     code = int(card.refresh().buttons[0][0].callback_data.split(":")[2])  # type: ignore[union-attr]
-    for data in (encode(A.SETTINGS, 0, code, "th-purple"), encode(A.SETTINGS, 0, code, "xx-on"),
-                 f"st:0:{code}:home-left\n", "st:0:x:home-left"):
+    for data in (encode(A.SETTINGS, 0, code, "th-purple", owner=alice.id),
+                 encode(A.SETTINGS, 0, code, "xx-on", owner=alice.id),
+                 encode(A.SETTINGS, 0, code, "home-left", owner=bob.id),
+                 f"st:0:{code}:home-left@{alice.id}\n", "st:0:x:home-left"):
         answer = await alice.tap_data(card.refresh(), data)
         assert answer is not None and answer.show_alert, data
-    # a settings button tapped from a group (someone else's data): not for them
+    # a settings button tapped from a group (someone else's data): not on that message
     group = standin.group("Kafeneio", alice, bob)
     cmd = bob.send(group, "/settings")
     where = await group.wait_for_bot_message(after=cmd)
-    answer = await bob.tap_data(where, encode(A.SETTINGS, 0, code, "th-classic"))
-    assert answer is not None and answer.show_alert and answer.text == "That button is not for you."
+    answer = await bob.tap_data(where, encode(A.SETTINGS, 0, code, "th-classic", owner=alice.id))
+    assert answer is not None and answer.show_alert
+    assert answer.text == "This button is not on this message; use the buttons it shows now."
     player = await bot.uc.get_player(alice.id)
     assert player is not None and (player.theme, player.home) == ("high-contrast", "right")
     bob_player = await bot.uc.get_player(bob.id)

@@ -260,16 +260,16 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.state.game_type == "plakoto"
     assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
-    # a forged Hint tap is told why there is none
+    # a forged Hint tap is refused: the board has no such button
     answer = await alice.tap_data(board, f"h:1:{record.match.version}")
-    assert answer.show_alert and "Portes only" in (answer.text or "")
+    assert answer.show_alert and "not on this message" in (answer.text or "")
     # /history: Replay, but no .mat Download (GNU Backgammon does not read Plakoto)
     cmd = alice.send(alice.private, "/history")
     listing = await alice.private.wait_for_bot_message(
         after=cmd, predicate=lambda m: "▶ Replay #1" in m.button_texts)
     assert "▶ Replay #1" in listing.button_texts and "📄 Download #1" not in listing.button_texts
     forged = await alice.tap_data(listing, "hd:1:0")
-    assert forged.show_alert and "Portes only" in (forged.text or "")
+    assert forged.show_alert and "not on this message" in (forged.text or "")
     await alice.tap(listing, "▶ Replay #1")
     shown = await alice.private.wait_for_bot_message(
         after=cmd, predicate=lambda m: m.photo_bytes is not None and "Game 1" in (m.caption or ""))

@@ -470,10 +470,12 @@ class User:
                 raise StandInError(f"button {button_text!r} has no callback_data ({button.raw})")
             return self._callback(rec, button.callback_data)
 
-    def tap_data(self, message: Message, data: str) -> Tap:
-        """Send a callback query with arbitrary (possibly forged or stale) data."""
+    def tap_data(self, message: Message, data: str, *, inaccessible: bool = False) -> Tap:
+        """Send a callback query with arbitrary (possibly forged or stale) data. With
+        ``inaccessible``, the query carries the message as Telegram sends one too old to show
+        (an ``InaccessibleMessage``: its chat and id, date 0, no content, no keyboard)."""
         with self.standin.world.cond:
-            return self._callback(self._live(message), data)
+            return self._callback(self._live(message), data, inaccessible=inaccessible)
 
     def _live(self, message: Message) -> MsgRec:
         world = self.standin.world
@@ -487,7 +489,7 @@ class User:
         self._check_member(rec.chat)
         return rec
 
-    def _callback(self, rec: MsgRec, data: str) -> Tap:
+    def _callback(self, rec: MsgRec, data: str, *, inaccessible: bool = False) -> Tap:
         world = self.standin.world
         query_id = str(4_000_000_000_000_000 + next(world.ids))
         cq = CallbackRec(id=query_id, user=self.record, time=world.now(), data=data, message=rec)
@@ -496,6 +498,9 @@ class User:
                          "chat_instance": str(abs(rec.chat.id) * 7919 + 104729)}
         if rec.inline_message_id is not None:
             payload["inline_message_id"] = rec.inline_message_id
+        elif inaccessible:
+            payload["message"] = {"message_id": rec.message_id, "chat": rec.chat.to_json(),
+                                  "date": 0}
         else:
             payload["message"] = rec.to_json()
         payload["data"] = data

@@ -328,8 +328,12 @@ async def test_inline_challenge_card(uc: UseCases) -> None:
     await players(uc)
     created = await uc.create_challenge(ALICE, length=1, inline=True)
     assert created.challenge is not None
+    assert await uc.get_challenge(inline_message_id="AgAAAB") is None  # no card yet
     carded = await uc.set_challenge_card(created.challenge.id, inline_message_id="AgAAAB")
     assert carded.challenge is not None and carded.challenge.card_inline_message_id == "AgAAAB"
+    # the challenge behind an inline message, found by it (what a tap there may name)
+    assert await uc.get_challenge(inline_message_id="AgAAAB") == carded.challenge
+    assert await uc.get_challenge(inline_message_id="AgAAAC") is None
     accepted = await uc.accept_challenge(created.challenge.id, BOB, mix="q")
     assert accepted.match is not None and accepted.match.place.inline_message_id == "AgAAAB"
     assert accepted.match.place.is_inline
