@@ -32,7 +32,7 @@ import contextlib
 import logging
 import time
 import warnings
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -138,6 +138,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         max_retries: int = 5,
         group_period: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.overall = Window(int(overall_per_second), 1.0)
         self.group = Window(int(group_per_minute), group_period)
@@ -145,6 +146,9 @@ class ChatLimiter(BaseRateLimiter[int]):
                            chat_burst / chat_per_second if chat_per_second > 0 else 0)
         self.max_retries = max_retries
         self.clock = clock
+        self.sleep = sleep
+        """How a call waits for room (with :attr:`clock`: a test passes both, and time moves
+        only when it says)."""
         self.all_calls = Calls()
         self.calls: dict[int | str, Calls] = {}
         self.held: dict[int | str, float] = {}
@@ -186,7 +190,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         waited."""
         waited = 0.0
         while (wait := max(self.room(chat), (await self._shared(chat, take=False))[0])) > 0:
-            await asyncio.sleep(wait)
+            await self.sleep(wait)
             waited += wait
         return waited
 
@@ -220,11 +224,11 @@ class ChatLimiter(BaseRateLimiter[int]):
         in a shared group the time counted in the database (0 elsewhere)."""
         while True:
             while (wait := self.room(chat)) > 0:
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
             wait, taken = await self._shared(chat, take=True)
             if wait <= 0:
                 break
-            await asyncio.sleep(wait)
+            await self.sleep(wait)
         now = self.clock()
         cells = []
         if self.overall.on:
@@ -268,7 +272,7 @@ class ChatLimiter(BaseRateLimiter[int]):
             if counted:
                 cells, taken = await self._take(chat)
             elif chat is not None and (wait := self.held.get(chat, 0.0) - self.clock()) > 0:
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -277,7 +281,7 @@ class ChatLimiter(BaseRateLimiter[int]):
                 seconds = retry_seconds(exc)
                 log.info("Telegram asked to wait %s s in %s (%s)", seconds, chat, endpoint)
                 if chat is None:
-                    await asyncio.sleep(float(seconds) + 0.1)
+                    await self.sleep(float(seconds) + 0.1)
                 else:
                     self.held[chat] = self.clock() + float(seconds) + 0.1
             finally:
