@@ -2,7 +2,9 @@
 
 Build one :class:`UseCases` at start-up and share it::
 
-    from storage.db import Database
+    from collections.abc import Callable
+
+from storage.db import Database
     from storage.migrate import upgrade_async
     from storage.usecases import UseCases, COMPUTER
 
@@ -57,6 +59,8 @@ groups' Telegram budgets).
 
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from storage.db import Database
 from storage.results import (
@@ -144,7 +148,8 @@ class UseCases(
     and ``"committed"`` after its commit. ``seeds`` draws each new match's secret dice seed
     (default :func:`rules.fairdice.new_seed`); tests pass a fixed source to replay a match
     exactly. It is deliberately not a setting: a seed known in advance would empty the dice
-    commitment of its meaning.
+    commitment of its meaning. ``wall`` is the wall clock of the leases and budgets several
+    instances share (see :class:`~storage.usecases.kernel.Kernel`).
     """
 
     def __init__(
@@ -156,7 +161,8 @@ class UseCases(
         clock: Clock | None = None,
         checkpoint: Checkpoint | None = None,
         seeds: Seeds | None = None,
+        wall: Callable[[], float] | None = None,
     ) -> None:
         self.db = db
         self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
-                             checkpoint=checkpoint, seeds=seeds)
+                             checkpoint=checkpoint, seeds=seeds, wall=wall)
