@@ -1,7 +1,7 @@
 """Two instances of the bot on one PostgreSQL database behind a round-robin proxy, in webhook
 mode, with Telegram's faults injected (updates delivered twice, 5xx answers, 429s, slow calls and
 answers),
-and one instance killed (SIGKILL) in the middle and not restarted. Ten one-point matches (two
+and one instance killed (SIGKILL) in the middle and not restarted. Eight one-point matches (two
 against the computer) are played concurrently: no move is lost or doubled, each chat ends
 with exactly one live board per match, every timer fires once, and the survivor finishes the
 matches the dead instance was serving, the computer's pending turns included. How long it takes
@@ -42,7 +42,7 @@ from tests.standin import Chat, Message, StandIn, StandInError, User
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
-MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "10"))
+MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "8"))
 COMPUTER_MATCHES = 2
 FULL = int(os.environ.get("PORTES_INSTANCES_FULL", str(MATCHES)))
 TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
