@@ -1,10 +1,12 @@
 """A wall clock that stands still until a test moves it (seconds since the epoch), for what
-runs on real time in production: the leases and the Telegram budgets several instances share
-(``UseCases(wall=...)``). It starts at the real time, so the rows it stamps sit among the
-others."""
+runs on real time in production: delivery's leases and back-offs, and what several instances
+share (``UseCases(wall=...)``); and, with :meth:`Wall.sleep`, the rate limiter's waits
+(``ChatLimiter(clock=wall, sleep=wall.sleep)``). It starts at the real time, so the rows it
+stamps sit among the others."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 
@@ -19,3 +21,8 @@ class Wall:
         if seconds < 0:
             raise ValueError("the clock only moves forward")
         self.now += seconds
+
+    async def sleep(self, seconds: float) -> None:
+        """A wait on this clock passes at once: it moves the clock on by ``seconds``."""
+        self.advance(max(0.0, seconds))
+        await asyncio.sleep(0)

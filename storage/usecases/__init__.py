@@ -3,6 +3,7 @@
 Build one :class:`UseCases` at start-up and share it::
 
     from collections.abc import Callable
+from datetime import datetime
 
 from storage.db import Database
     from storage.migrate import upgrade_async
@@ -61,6 +62,7 @@ groups' Telegram budgets).
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from storage.db import Database
 from storage.results import (
@@ -148,8 +150,8 @@ class UseCases(
     and ``"committed"`` after its commit. ``seeds`` draws each new match's secret dice seed
     (default :func:`rules.fairdice.new_seed`); tests pass a fixed source to replay a match
     exactly. It is deliberately not a setting: a seed known in advance would empty the dice
-    commitment of its meaning. ``wall`` is the wall clock of the leases and budgets several
-    instances share (see :class:`~storage.usecases.kernel.Kernel`).
+    commitment of its meaning. ``wall`` is the wall clock of delivery and of the leases and
+    budgets several instances share (see :class:`~storage.usecases.kernel.Kernel`).
     """
 
     def __init__(
@@ -166,3 +168,7 @@ class UseCases(
         self.db = db
         self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
                              checkpoint=checkpoint, seeds=seeds, wall=wall)
+
+    def wall_now(self) -> datetime:
+        """The wall clock of delivery and of what instances share (``wall``), as a datetime."""
+        return self.kernel.wall_now()

@@ -115,9 +115,10 @@ class Kernel:
 
     ``seeds`` draws each new match's secret dice seed (default
     :func:`rules.fairdice.new_seed`); only code passes another (tests replaying a match exactly).
-    ``wall`` is the wall clock of what several instances share (the computer's leases, the
-    groups' Telegram budgets; seconds since the epoch, default :func:`time.time`): real time
-    whatever ``clock`` says; a test passes one it moves.
+    ``wall`` is the wall clock of delivery (its claims' leases, back-offs and the outbox's due
+    times) and of what several instances share (the computer's leases, the groups' Telegram
+    budgets); seconds since the epoch, default :func:`time.time`: real time whatever ``clock``
+    says; a test passes one it moves.
     """
 
     def __init__(
@@ -300,7 +301,7 @@ class Kernel:
             steps.append((DELETE_PENDING_TIMERS, {"b_id": row.id}))
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(policy, row.id, waiting, now))
-        wall = utcnow()
+        wall = self.wall_now()
         claimant = None
         if self.claimant is not None:
             claimant = (self.claimant[0], wall + timedelta(seconds=self.claimant[1]))
