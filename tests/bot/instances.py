@@ -290,12 +290,25 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
     """The player to move taps through one turn on ``chat``'s live board; false when the
     match is over. A player who is not to move is told so (an alert): the other one taps. A
     tap refused or lost is made again, within :data:`TRIES` taps; ``timeout`` is the hang
-    guard of each wait for a board."""
+    guard of each wait for a board. A tap that ends the turn and seemed lost may still show
+    late (a slow machine, or an instance that died after playing it): the turn is then over."""
     turn = 0
+    lost: tuple[Message, int] | None = None
+    """The board and version of a tap that would have ended the turn and seemed lost."""
+
+    def ready() -> Message | bool:
+        if lost is not None and took_effect(chat, lost[0], True, lost[1]):
+            return True
+        b = live_board(chat)
+        return b is not None and bool(MATCH_OVER in (b.caption or "") or pick(b)) and b
+
     for _ in range(TRIES):
-        board = await until(lambda: (b := live_board(chat)) is not None and (
-            MATCH_OVER in (b.caption or "") or pick(b)) and b, timeout=timeout)
+        board = await until(ready, timeout=timeout)
         assert board, f"no board to play on in {chat!r} in {timeout} s: {diagnose(chat)}"
+        if board is True:  # the lost tap was played after all, its board late
+            tally.finals += 1
+            return True
+        assert isinstance(board, Message)
         if MATCH_OVER in (board.caption or ""):
             tally.ended = True
             return False
@@ -312,6 +325,8 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         elif outcome == "done" and final:
             tally.finals += 1
             return True
+        elif outcome == "lost" and final:
+            lost = (board, board_version(board))
     raise AssertionError(f"a turn in {chat!r} was not over after {TRIES} taps: {tally.alerts}, "
                          f"{diagnose(chat)}")
 
