@@ -1,7 +1,7 @@
 """Several instances: taps through two bot processes on one PostgreSQL behind a round-robin proxy.
 
     eval "$(bash .ci/postgres.sh)"        # PostgreSQL, as CI starts it
-    python bench/instances.py [--instances 2] [--matches 24] [--turns 0] [--tap-every 5]
+    python bench/instances.py [--instances 2] [--matches 50] [--turns 0] [--tap-every 5]
 
 What it does, all on 127.0.0.1 (the machinery of tests/bot/test_instances.py, without the
 faults and the kill): starts the stand-in, ``--instances`` real bots (``python -m bot``) in
@@ -99,7 +99,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--instances", type=int, default=2)
-    parser.add_argument("--matches", type=int, default=24)
+    parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--turns", type=int, default=0, help="0: play every match out")
     parser.add_argument("--tap-every", type=int, default=5)
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -40,7 +40,6 @@ from bot.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
 from storage.results import BoardMessageView, MatchView
 from storage.usecases import DeliveryWork
-from storage.usecases.kernel import utcnow
 
 log = logging.getLogger("bot.delivery")
 PROBE_SPAN = 20
@@ -179,7 +178,8 @@ class Delivery:
 
     async def _one(self, key: str, work: DeliveryWork) -> None:
         uc = self.p.uc
-        left = (work.until - utcnow()).total_seconds() if work.until is not None else 0.0
+        left = ((work.until - uc.wall_now()).total_seconds() if work.until is not None
+                else 0.0)
         self.deadlines[work.id] = time.monotonic() + left
         try:
             crash_point("claimed")

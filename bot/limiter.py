@@ -40,7 +40,7 @@ import contextlib
 import logging
 import time
 import warnings
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -184,6 +184,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         low_share: float = LOW_SHARE,
         played_share: float = PLAYED_SHARE,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.overall = Window(int(overall_per_second), 1.0)
         self.group = Window(int(group_per_minute), group_period)
@@ -202,6 +203,9 @@ class ChatLimiter(BaseRateLimiter[int]):
                            chat_burst / chat_per_second if chat_per_second > 0 else 0)
         self.max_retries = max_retries
         self.clock = clock
+        self.sleep = sleep
+        """How a call waits for room (with :attr:`clock`: a test passes both, and time moves
+        only when it says)."""
         self.all_calls = Calls()
         self.calls: dict[int | str, Calls] = {}
         self.held: dict[int | str, float] = {}
@@ -280,7 +284,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         with self._waiting(chat, low):
             while (wait := max(self.room(chat, low=low),
                                (await self._shared(chat, take=False, low=low))[0])) > 0:
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
                 waited += wait
         return waited
 
@@ -323,11 +327,11 @@ class ChatLimiter(BaseRateLimiter[int]):
         with self._waiting(chat, low):
             while True:
                 while (wait := self.room(chat, low=low)) > 0:
-                    await asyncio.sleep(wait)
+                    await self.sleep(wait)
                 wait, taken = await self._shared(chat, take=True, low=low)
                 if wait <= 0:
                     break
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
         now = self.clock()
         cells = []
         if self.overall.on:
@@ -373,7 +377,7 @@ class ChatLimiter(BaseRateLimiter[int]):
             if counted:
                 cells, taken = await self._take(chat)
             elif chat is not None and (wait := self.held.get(chat, 0.0) - self.clock()) > 0:
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
             try:
                 return await callback(*args, **kwargs)
             except RetryAfter as exc:
@@ -382,7 +386,7 @@ class ChatLimiter(BaseRateLimiter[int]):
                 seconds = retry_seconds(exc)
                 log.info("Telegram asked to wait %s s in %s (%s)", seconds, chat, endpoint)
                 if chat is None:
-                    await asyncio.sleep(float(seconds) + 0.1)
+                    await self.sleep(float(seconds) + 0.1)
                 else:
                     self.held[chat] = self.clock() + float(seconds) + 0.1
             finally:

@@ -2,7 +2,10 @@
 
 Build one :class:`UseCases` at start-up and share it::
 
-    from storage.db import Database
+    from collections.abc import Callable
+from datetime import datetime
+
+from storage.db import Database
     from storage.migrate import upgrade_async
     from storage.usecases import UseCases, COMPUTER
 
@@ -59,6 +62,7 @@ its update id).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from storage.db import Database
@@ -149,7 +153,8 @@ class UseCases(
     and ``"committed"`` after its commit. ``seeds`` draws each new match's secret dice seed
     (default :func:`rules.fairdice.new_seed`); tests pass a fixed source to replay a match
     exactly. It is deliberately not a setting: a seed known in advance would empty the dice
-    commitment of its meaning.
+    commitment of its meaning. ``wall`` is the wall clock of delivery and of the leases and
+    budgets several instances share (see :class:`~storage.usecases.kernel.Kernel`).
     """
 
     def __init__(
@@ -161,12 +166,17 @@ class UseCases(
         clock: Clock | None = None,
         checkpoint: Checkpoint | None = None,
         seeds: Seeds | None = None,
+        wall: Callable[[], float] | None = None,
     ) -> None:
         self.db = db
         self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
-                             checkpoint=checkpoint, seeds=seeds)
+                             checkpoint=checkpoint, seeds=seeds, wall=wall)
 
     def now(self) -> datetime:
         """The use cases' time (the deadlines' clock; a test's fake one), for telling how
         long a player has left."""
         return self.kernel.clock()
+
+    def wall_now(self) -> datetime:
+        """The wall clock of delivery and of what instances share (``wall``), as a datetime."""
+        return self.kernel.wall_now()

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
 from storage.results import BoardMessageView
-from storage.usecases.kernel import Feature, off_loop, utcnow
+from storage.usecases.kernel import Feature, off_loop
 from storage.usecases.rows import board_view
 
 BUSY = (0, 0)
@@ -116,7 +116,7 @@ class ClaimCases(Feature):
         ``claimed_until``, so exactly one worker of any instance gets each; each claim raises
         the place's fencing token."""
         k = self.kernel
-        now = utcnow()
+        now = self.kernel.wall_now()
         until = now + timedelta(seconds=lease)
         mine = self._already_mine(worker, chat_key, now, limit)
         if mine is not None:
@@ -175,13 +175,13 @@ class ClaimCases(Feature):
             row = fenced(session, work_id, claim)
             if row is None:
                 return False
-            row.claimed_until = utcnow() + timedelta(seconds=lease)
+            row.claimed_until = self.kernel.wall_now() + timedelta(seconds=lease)
             return True
 
     @off_loop
     def claimants(self) -> list[str]:
         """The workers holding claims now (to find those of a process that died)."""
-        now = utcnow()
+        now = self.kernel.wall_now()
         with self.kernel.sessions() as session:
             return list(session.scalars(select(DeliveryRow.claimed_by).where(
                 DeliveryRow.claimed_until >= now, DeliveryRow.claimed_by.is_not(None))
@@ -207,7 +207,7 @@ class ClaimCases(Feature):
         from) and the message is the newest live board of the match in that chat. Returns
         the place's row and token for :meth:`release_keyboard`; :data:`BUSY` while a worker
         holds the place; ``None``: the edit must not be made."""
-        now = utcnow()
+        now = self.kernel.wall_now()
         with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
             match = session.get(MatchRow, match_id)
             if match is None or match.version != version:

@@ -27,15 +27,15 @@ from sqlalchemy.orm import Session
 from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
 from storage.results import ENDED_STATUSES, BoardMessageView, MatchStatus
 from storage.usecases.claims import DeliveryWork, due, fenced, live_boards
-from storage.usecases.kernel import Feature, Kernel, off_loop, utcnow
+from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.outbox import Where, outbox_row, places, upsert
 from storage.usecases.rows import board_view
 
 __all__ = ["DeliveryCases", "DeliveryWork", "match_places", "move_chat_deliveries",
            "queue_places"]
 
-# Delivery runs on the wall clock, not the use cases' clock (which tests move to fire
-# reminders): a lease or a back-off is real time whatever the game's clock says.
+# Delivery runs on the wall clock (the kernel's ``wall``), not the use cases' clock (which tests
+# move to fire reminders): a lease or a back-off is real time whatever the game's clock says.
 PROBE_TTL = timedelta(minutes=2)
 """How long an unknown send's orphan is looked for."""
 PROBE_AGAIN = timedelta(seconds=2)
@@ -106,7 +106,7 @@ class DeliveryCases(Feature):
     @off_loop
     def due_chats(self, *, limit: int = 100) -> list[str]:
         """The chats with delivery work due and unclaimed (for the periodic poll)."""
-        now = utcnow()
+        now = self.kernel.wall_now()
         with self.kernel.sessions() as session:
             return list(session.scalars(
                 select(DeliveryRow.chat_key).where(due(now)).distinct().limit(limit)))
@@ -120,7 +120,7 @@ class DeliveryCases(Feature):
         claim is no longer this worker's (``claim``: its fencing token): it must not send."""
         k = self.kernel
         token = uuid.uuid4().hex[:12]
-        now = utcnow()
+        now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = fenced(session, work_id, claim)
             if row is None:
@@ -149,7 +149,7 @@ class DeliveryCases(Feature):
         again, so whoever holds the place next retires it if the stale worker, which deletes
         it at once, does not get to (it crashed)."""
         k = self.kernel
-        now = utcnow()
+        now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(DeliveryRow, work_id, with_for_update=True)
             if row is None or row.chat_id is None:
@@ -198,7 +198,7 @@ class DeliveryCases(Feature):
         whether work is left (a newer action meanwhile, or an orphan still looked for); a
         stale claim (``claim`` is not the place's token any more) changes nothing."""
         k = self.kernel
-        now = utcnow()
+        now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = fenced(session, work_id, claim)
             if row is None:
@@ -229,7 +229,7 @@ class DeliveryCases(Feature):
         """Try this place again after ``delay`` seconds (a back-off, or Telegram's
         ``retry_after``); not when the claim is stale."""
         k = self.kernel
-        now = utcnow()
+        now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = fenced(session, work_id, claim)
             if row is not None:
@@ -250,7 +250,7 @@ class DeliveryCases(Feature):
                 row.pending = False
                 row.probes = []
                 row.last_error = error[:200]
-                row.updated_at = utcnow()
+                row.updated_at = k.wall_now()
                 _release(row)
 
     @off_loop
@@ -263,7 +263,7 @@ class DeliveryCases(Feature):
         reminder's line is not shown again. Returns the chats to kick (none: nothing to
         post)."""
         k = self.kernel
-        now = utcnow()
+        now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
             row = session.get(MatchRow, match_id)
             if row is None:
@@ -285,7 +285,7 @@ class DeliveryCases(Feature):
         (its delivered version, its live boards), and queue the places that differ. Returns
         the chats that got work."""
         k = self.kernel
-        now = utcnow()
+        now = k.wall_now()
         chats: set[str] = set()
         with k.db.write_lock(), k.sessions.begin() as session:
             matches = session.scalars(select(MatchRow).where(
@@ -341,7 +341,7 @@ class DeliveryCases(Feature):
     def prune_deliveries(self, *, older_than: timedelta = timedelta(days=1)) -> int:
         """Drop delivered rows of ended matches (nothing will change there any more)."""
         k = self.kernel
-        cutoff = utcnow() - older_than
+        cutoff = k.wall_now() - older_than
         ended = [s.value for s in ENDED_STATUSES]
         with k.db.write_lock(), k.sessions.begin() as session:
             done = select(MatchRow.id).where(MatchRow.status.in_(ended))
@@ -360,7 +360,7 @@ def move_chat_deliveries(k: Kernel, session: Session, old_chat_id: int,
                     .execution_options(synchronize_session=False))
     session.execute(update(BoardMessageRow).where(BoardMessageRow.chat_id == old_chat_id)
                     .values(live=False).execution_options(synchronize_session=False))
-    now = utcnow()
+    now = k.wall_now()
     matches = session.scalars(select(MatchRow).where(
         MatchRow.chat_id == new_chat_id, MatchRow.status == MatchStatus.ACTIVE.value))
     for match in matches:

@@ -2,13 +2,12 @@
 turns (a lease per match, taken over when its holder dies) and each group's Telegram budget
 (the calls made there in the last window, by any instance).
 
-Both run on the wall clock, not the use cases' clock (which tests move to fire reminders): a
-lease or a rate is real time whatever the game's clock says.
+Both run on the wall clock (the kernel's ``wall``), not the use cases' clock (which tests move
+to fire reminders): a lease or a rate is real time whatever the game's clock says.
 """
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 from sqlalchemy import delete, select, update
@@ -16,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from storage.models import ComputerClaimRow, MatchRow, SendBudgetRow
 from storage.results import MatchStatus
-from storage.usecases.kernel import Feature, off_loop, utcnow
+from storage.usecases.kernel import Feature, off_loop
 
 
 class ComputerClaimCases(Feature):
@@ -28,7 +27,7 @@ class ComputerClaimCases(Feature):
         no live instance holds it or ``worker`` already does. An upsert with a condition, so of
         two instances asking together exactly one gets it."""
         k = self.kernel
-        now = utcnow()
+        now = k.wall_now()
         until = now + timedelta(seconds=lease)
         table = ComputerClaimRow.__table__
         stmt = k.insert(ComputerClaimRow).values(
@@ -46,7 +45,7 @@ class ComputerClaimCases(Feature):
     def renew_computer_claim(self, match_id: int, worker: str, lease: float) -> bool:
         """Extend ``worker``'s lease while it thinks; false when it lost it."""
         k = self.kernel
-        until = utcnow() + timedelta(seconds=lease)
+        until = k.wall_now() + timedelta(seconds=lease)
         with k.db.write_lock(), k.sessions.begin() as session:
             done = session.execute(
                 update(ComputerClaimRow)
@@ -68,7 +67,7 @@ class ComputerClaimCases(Feature):
     def unclaimed_computer_turns(self, limit: int = 100) -> list[int]:
         """Active matches where the computer must act and no live instance holds the turn
         (never claimed, or its holder's lease ran out: the instance died)."""
-        now = utcnow()
+        now = self.kernel.wall_now()
         held = select(ComputerClaimRow.match_id).where(ComputerClaimRow.claimed_until >= now)
         with self.kernel.sessions() as session:
             return list(session.scalars(
@@ -107,7 +106,7 @@ class SendBudgetCases(Feature):
         k = self.kernel
         with k.db.write_lock(), k.sessions.begin() as session:
             times = self._locked(session, chat_id)
-            now = time.time()
+            now = k.wall()
             recent = [t for t in times if t > now - max(seconds, burst_seconds)]
             wait = slot_wait(recent, now, most, seconds, burst, burst_seconds)
             if wait > 0:
@@ -124,7 +123,7 @@ class SendBudgetCases(Feature):
         with self.kernel.sessions() as session:
             times = session.scalar(
                 select(SendBudgetRow.times).where(SendBudgetRow.chat_id == chat_id)) or []
-        return slot_wait([float(t) for t in times], time.time(), most, seconds, burst,
+        return slot_wait([float(t) for t in times], self.kernel.wall(), most, seconds, burst,
                          burst_seconds)
 
     @off_loop
@@ -145,7 +144,7 @@ class SendBudgetCases(Feature):
         call counted meanwhile by another instance keeps it; a chat written to again gets a
         new row."""
         k = self.kernel
-        cutoff = time.time() - idle
+        cutoff = k.wall() - idle
         with k.sessions() as session:
             found = session.execute(select(SendBudgetRow.chat_id, SendBudgetRow.times)).all()
         quiet = [chat_id for chat_id, times in found if max(times or [0.0]) < cutoff]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -114,6 +115,10 @@ class Kernel:
 
     ``seeds`` draws each new match's secret dice seed (default
     :func:`rules.fairdice.new_seed`); only code passes another (tests replaying a match exactly).
+    ``wall`` is the wall clock of delivery (its claims' leases, back-offs and the outbox's due
+    times) and of what several instances share (the computer's leases, the groups' Telegram
+    budgets); seconds since the epoch, default :func:`time.time`: real time whatever ``clock``
+    says; a test passes one it moves.
     """
 
     def __init__(
@@ -125,6 +130,7 @@ class Kernel:
         clock: Clock | None = None,
         checkpoint: Checkpoint | None = None,
         seeds: Seeds | None = None,
+        wall: Callable[[], float] | None = None,
     ) -> None:
         self.db = db
         self.sessions = db.sessions
@@ -132,11 +138,16 @@ class Kernel:
         self.limits = limits or ChallengeLimits()
         self.clock = clock or utcnow
         self.seeds = seeds or new_seed
+        self.wall = wall or time.time
         self._checkpoint = checkpoint
         self.claimant: tuple[str, float] | None = None
         """This process's delivery worker and its lease: the outbox rows of an action
         committed here are written already claimed by it (see
         :meth:`storage.usecases.delivery.DeliveryCases.deliver_own_actions`)."""
+
+    def wall_now(self) -> datetime:
+        """:attr:`wall` as an aware UTC datetime."""
+        return datetime.fromtimestamp(self.wall(), UTC)
 
     def checkpoint(self, name: str) -> None:
         """Run the test checkpoint on the event loop and wait for it (from a worker thread)."""
@@ -290,7 +301,7 @@ class Kernel:
             steps.append((DELETE_PENDING_TIMERS, {"b_id": row.id}))
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(policy, row.id, waiting, now))
-        wall = utcnow()
+        wall = self.wall_now()
         claimant = None
         if self.claimant is not None:
             claimant = (self.claimant[0], wall + timedelta(seconds=self.claimant[1]))

@@ -98,13 +98,15 @@ async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
     started: list[Any] = []
     dbs: list[Database] = []
 
-    async def start(*, seed: bytes | None = None, **changes: Any) -> Running:
-        """A bot with these settings; ``seed``: every match's dice seed (a match replayed)."""
+    async def start(*, seed: bytes | None = None, wall: Callable[[], float] | None = None,
+                    **changes: Any) -> Running:
+        """A bot with these settings; ``seed``: every match's dice seed (a match replayed);
+        ``wall``: the wall clock of the leases several instances share (``tests.clocks``)."""
         settings = settings_for(standin, db_url, **changes)
         db = Database.from_url(settings.database_url)
         dbs.append(db)
         policy = TimerPolicy()
-        uc = UseCases(db, timers=policy, clock=clock,
+        uc = UseCases(db, timers=policy, clock=clock, wall=wall,
                       seeds=None if seed is None else (lambda: seed))
         app = build_application(settings, usecases=uc, migrate=False)
         await app.initialize()

@@ -39,6 +39,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = "several-Instances_1"
 LOST_AFTER = 12.0
 """A tap whose board has not changed after this many seconds got lost (tap again)."""
+HANG = 120.0
+"""The hang guard of each wait for a board to play on: seconds with nothing to tap."""
+TRIES = 40
+"""Taps (or typed plays) a turn may take, counting those refused or lost: more is a loop."""
 MATCH_OVER = "wins the match"
 
 
@@ -119,7 +123,7 @@ class Cluster:
                                     duplicate_actions=self.duplicate_actions).start()
 
     async def _listening(self, i: int, port: int) -> None:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG
         async with httpx.AsyncClient() as client:
             while time.monotonic() < deadline:
                 if self.procs[i].poll() is not None:
@@ -282,15 +286,29 @@ async def tap_once(chat: Chat, mover: User, board: Message, text: str, final: bo
 
 
 async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
-                    timeout: float = 90.0, pace: float = 0.0) -> bool:
+                    timeout: float = HANG, pace: float = 0.0) -> bool:
     """The player to move taps through one turn on ``chat``'s live board; false when the
-    match is over. A player who is not to move is told so (an alert): the other one taps."""
+    match is over. A player who is not to move is told so (an alert): the other one taps. A
+    tap refused or lost is made again, within :data:`TRIES` taps; ``timeout`` is the hang
+    guard of each wait for a board. A tap that ends the turn and seemed lost may still show
+    late (a slow machine, or an instance that died after playing it): the turn is then over."""
     turn = 0
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        board = await until(lambda: (b := live_board(chat)) is not None and (
-            MATCH_OVER in (b.caption or "") or pick(b)) and b, timeout=LOST_AFTER * 4)
-        assert board, f"no board to play on in {chat!r}: {diagnose(chat)}"
+    lost: tuple[Message, int] | None = None
+    """The board and version of a tap that would have ended the turn and seemed lost."""
+
+    def ready() -> Message | bool:
+        if lost is not None and took_effect(chat, lost[0], True, lost[1]):
+            return True
+        b = live_board(chat)
+        return b is not None and bool(MATCH_OVER in (b.caption or "") or pick(b)) and b
+
+    for _ in range(TRIES):
+        board = await until(ready, timeout=timeout)
+        assert board, f"no board to play on in {chat!r} in {timeout} s: {diagnose(chat)}"
+        if board is True:  # the lost tap was played after all, its board late
+            tally.finals += 1
+            return True
+        assert isinstance(board, Message)
         if MATCH_OVER in (board.caption or ""):
             tally.ended = True
             return False
@@ -307,7 +325,9 @@ async def take_turn(chat: Chat, players: list[User], tally: Tally, *,
         elif outcome == "done" and final:
             tally.finals += 1
             return True
-    raise AssertionError(f"a turn in {chat!r} took more than {timeout} s: {tally.alerts}, "
+        elif outcome == "lost" and final:
+            lost = (board, board_version(board))
+    raise AssertionError(f"a turn in {chat!r} was not over after {TRIES} taps: {tally.alerts}, "
                          f"{diagnose(chat)}")
 
 
@@ -331,7 +351,7 @@ async def resign(standin: StandIn, chat: Chat, user: User) -> None:
             return
         if await until(lambda c=card: changed_since(chat, c), timeout=1.0):
             break  # the card was answered: the match is over, its board will follow
-    assert await until(over, timeout=60), diagnose(chat)
+    assert await until(over, timeout=HANG), f"the match's end after /resign: {diagnose(chat)}"
 
 
 async def open_group_match(standin: StandIn, group: Chat, a: User, b: User, *,

@@ -4,7 +4,7 @@ computer thinks."""
 
 from __future__ import annotations
 
-import time
+from pathlib import Path
 from typing import Any
 
 from bot.computer_player import ComputerSide, decisions_from_record
@@ -164,36 +164,45 @@ async def test_the_computer_declines_a_cheap_offer(bot: Running) -> None:
     assert await side.accepts_resignation(replace(state, resign_offer=3))
 
 
-async def test_the_bot_answers_while_the_computer_thinks(standin: StandIn, bot: Running) -> None:
+async def test_the_bot_answers_while_the_computer_thinks(standin: StandIn, bot: Running,
+                                                         tmp_path: Path) -> None:
     side = side_of(bot)
-    side.players[1] = SlowPlayer(seconds=2.5)  # type: ignore[assignment]
-    alice, bob, _ = await deep_link_match(standin, "1 point")
-    human_mover, _ = await next_private_turn(standin, [alice, bob], 0)
-    dora = standin.user("Dora", username="dora")
-    await start_computer_match(standin, dora)
-    # wait until the computer is the one to play in Dora's match
-    version = 0
-    for _ in range(20):
+    thinking, release = tmp_path / "thinking", tmp_path / "think no more"
+    side.players[1] = SlowPlayer(str(thinking), str(release))  # type: ignore[assignment]
+    try:
+        alice, bob, _ = await deep_link_match(standin, "1 point")
+        human_mover, _ = await next_private_turn(standin, [alice, bob], 0)
+        dora = standin.user("Dora", username="dora")
+        await start_computer_match(standin, dora)
+        # wait until the computer is the one to play in Dora's match
+        version = 0
+        for _ in range(20):
+            match = (await bot.uc.load_match(2)).match
+            assert match is not None
+            if match.computer_to_act:
+                break
+            _, board = await next_private_turn(standin, [dora], version)
+            version = board_version(board)
+            await play_turn(standin, dora, dora.private, wait=False)
+            await standin.wait_for(
+                lambda v=version: (m := bot.app.bot_data["portes"].views.get(2)) is not None
+                and m.version > v, what="Dora's play committed")
         match = (await bot.uc.load_match(2)).match
-        assert match is not None
-        if match.computer_to_act:
-            break
-        _, board = await next_private_turn(standin, [dora], version)
-        version = board_version(board)
-        await play_turn(standin, dora, dora.private, wait=False)
-        await standin.wait_for(lambda v=version: (m := bot.app.bot_data["portes"].views.get(2))
-                               is not None and m.version > v, what="Dora's play committed")
-    match = (await bot.uc.load_match(2)).match
-    assert match is not None and match.computer_to_act
-    thinking_since = match.version
-    # the computer thinks for 2.5 s; meanwhile the people's taps are answered at once
-    began = time.monotonic()
-    await play_turn(standin, human_mover, human_mover.private, wait=False)
-    answered = time.monotonic() - began
-    assert answered < 1.5, answered
-    still = (await bot.uc.load_match(2)).match
-    assert still is not None and still.version == thinking_since, "the computer was too quick"
-    # and the computer's move does arrive
+        assert match is not None and match.computer_to_act
+        thinking_since = match.version
+        # the computer thinks until it is let go; meanwhile the people's taps are answered
+        await standin.wait_for(thinking.exists, what="the computer to start thinking")
+        before = (await bot.uc.load_match(1)).match
+        assert before is not None
+        await play_turn(standin, human_mover, human_mover.private, wait=False)
+        await standin.wait_for(
+            lambda: (m := bot.app.bot_data["portes"].views.get(1)) is not None
+            and m.version > before.version,
+            what="the person's play committed while the computer thinks")
+        still = (await bot.uc.load_match(2)).match
+        assert still is not None and still.version == thinking_since, "the computer did not wait"
+    finally:
+        release.touch()  # and once it is let go, the computer's move arrives
     await standin.wait_for(
         lambda: (m := bot.app.bot_data["portes"].views.get(2)) is not None
         and m.version > thinking_since, timeout=15, what="the computer's move")

@@ -1,11 +1,10 @@
 """The computer's turn of an instance that died is played by another, once: the dead
-instance's claim on the turn holds until its lease runs out, then a survivor takes it over."""
+instance's claim on the turn holds until its lease runs out, then a survivor takes it over.
+The lease runs on a wall clock the test moves (``UseCases(wall=...)``)."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -16,6 +15,7 @@ from storage.db import Database
 from storage.models import TurnRow
 from storage.usecases import UseCases
 from tests.bot.players import board_version, live_board
+from tests.clocks import Wall
 from tests.standin import StandIn
 
 LEASE = 3.0
@@ -44,29 +44,26 @@ async def test_a_dead_instances_computer_turn_is_played_once_by_a_survivor(
         standin: StandIn, make_bot: Any, db_url: str) -> None:
     alice = standin.user("Alice", username="alice")
     alice.start_bot()
+    wall = Wall()  # the leases' clock: it moves when the test says
     db = Database.from_url(db_url)
-    uc = UseCases(db)
+    uc = UseCases(db, wall=wall)
     match = await computer_to_act(uc, alice.id)
     # an instance claimed the computer's turn, began to think, and died (no renewal comes)
     assert await uc.claim_computer_turn(match.id, "gone-host:4242:computer:1", LEASE)
-    died = time.monotonic()
     # the survivor runs on the same database
-    bot = await make_bot(timeouts=replace(Timeouts(timer_poll=0.2), computer_lease=LEASE))
+    bot = await make_bot(wall=wall,
+                         timeouts=replace(Timeouts(timer_poll=0.2), computer_lease=LEASE))
+    side = bot.app.bot_data["portes"].computer
+    # while the lease holds, nobody plays it: not at start, not when the survivor looks again
     await standin.idle(quiet=0.5)
-    if time.monotonic() - died < LEASE - 0.5:  # while the lease holds, nobody plays it
-        assert (await bot.uc.load_match(match.id)).match.version == match.version  # type: ignore[union-attr]
+    assert await side.take_over() == 0
+    assert (await bot.uc.load_match(match.id)).match.version == match.version  # type: ignore[union-attr]
     # once it has run out, the survivor plays the turn, and Alice sees it
-    async def played() -> Any:
-        mv = (await bot.uc.load_match(match.id)).match
-        return mv if mv is not None and mv.version > match.version else None
-
-    after = None
-    while after is None and time.monotonic() - died < LEASE + 15:
-        after = await played()
-        if after is None:
-            await asyncio.sleep(0.05)
-    assert after is not None, "the survivor never played the turn"
-    assert time.monotonic() - died >= LEASE - 0.5, "played while the dead instance's lease held"
+    wall.advance(LEASE + 0.1)
+    after = await standin.wait_for(
+        lambda: (mv := bot.app.bot_data["portes"].views.get(match.id)) is not None
+        and mv.version > match.version and mv, timeout=30,
+        what="the survivor to play the dead instance's turn")
     await standin.wait_for(
         lambda: (b := live_board(alice.private)) is not None and board_version(b) >= after.version
         and b, timeout=10, what="Alice's board after the computer's turn")

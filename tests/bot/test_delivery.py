@@ -10,6 +10,8 @@ import pytest
 
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, play_turn, start_group_match, tap_and_wait
+from tests.bot.retries import retries_come_due
+from tests.clocks import Wall
 from tests.standin import Chat, Message, StandIn, Tap, User
 
 
@@ -146,14 +148,23 @@ async def test_a_failed_answer_does_not_stop_the_board(
 @pytest.mark.parametrize("started", [False, True], ids=["group", "private"])
 @pytest.mark.parametrize("code,times", [(502, 5), (429, 7)])
 async def test_a_board_that_cannot_be_posted_is_posted_once_telegram_answers(
-    standin: StandIn, bot: Running, code: int, times: int, started: bool
+    standin: StandIn, make_bot: Any, code: int, times: int, started: bool
 ) -> None:
     """Case 2: sendPhoto fails more times than the client retries (5 x 502, 7 x 429 over the
-    rate limiter's 3 retries): the worker tries again later until the board is there."""
-    await the_turn_passes_with(standin, bot, lambda: standin.inject_error(
-        "sendPhoto", code, times=times, retry_after=1 if code == 429 else None,
-        description="Bad Gateway" if code == 502 else None), started=started)
+    rate limiter's 3 retries): the worker tries again later until the board is there. The
+    back-offs pass on delivery's clock, moved to each retry as the worker waits for it, and
+    the rate limiter waits out each 429 on it too."""
+    wall = Wall()
+    bot = await make_bot(wall=wall)
+    limiter = bot.app.bot.rate_limiter
+    limiter.clock, limiter.sleep = wall, wall.sleep
+    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
+        await the_turn_passes_with(standin, bot, lambda: standin.inject_error(
+            "sendPhoto", code, times=times, retry_after=1 if code == 429 else None,
+            description="Bad Gateway" if code == 502 else None), started=started)
     assert standin.calls("sendPhoto", ok=True)
+    assert len(standin.calls("sendPhoto", ok=False)) == times
+    assert jumps  # the worker waited to try again
 
 
 @pytest.mark.parametrize("started", [False, True], ids=["group", "private"])

@@ -1,25 +1,75 @@
 """The bot's rate limiter against the stand-in enforcing Telegram's flood limits: it counts
 what Telegram counts, so a burst waits on the bot's side instead of drawing 429s, and a 429
-that comes anyway holds only its own chat."""
+that comes anyway holds only its own chat.
+
+Time is the stand-in's manual clock, which the limiter reads and sleeps on too (its ``clock``
+and ``sleep``): it moves only when every call still pending waits for room, to the end of the
+shortest wait, so what the stand-in counted in each window is exact, whatever the machine's
+speed."""
 
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import AsyncIterator
+from collections.abc import Awaitable, Iterator
+from typing import Any
 
 import pytest
 from telegram import Bot
 from telegram.ext import ExtBot
 
 from bot.limiter import ChatLimiter
-from tests.standin import FloodLimits, StandIn
+from tests.standin import Chat, FloodLimits, ManualClock, StandIn
 
 
 @pytest.fixture
-def standin() -> AsyncIterator[StandIn]:  # type: ignore[misc]
-    with StandIn() as server:  # the real clock: the limiter sleeps real seconds
+def standin() -> Iterator[StandIn]:
+    with StandIn(clock=ManualClock()) as server:
         yield server
+
+
+class Waits:
+    """The stand-in's clock as the limiter's clock and sleep: a call that waits for room
+    sleeps until the clock has passed its wake-up time; :meth:`run` moves the clock to the
+    next wake-up once every pending call is asleep (none is on its way to the stand-in)."""
+
+    def __init__(self, standin: StandIn) -> None:
+        self.standin = standin
+        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
+
+    def monotonic(self) -> float:
+        return self.standin.now()
+
+    async def sleep(self, seconds: float) -> None:
+        wake = asyncio.get_running_loop().create_future()
+        self.sleepers.append((self.monotonic() + max(seconds, 0.0), wake))
+        await wake
+
+    def limiter(self, **rates: Any) -> ChatLimiter:
+        return ChatLimiter(clock=self.monotonic, sleep=self.sleep, **rates)
+
+    def _next(self) -> None:
+        due = min(at for at, _ in self.sleepers)
+        self.standin.advance_clock(max(0.0, due - self.monotonic()))
+        for entry in [s for s in self.sleepers if s[0] <= due]:
+            self.sleepers.remove(entry)
+            entry[1].set_result(None)
+
+    async def run(self, *calls: Awaitable[Any]) -> list[Any]:
+        """Run the calls to their end, moving the clock whenever all of them wait."""
+        tasks = [asyncio.ensure_future(c) for c in calls]
+
+        async def drive() -> None:
+            while not all(t.done() for t in tasks):
+                await asyncio.sleep(0.005)
+                if self.sleepers and len(self.sleepers) == sum(not t.done() for t in tasks):
+                    self._next()
+
+        try:
+            await asyncio.wait_for(drive(), timeout=60)  # a hang guard
+        except TimeoutError:
+            raise AssertionError(f"calls never finished: {len(self.sleepers)} waiting for "
+                                 f"room, {sum(not t.done() for t in tasks)} pending") from None
+        return [t.result() for t in tasks]
 
 
 async def a_bot(standin: StandIn, limiter: ChatLimiter) -> ExtBot[None]:
@@ -33,6 +83,13 @@ def refused(standin: StandIn) -> list[int | None]:
     return [c.error_code for c in standin.calls(ok=False)]
 
 
+def busiest(standin: StandIn, chat: Chat, seconds: float) -> int:
+    """The most calls Telegram counted in ``chat`` in any ``seconds`` (on its clock)."""
+    times = sorted(c.time for c in standin.calls(chat_id=chat.id)
+                   if c.ok and c.method.startswith(("send", "edit")))
+    return max(sum(1 for t in times if s <= t < s + seconds) for s in times)
+
+
 async def test_a_burst_in_a_group_waits_for_room_instead_of_429(standin: StandIn) -> None:
     # Given a group allowed 5 calls in any 2 s (Telegram's 20 a minute, scaled down), and a
     # limiter counting the same
@@ -40,24 +97,22 @@ async def test_a_burst_in_a_group_waits_for_room_instead_of_429(standin: StandIn
     group = standin.group("G", alice)
     standin.set_flood_limits(FloodLimits(group_per_minute=5, group_period=2.0,
                                          chat_per_second=0))
-    bot = await a_bot(standin, ChatLimiter(group_per_minute=5, group_period=2.0,
-                                           chat_per_second=0, max_retries=0))
+    waits = Waits(standin)
+    bot = await a_bot(standin, waits.limiter(group_per_minute=5, group_period=2.0,
+                                             chat_per_second=0, max_retries=0))
     try:
         # When the bot makes 12 calls there at once (sends, edits and deletions)
-        started = time.perf_counter()
         first = await bot.send_message(group.id, "card")
         calls = [bot.edit_message_text(f"edit {i}", chat_id=group.id,
                                        message_id=first.message_id) for i in range(6)]
         calls += [bot.send_message(group.id, f"note {i}") for i in range(5)]
-        await asyncio.gather(*calls)
-        took = time.perf_counter() - started
+        await waits.run(*calls)
     finally:
         await bot.shutdown()
-    # Then every call went through, none was refused, and they took two windows or more
+    # Then every call went through, none was refused, and no 2 s held more than 5 of them
     assert refused(standin) == []
     assert len(group.bot_messages()) == 6
-    assert took >= 4.0
-
+    assert busiest(standin, group, 2.0) == 5
 
 
 async def test_a_group_burst_counts_against_both_the_chat_and_the_group_window(
@@ -68,32 +123,34 @@ async def test_a_group_burst_counts_against_both_the_chat_and_the_group_window(
     group = standin.group("G", alice)
     limits = dict(group_per_minute=4, group_period=3.0, chat_per_second=2.0, chat_burst=2)
     standin.set_flood_limits(FloodLimits(**limits))  # type: ignore[arg-type]
-    bot = await a_bot(standin, ChatLimiter(max_retries=0, **limits))  # type: ignore[arg-type]
+    waits = Waits(standin)
+    bot = await a_bot(standin, waits.limiter(max_retries=0, **limits))
     try:
         # When the bot makes 10 calls there at once
-        started = time.perf_counter()
-        await asyncio.gather(*(bot.send_message(group.id, f"note {i}") for i in range(10)))
-        took = time.perf_counter() - started
+        await waits.run(*(bot.send_message(group.id, f"note {i}") for i in range(10)))
     finally:
         await bot.shutdown()
     # Then none was refused: the chat's short window did not make the limiter forget the
     # calls the group's longer window still counts
     assert refused(standin) == []
     assert len(group.bot_messages()) == 10
-    assert took >= 6.0
+    assert busiest(standin, group, 3.0) == 4
+    assert busiest(standin, group, 1.0) == 2
 
 
 async def test_a_private_chat_gets_about_one_call_a_second(standin: StandIn) -> None:
     alice = standin.user("Alice")
     alice.start_bot()
     standin.set_flood_limits(FloodLimits(chat_per_second=2.0, chat_burst=3))
-    bot = await a_bot(standin, ChatLimiter(chat_per_second=2.0, chat_burst=3, max_retries=0))
+    waits = Waits(standin)
+    bot = await a_bot(standin, waits.limiter(chat_per_second=2.0, chat_burst=3, max_retries=0))
     try:
-        await asyncio.gather(*(bot.send_message(alice.id, f"x{i}") for i in range(9)))
+        await waits.run(*(bot.send_message(alice.id, f"x{i}") for i in range(9)))
     finally:
         await bot.shutdown()
     assert refused(standin) == []
     assert len(alice.private.bot_messages()) == 9
+    assert busiest(standin, alice.private, 1.5) == 3  # a burst of 3, then 2 a second
 
 
 async def test_a_429_holds_only_its_own_chat(standin: StandIn) -> None:
@@ -102,35 +159,41 @@ async def test_a_429_holds_only_its_own_chat(standin: StandIn) -> None:
     bob.start_bot()
     busy = standin.group("Busy", alice)
     standin.inject_error("sendMessage", 429, retry_after=2, chat_id=busy.id)
-    bot: Bot = await a_bot(standin, ChatLimiter(max_retries=2))
+    waits = Waits(standin)
+    bot: Bot = await a_bot(standin, waits.limiter(max_retries=2))
     try:
         # When the bot sends there and, meanwhile, to someone else
-        slow = asyncio.ensure_future(bot.send_message(busy.id, "after the wait"))
-        await asyncio.sleep(0.2)
-        started = time.perf_counter()
-        await bot.send_message(bob.id, "not held")
-        other_took = time.perf_counter() - started
-        await slow
+        held = asyncio.ensure_future(bot.send_message(busy.id, "after the wait"))
+        await standin.wait_for(lambda: refused(standin) == [429], what="the 429")
+        await standin.wait_for(lambda: waits.sleepers, what="the group's call to wait")
+        # Then the other chat is answered while the clock stands still, the group waits
+        await asyncio.wait_for(bot.send_message(bob.id, "not held"), timeout=30)
+        assert [m.text for m in bob.private.bot_messages()] == ["not held"]
+        assert busy.bot_messages() == []
+        # and the group's message goes once the 2 s have passed
+        refused_at = standin.calls(ok=False)[0].time
+        await waits.run(held)
     finally:
         await bot.shutdown()
-    # Then the other chat was answered at once, and the group's message went after the wait
-    assert other_took < 1.0
     assert [m.text for m in busy.bot_messages()] == ["after the wait"]
     assert refused(standin) == [429]
+    [sent] = standin.calls("sendMessage", chat_id=busy.id, ok=True)
+    assert sent.time >= refused_at + 2
 
 
 async def test_reading_and_answering_are_not_counted(standin: StandIn) -> None:
     alice = standin.user("Alice")
     group = standin.group("G", alice)
-    limiter = ChatLimiter(group_per_minute=2, chat_per_second=0)
+    waits = Waits(standin)
+    limiter = waits.limiter(group_per_minute=2, chat_per_second=0)
     bot = await a_bot(standin, limiter)
     try:
         await bot.send_message(group.id, "one")
         await bot.send_message(group.id, "two")
-        started = time.perf_counter()
-        for _ in range(5):
-            await bot.get_chat(group.id)
-        assert time.perf_counter() - started < 2.0
+        # the clock stands still: five reads go through without waiting for room
+        chats = await asyncio.wait_for(asyncio.gather(
+            *(bot.get_chat(group.id) for _ in range(5))), timeout=30)
+        assert [c.id for c in chats] == [group.id] * 5 and waits.sleepers == []
         assert limiter.room(group.id) > 50  # a third message would wait for the minute
     finally:
         await bot.shutdown()

@@ -13,8 +13,10 @@ import time
 from rules.match import Match
 from rules.notation import format_play
 from tests.bot.instances import (
+    HANG,
     LOST_AFTER,
     MATCH_OVER,
+    TRIES,
     Cluster,
     Seen,
     Tally,
@@ -73,10 +75,11 @@ async def type_once(mover: User, chat: Chat, board: Message, play: str, tally: T
     return "lost"
 
 
-async def to_move(cluster: Cluster, chat: Chat, players: list[User], tally: Tally
-                  ) -> tuple[User, Chat, Message, Seen] | None:
+async def to_move(cluster: Cluster, chat: Chat, players: list[User], tally: Tally,
+                  timeout: float = HANG) -> tuple[User, Chat, Message, Seen] | None:
     """Wait until a player is to move and sees the turn's board (their private board, or the
-    chat's): who, where, the board and the match; ``None`` once the players see it is over."""
+    chat's): who, where, the board and the match; ``None`` once the players see it is over.
+    ``timeout``: the hang guard."""
     found: tuple[User, Chat, Message, Seen] | None = None
     asked: dict[int, Seen] = {}
 
@@ -102,30 +105,30 @@ async def to_move(cluster: Cluster, chat: Chat, players: list[User], tally: Tall
         found = (mover, where, board, seen)
         return True
 
-    assert await until(ready, timeout=LOST_AFTER * 4, step=0.05), (
-        f"no board to play on in {chat!r}: {diagnose(chat)}")
+    assert await until(ready, timeout=timeout, step=0.05), (
+        f"no board to play on in {chat!r} in {timeout} s: {diagnose(chat)}")
     return None if over(chat) else found
 
 
 async def play_out(cluster: Cluster, chat: Chat, players: list[User], tally: Tally, *,
-                   tap_every: int = 5, turns: int = 10_000, timeout: float = 90.0,
+                   tap_every: int = 5, turns: int = 10_000, timeout: float = HANG,
                    pace: float = 0.0) -> None:
     """Play the match in ``chat`` to its end (or ``turns`` turns, then the player to move
     resigns it): each turn the racing play typed in the private chat, every ``tap_every``-th
     turn of a player tapped through the keyboard instead. ``pace``: seconds a player looks
-    before each tap or play (0: as fast as the boards come)."""
+    before each tap or play (0: as fast as the boards come). A play refused or lost is made
+    again, within :data:`~tests.bot.instances.TRIES` tries a turn; ``timeout`` is the hang
+    guard of each wait for a board."""
     played = 0
     while played < turns:
-        deadline = time.monotonic() + timeout
-        while True:
-            assert time.monotonic() < deadline, f"a turn took {timeout} s: {diagnose(chat)}"
-            found = await to_move(cluster, chat, players, tally)
+        for _ in range(TRIES):
+            found = await to_move(cluster, chat, players, tally, timeout)
             if found is None:
                 tally.ended = True
                 return
             mover, where, board, seen = found
             if (played + 1) % tap_every == 0 or where.id != mover.private.id:
-                if await take_turn(where, [mover], tally, pace=pace):
+                if await take_turn(where, [mover], tally, timeout=timeout, pace=pace):
                     break
                 continue
             await asyncio.sleep(pace)
@@ -136,8 +139,11 @@ async def play_out(cluster: Cluster, chat: Chat, players: list[User], tally: Tal
                 tally.finals += 1
                 break
             await asyncio.sleep(0.2)  # refused or lost: look at the match again
+        else:
+            raise AssertionError(f"a turn in {chat!r} was not played in {TRIES} tries: "
+                                 f"{tally.alerts}, {diagnose(chat)}")
         played += 1
-    found = await to_move(cluster, chat, players, tally)
+    found = await to_move(cluster, chat, players, tally, timeout)
     if found is not None:
         await resign(chat.standin, chat, found[0])
     tally.ended = True

@@ -1,7 +1,9 @@
 """Our legal_plays against GNU Backgammon's own move generator (gnubg-nn), position by position.
 
 For 2,000 positions from seeded random self-play plus 50 crafted positions for each trap of the
-rules, and all 21 rolls, the sets of resulting positions must be identical.
+rules, and all 21 rolls, the sets of resulting positions must be identical. The default run
+takes every 10th self-play position and the first 5 of each trap (``[sample]``); CI runs the
+whole corpus (``[full]``, see tests/sampling.py).
 """
 
 from __future__ import annotations
@@ -12,17 +14,27 @@ from rules.position import ALL_ROLLS, Position, TurnInput, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.crafted import TRAPS, crafted
 from tests.rules.gnubg_bridge import from_gnubg, to_gnubg
+from tests.sampling import sample_or_full
 
 gnubg_nn = pytest.importorskip("gnubg_nn")
 
 SELFPLAY = 2000
+CRAFTED = 50
+Share = tuple[int, int]
+"""Every n-th self-play position, and how many of each trap's crafted positions."""
+
+
+@pytest.fixture(scope="module", params=sample_or_full((10, 5), (1, CRAFTED)))
+def share(request: pytest.FixtureRequest) -> Share:
+    return request.param  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
-def corpus() -> list[tuple[str, Position]]:
-    positions = [("selfplay", p) for p in selfplay_positions(SELFPLAY, seed=11)]
+def corpus(share: Share) -> list[tuple[str, Position]]:
+    step, per_trap = share
+    positions = [("selfplay", p) for p in selfplay_positions(SELFPLAY, seed=11)[::step]]
     for name in TRAPS:
-        positions += [(name, p) for p in crafted(name, 50)]
+        positions += [(name, p) for p in crafted(name, per_trap)]
     return positions
 
 
@@ -33,11 +45,13 @@ def gnubg_results(position: Position, die1: int, die2: int) -> set[Position]:
     return {from_gnubg(gnubg_nn.board_from_position_key(k)) for k in keys}
 
 
-def test_corpus_has_every_trap(corpus: list[tuple[str, Position]]) -> None:
+def test_corpus_has_every_trap(corpus: list[tuple[str, Position]], share: Share) -> None:
+    step, per_trap = share
     names = [name for name, _ in corpus]
-    assert names.count("selfplay") == SELFPLAY
+    assert names.count("selfplay") == SELFPLAY // step
+    assert len({p for name, p in corpus if name == "selfplay"}) == SELFPLAY // step
     for trap in TRAPS:
-        assert names.count(trap) >= 50, trap
+        assert names.count(trap) == per_trap, trap
 
 
 def test_resulting_positions_match_gnubg(corpus: list[tuple[str, Position]]) -> None:

@@ -2,7 +2,9 @@
 text costs work linear in its length.
 
 The sample here (self-play positions and a few crafted ones for each trap of the rules, x all 21
-rolls) takes seconds; ``bench/gnubg_notation.py`` runs 2,000 positions.
+rolls) is run whole in CI (``[full]``) and a quarter of it by default (``[sample]``: every 4th
+self-play position, one of each trap; see tests/sampling.py); ``bench/gnubg_notation.py`` runs
+2,000 positions.
 """
 
 from __future__ import annotations
@@ -22,23 +24,29 @@ from rules.position import ALL_ROLLS, Position, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.crafted import TRAPS, crafted
 from tests.rules.gnubg_bridge import gnubg_texts, notation_mismatches
+from tests.sampling import sample_or_full
 
 START = Position.start()
 
 
-def sample() -> list[Position]:
-    positions = selfplay_positions(120, seed=17)
+EVERY = sample_or_full(4, 1)
+"""Every n-th self-play position (and of each trap's crafted ones, 4 / n)."""
+
+
+def sample(step: int) -> list[Position]:
+    positions = selfplay_positions(120, seed=17)[::step]
     for name in TRAPS:
-        positions += crafted(name, 4)
+        positions += crafted(name, 4 // step)
     return positions
 
 
-def test_gnubg_move_text_reads_as_gnubg_means_it() -> None:
+@pytest.mark.parametrize("step", EVERY)
+def test_gnubg_move_text_reads_as_gnubg_means_it(step: int) -> None:
     gnubg = pytest.importorskip("gnubg")
     gnubg_nn = pytest.importorskip("gnubg_nn")
     mismatches = [
         (position.to_fixture(), str(roll), text, ours)
-        for position in sample()
+        for position in sample(step)
         for roll in ALL_ROLLS
         for text, ours in notation_mismatches(
             position, roll, gnubg_texts(gnubg, gnubg_nn, position, roll)
@@ -47,8 +55,9 @@ def test_gnubg_move_text_reads_as_gnubg_means_it() -> None:
     assert not mismatches, mismatches[:5]
 
 
-def test_every_legal_play_written_move_by_move_fits_the_cap() -> None:
-    for position in selfplay_positions(60, seed=23):
+@pytest.mark.parametrize("step", EVERY)
+def test_every_legal_play_written_move_by_move_fits_the_cap(step: int) -> None:
+    for position in selfplay_positions(60, seed=23)[::step]:
         for roll in ALL_ROLLS:
             for play in legal_plays(position, roll):
                 if not play.moves:

@@ -1,8 +1,9 @@
 """The fast Plakoto, Fevga and Long Nardy generator agrees with the brute-force one
 (``bruteforce_tavli.py``, written separately from the rule text) on a sample of position x roll
 pairs: self-play positions x all 21 rolls with the default options, and crafted positions that
-put each special rule to work x every option set. ``bench/tavli_agreement.py`` runs the full
-count (over 100,000 pairs)."""
+put each special rule to work x every option set. The default run takes every 5th position of
+each (``[sample]``), CI all of them (``[full]``, see tests/sampling.py);
+``bench/tavli_agreement.py`` runs the full count (over 100,000 pairs)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rules.tavliboard import Variant
 from rules.tavlilegal import legal_plays
 from tests.rules.bruteforce_tavli import brute_results
 from tests.rules.tavli_crafted import OPTION_SETS, crafted_positions
+from tests.sampling import sample_or_full
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 
@@ -24,22 +26,33 @@ def fast(position, roll, options=None):  # type: ignore[no-untyped-def]
     return {play.position for play in legal_plays(position, roll, options)}
 
 
+EVERY = sample_or_full(5, 1)
+"""Every n-th position of each corpus."""
+
+
+@pytest.mark.parametrize("step", EVERY)
 @pytest.mark.parametrize("variant", GAMES)
-def test_agrees_on_self_play_positions_and_every_roll(variant: Variant) -> None:
-    positions = tavli_selfplay_positions(variant, 15, seed=77)
+def test_agrees_on_self_play_positions_and_every_roll(variant: Variant, step: int) -> None:
+    positions = tavli_selfplay_positions(variant, 15, seed=77)[::step]
     for position in positions:
         for roll in ALL_ROLLS:
             assert fast(position, roll) == brute_results(position, roll), (position, roll)
 
 
+@pytest.mark.parametrize("step", EVERY)
 @pytest.mark.parametrize("variant", GAMES)
-def test_agrees_on_crafted_positions_under_every_option(variant: Variant) -> None:
+def test_agrees_on_crafted_positions_under_every_option(variant: Variant, step: int) -> None:
     rng = random.Random(5)
-    for position in crafted_positions(variant, 15, seed=99):
-        for options in OPTION_SETS[variant]:
-            for roll in rng.sample(ALL_ROLLS, 2):
-                assert fast(position, roll, options) == brute_results(position, roll, options), (
-                    position, roll, options)
+    cases = [(position, options, rng.sample(ALL_ROLLS, 2))
+             for position in crafted_positions(variant, 15, seed=99)
+             for options in OPTION_SETS[variant]]
+    per_position = len(OPTION_SETS[variant])
+    for i, (position, options, rolls) in enumerate(cases):
+        if (i // per_position) % step:
+            continue
+        for roll in rolls:
+            assert fast(position, roll, options) == brute_results(position, roll, options), (
+                position, roll, options)
 
 
 def test_the_crafted_positions_reach_each_special_rule() -> None:

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import asyncio
-import time
-from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, update
+import pytest
+from sqlalchemy import select
 
-from storage.models import ComputerClaimRow
+from storage.db import Database
 from storage.usecases import UseCases
+from tests.clocks import Wall
+from tests.storage.conftest import FakeClock
 from tests.storage.helpers import ALICE, players
+
+
+@pytest.fixture
+def wall() -> Wall:
+    return Wall()
+
+
+@pytest.fixture
+def uc(db: Database, clock: FakeClock, wall: Wall) -> UseCases:
+    """The use cases with the wall clock of the leases and budgets in the test's hands."""
+    return UseCases(db, clock=clock, wall=wall)
 
 
 async def computer_to_act(uc: UseCases) -> int:
@@ -27,7 +39,8 @@ async def computer_to_act(uc: UseCases) -> int:
     raise AssertionError("the computer never had the first turn")
 
 
-async def test_one_instance_holds_a_computer_turn_until_its_lease_runs_out(uc: UseCases) -> None:
+async def test_one_instance_holds_a_computer_turn_until_its_lease_runs_out(
+        uc: UseCases, wall: Wall) -> None:
     match_id = await computer_to_act(uc)
     assert await uc.unclaimed_computer_turns() == [match_id]
     # two instances ask together: exactly one gets it
@@ -39,12 +52,12 @@ async def test_one_instance_holds_a_computer_turn_until_its_lease_runs_out(uc: U
     assert await uc.unclaimed_computer_turns() == []
     assert await uc.renew_computer_claim(match_id, holder, 30.0)
     assert not await uc.renew_computer_claim(match_id, other, 30.0)
-    # the holder dies: once its lease ran out the turn is free, and another instance takes it
-    def expire() -> None:
-        with uc.kernel.sessions.begin() as session:
-            session.execute(update(ComputerClaimRow).values(
-                claimed_until=datetime.now(UTC) - timedelta(seconds=1)))
-    await uc.db.run(expire)
+    # the holder dies: while its lease holds nobody takes the turn; once it ran out the turn
+    # is free, and another instance takes it
+    wall.advance(29.0)
+    assert await uc.unclaimed_computer_turns() == []
+    assert not await uc.claim_computer_turn(match_id, other, 30.0)
+    wall.advance(2.0)
     assert await uc.unclaimed_computer_turns() == [match_id]
     assert await uc.claim_computer_turn(match_id, other, 30.0)
     assert not await uc.renew_computer_claim(match_id, holder, 30.0)
@@ -52,7 +65,7 @@ async def test_one_instance_holds_a_computer_turn_until_its_lease_runs_out(uc: U
     assert await uc.unclaimed_computer_turns() == [match_id]
 
 
-async def test_a_group_budget_is_shared(uc: UseCases) -> None:
+async def test_a_group_budget_is_shared(uc: UseCases, wall: Wall) -> None:
     chat = -4242
     took = [wait for wait, _ in await asyncio.gather(
         *(uc.take_send_slot(chat, 5, 2.0) for _ in range(8)))]
@@ -60,14 +73,14 @@ async def test_a_group_budget_is_shared(uc: UseCases) -> None:
     assert all(0 < wait <= 2.0 for wait in sorted(took)[5:])
     assert 0 < await uc.send_slot_wait(chat, 5, 2.0) <= 2.0
     assert await uc.send_slot_wait(-1, 5, 2.0) == 0.0  # another group is not touched
-    await asyncio.sleep(2.05)
+    wall.advance(2.05)
     assert await uc.send_slot_wait(chat, 5, 2.0) == 0.0
     assert (await uc.take_send_slot(chat, 5, 2.0))[0] == 0.0
     # a call answered later counts from its answer
     other = -4343
     wait, at = await uc.take_send_slot(other, 1, 2.0)
     taken = await uc.db.run(lambda: _times(uc, other))
-    assert wait == 0.0 and taken == [at] and abs(at - time.time()) < 1
+    assert wait == 0.0 and taken == [at] == [wall()]
     await uc.restamp_send_slot(other, taken[0], taken[0] + 10)
     assert await uc.send_slot_wait(other, 1, 2.0) > 10
 
@@ -91,21 +104,16 @@ async def test_a_groups_second_is_shared_too(uc: UseCases) -> None:
     assert await uc.send_slot_wait(chat, 20, 60.0) == 0.0  # the minute alone has room
 
 
-async def test_quiet_chats_budgets_are_pruned_and_busy_ones_kept(uc: UseCases) -> None:
+async def test_quiet_chats_budgets_are_pruned_and_busy_ones_kept(uc: UseCases,
+                                                                  wall: Wall) -> None:
     """A row per chat the bot wrote to: rows with no call in the last hour go, the others stay
     with their calls, and a pruned chat counts again from nothing."""
     from storage.models import SendBudgetRow
 
     old, busy = -7001, -7002
     await uc.take_send_slot(old, 20, 60.0)
+    wall.advance(2 * 3600)
     await uc.take_send_slot(busy, 20, 60.0)
-
-    def age(chat: int, seconds: float) -> None:
-        with uc.kernel.sessions.begin() as session:
-            session.execute(update(SendBudgetRow).where(SendBudgetRow.chat_id == chat)
-                            .values(times=[time.time() - seconds]))
-
-    await uc.db.run(lambda: age(old, 2 * 3600))
     assert await uc.prune_send_budgets() == 1
 
     def rows() -> set[int]:
