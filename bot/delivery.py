@@ -37,6 +37,7 @@ from bot.board import DEFAULT_LOOK, Look, draw_board_async
 from bot.core import Portes, gone, is_group_match, not_modified, plays_privately
 from bot.limiter import ChatLimiter, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
+from bot.reach import blocked_us, left_group, player_blocked
 from storage.results import BoardMessageView, MatchView
 from storage.usecases import DeliveryWork
 from storage.usecases.kernel import utcnow
@@ -311,6 +312,7 @@ class Delivery:
                 return False
             raise
         except Forbidden as exc:
+            await self._cannot_post(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
         return True
 
@@ -332,11 +334,11 @@ class Delivery:
                                              reply_markup=markup, message_thread_id=thread,
                                              disable_notification=self._quiet(work, mv))
         except Forbidden as exc:
-            await self._cannot_post(work, mv)
+            await self._cannot_post(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
         except BadRequest as exc:
             if "chat not found" in exc.message.lower():
-                await self._cannot_post(work, mv)
+                await self._cannot_post(work, mv, exc.message)
                 raise Unreachable(exc.message) from exc
             raise
         crash_point("sent")
@@ -371,12 +373,19 @@ class Delivery:
         player = mv.seats[work.for_seat].player
         return player is not None and self.p.quiet_for(player)
 
-    async def _cannot_post(self, work: DeliveryWork, mv: MatchView) -> None:
+    async def _cannot_post(self, work: DeliveryWork, mv: MatchView, why: str) -> None:
+        """Telegram refused a board here (403, or the chat is gone): a group's place moves
+        its matches to private chats; a player who blocked the bot is handled as such (see
+        :mod:`bot.reach`); one who never started it plays a group match on the group's
+        board."""
         if work.for_seat is None:
             if work.chat_id is not None:
-                await self.pub.left_group(work.chat_id)
+                await left_group(self.p, self.bot, work.chat_id)
         else:
             player = mv.seats[work.for_seat].player
+            if player is not None and blocked_us(why):
+                await player_blocked(self.p, self.bot, player.id)
+                return
             if player is not None:
                 await self.p.uc.set_can_message(player.id, False)
             if is_group_match(mv):

@@ -306,22 +306,3 @@ class Publisher:
             await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
                                                 message_thread_id=thread,
                                                 disable_web_page_preview=True))
-
-    async def left_group(self, chat_id: int) -> None:
-        """The bot can no longer post in a group: its active matches go on in the players'
-        private chats (moved once, however often this is called), each player is told and
-        gets their board there."""
-        for mv in await self.p.uc.move_to_private(chat_id):
-            self.p.remember(mv)
-            for seat in mv.seats:
-                player = seat.player
-                if player is None or not player.can_message:
-                    continue
-                t = self.p.t_user(player)
-                await quietly(self.bot.send_message(player.id, t._(
-                    "The bot was removed from the group of match #{id}. The match goes on here, "
-                    "in private: your board follows (/games brings it back, /resign ends the "
-                    "match).", id=mv.id)))
-            for i in (0, 1):
-                if mv.seats[i].player is not None:
-                    await self.bring_back(mv, i, shared=False)

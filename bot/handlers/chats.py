@@ -1,4 +1,5 @@
-"""Chat events: a group that becomes a supergroup, and the bot removed from a chat."""
+"""Chat events: a group that becomes a supergroup, the bot removed from a group or blocked by a
+player."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 
 from bot.core import portes
-from bot.handlers.common import Ctx, publisher
+from bot.handlers.common import Ctx
+from bot.reach import left_group, player_blocked
 
 log = logging.getLogger("bot.handlers")
 
@@ -25,12 +27,18 @@ async def on_migrate(update: Update, context: Ctx) -> None:
 
 
 async def on_my_member(update: Update, context: Ctx) -> None:
-    """The bot was removed from a group: its matches go on in the players' private chats."""
+    """The bot was removed from a group (its matches go on in the players' private chats),
+    or blocked by a player (see :mod:`bot.reach`)."""
     change = update.my_chat_member
-    if change is None or change.chat.type == ChatType.PRIVATE:
+    if change is None:
         return
     status = change.new_chat_member.status
+    if change.chat.type == ChatType.PRIVATE:
+        if status == ChatMemberStatus.BANNED:
+            log.info("blocked by user %s", change.chat.id)
+            await player_blocked(portes(context), context.bot, change.chat.id)
+        return
     if status in (ChatMemberStatus.LEFT, ChatMemberStatus.BANNED):
         log.info("removed from chat %s", change.chat.id)
-        await publisher(context).left_group(change.chat.id)
+        await left_group(portes(context), context.bot, change.chat.id)
 
