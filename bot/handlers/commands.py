@@ -19,6 +19,7 @@ from bot.handlers.common import (
     point_to_private,
     publisher,
 )
+from bot.handlers.inline import CAP_PAYLOAD
 from bot.handlers.player_settings import show_settings
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
 from bot.keyboards import (
@@ -56,6 +57,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload == "notices":  # /notices sent in a group
         await show_notices(context, t, msg, user.id)
+        return
+    if private and payload == CAP_PAYLOAD:  # inline mode offered no card: over the cap
+        await msg.reply_text(texts.error_text(t, "too_many_challenges"))
         return
     if private and payload == "settings":  # /settings sent in a group
         await show_settings(p, msg, user)

@@ -218,6 +218,13 @@ class InlineQuery(_Waitable):
         with self.standin.world.cond:
             return self.standin.world.inline_queries[self.id].results
 
+    @property
+    def button(self) -> JSON | None:
+        """The button the bot put above its results (``text``, ``start_parameter``), if any."""
+        with self.standin.world.cond:
+            answer = self.standin.world.inline_queries[self.id].answer
+            return answer.get("button") if answer else None
+
     def _ready(self) -> Any:
         return self.results
 
