@@ -264,6 +264,7 @@ class DeliveryCases(Feature):
             if row is not None:
                 row.pending = False
                 row.probes = []
+                row.keyboard_asked = False
                 row.last_error = error[:200]
                 row.updated_at = utcnow()
                 _release(row)
