@@ -245,6 +245,8 @@ class ClaimCases(Feature):
             held = row.claimed_until is not None and row.claimed_until >= now
             retrying = row.pending and row.attempts > 0
             row.selected, row.selected_version, row.keyboard_asked = selected, version, True
+            # a place an action did not touch (a step edits the mover's board only) catches up
+            row.version = max(row.version, version)
             row.pending = True
             if not retrying:
                 row.due_at = now
