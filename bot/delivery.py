@@ -38,6 +38,7 @@ from bot.board import DEFAULT_LOOK, Look, draw_board_async
 from bot.core import Portes, gone, is_group_match, not_modified, plays_privately
 from bot.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
+from bot.reach import blocked_us, left_group, player_blocked
 from storage.results import BoardMessageView, MatchView
 from storage.usecases import DeliveryWork
 
@@ -46,6 +47,10 @@ PROBE_SPAN = 20
 """At most this many message ids below the newest are probed for one orphan."""
 PROBE_AHEAD = 3
 """Ids above the newest known are probed too: a slow send may land after its retry."""
+
+
+RUNNING: set[str] = set()
+"""The workers of this process now (started, not stopped)."""
 
 
 def backoff(attempts: int) -> float:
@@ -70,6 +75,7 @@ class Delivery:
         self.lease = lease
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{id(self) % 10_000}"[:64]
         portes.uc.deliver_own_actions(self.worker, lease)
+        RUNNING.add(self.worker)
         self.running: dict[str, asyncio.Task[None]] = {}
         self.deadlines: dict[int, float] = {}
         """Per place being worked on: until when (monotonic) its claim surely holds."""
@@ -100,6 +106,7 @@ class Delivery:
         """At shutdown: let the chats' work in progress finish (what is left stays in the
         database for the next start), then stop."""
         self.stopping = True
+        RUNNING.discard(self.worker)
         for handle in self.wakeups:
             handle.cancel()
         self.wakeups.clear()
@@ -129,14 +136,17 @@ class Delivery:
 
     async def release_the_dead(self) -> None:
         """Claims held by a process of this host that is gone (killed, then restarted) are
-        released at once instead of waiting for their lease to run out. Other hosts' claims
-        are left to their lease."""
+        released at once instead of waiting for their lease to run out; so are those of an
+        earlier run of this process's own id (a container restarted: its process is 1 again)
+        that is not a worker running here. Other hosts' claims are left to their lease."""
         host = socket.gethostname()
         for worker in await self.p.uc.claimants():
             parts = worker.split(":")
-            if len(parts) < 3 or parts[0] != host or worker == self.worker:
+            if len(parts) < 3 or parts[0] != host or worker in RUNNING:
                 continue
             try:
+                if parts[1] == str(os.getpid()):
+                    raise ProcessLookupError(worker)  # this process, a worker not running
                 os.kill(int(parts[1]), 0)
             except ProcessLookupError:
                 released = await self.p.uc.release_claims(worker)
@@ -188,7 +198,8 @@ class Delivery:
                 await uc.give_up_delivery(work.id, claim=work.claim, error="no such match")
                 return
             await self._place(work, mv)
-            more = await uc.complete_delivery(work.id, claim=work.claim, version=mv.version)
+            more = await uc.complete_delivery(work.id, claim=work.claim, version=mv.version,
+                                              drawn=(self._selected(work, mv), mv.version))
             if more:  # a newer action meanwhile, or an orphan still looked for
                 self.later(0.0 if work.version < mv.version else 2.0, key)
         except Stale:
@@ -260,15 +271,22 @@ class Delivery:
                 and not plays_privately(mv, mv.to_act)):
             limiter.played_on(work.chat_id)
 
+    @staticmethod
+    def _selected(work: DeliveryWork, mv: MatchView) -> int | None:
+        """The checker chosen on the place's keyboard, if it was chosen at the latest state."""
+        return work.selected if mv.version == work.version else None
+
     def _look(self, work: DeliveryWork, mv: MatchView) -> tuple[str, Markup | None, int]:
         """Caption, keyboard and the side the image is drawn from, for the latest state."""
         notes = work.notes if mv.version == work.version else ()
+        selected = self._selected(work, mv)
         if work.for_seat is None:
             caption, t = self.pub.shared_caption(mv, notes)
-            return caption, self.pub.shared_keyboard(t, mv), self.pub.viewer_of_shared(mv)
+            return (caption, self.pub.shared_keyboard(t, mv, selected=selected),
+                    self.pub.viewer_of_shared(mv))
         seat = work.for_seat
         caption, t = self.pub.seat_caption(mv, seat, notes)
-        return caption, self.pub.seat_keyboard(t, mv, seat), seat
+        return caption, self.pub.seat_keyboard(t, mv, seat, selected=selected), seat
 
     async def _board(self, work: DeliveryWork, mv: MatchView) -> None:
         caption, markup, viewer = self._look(work, mv)
@@ -287,10 +305,14 @@ class Delivery:
 
     async def _edit(self, work: DeliveryWork, live: BoardMessageView, mv: MatchView,
                     caption: str, markup: Markup | None, viewer: int) -> bool:
-        """Edit the live board; ``False`` when it is gone (a user deleted it)."""
+        """Edit the live board (only its keyboard when only a checker was chosen on it since
+        the version was shown); ``False`` when it is gone (a user deleted it)."""
         await self._hold(work)
         try:
-            if work.media:
+            if work.keyboard_asked and work.shown >= mv.version and not work.media:
+                await self.bot.edit_message_reply_markup(
+                    chat_id=live.chat_id, message_id=live.message_id, reply_markup=markup)
+            elif work.media:
                 photo = await draw_board_async(mv.state, viewer, self._looks(live.for_seat, mv))
                 await self.bot.edit_message_media(
                     InputMediaPhoto(photo, caption=caption, parse_mode=HTML),
@@ -307,6 +329,7 @@ class Delivery:
                 return False
             raise
         except Forbidden as exc:
+            await self._cannot_post(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
         return True
 
@@ -328,11 +351,11 @@ class Delivery:
                                              reply_markup=markup, message_thread_id=thread,
                                              disable_notification=self._quiet(work, mv))
         except Forbidden as exc:
-            await self._cannot_post(work, mv)
+            await self._cannot_post(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
         except BadRequest as exc:
             if "chat not found" in exc.message.lower():
-                await self._cannot_post(work, mv)
+                await self._cannot_post(work, mv, exc.message)
                 raise Unreachable(exc.message) from exc
             raise
         crash_point("sent")
@@ -367,12 +390,19 @@ class Delivery:
         player = mv.seats[work.for_seat].player
         return player is not None and self.p.quiet_for(player)
 
-    async def _cannot_post(self, work: DeliveryWork, mv: MatchView) -> None:
+    async def _cannot_post(self, work: DeliveryWork, mv: MatchView, why: str) -> None:
+        """Telegram refused a board here (403, or the chat is gone): a group's place moves
+        its matches to private chats; a player who blocked the bot is handled as such (see
+        :mod:`bot.reach`); one who never started it plays a group match on the group's
+        board."""
         if work.for_seat is None:
             if work.chat_id is not None:
-                await self.pub.left_group(work.chat_id)
+                await left_group(self.p, self.bot, work.chat_id)
         else:
             player = mv.seats[work.for_seat].player
+            if player is not None and blocked_us(why):
+                await player_blocked(self.p, self.bot, player.id)
+                return
             if player is not None:
                 await self.p.uc.set_can_message(player.id, False)
             if is_group_match(mv):

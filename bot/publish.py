@@ -9,49 +9,40 @@ the board), then sends what is not a board: the seed at the end of a match, the 
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any, Literal
+from typing import Any
 
 from telegram import Bot, Message
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, NetworkError
+from telegram.error import BadRequest
 
 from bot import texts
 from bot.core import (
     Portes,
-    gone,
     is_group_match,
     mention,
-    not_modified,
     plays_privately,
     quietly,
-    retrying,
 )
 from bot.i18n import Tr
 from bot.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
-from bot.limiter import ChatLimiter
 from bot.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.tavli_texts import draw_text, game_title
 from bot.texts import names
 from rules.match import Event, Phase
 from rules.scoring import GameKind
 from storage.results import BoardMessageView, MatchStatus, MatchView, PlayerView
-from storage.usecases.claims import BUSY
+from storage.usecases.claims import KeyboardAsked
 
 log = logging.getLogger("bot.publish")
 HTML = ParseMode.HTML
 STUB = "⤵"
 """What an old board becomes when Telegram refuses to delete it (older than 48 h)."""
-KEYBOARD_LEASE = 10.0
-"""How long a keyboard-only edit holds its board's place (the edit is one call)."""
-KEYBOARD_TRIES, KEYBOARD_AGAIN = 12, 0.25
-"""While a delivery worker holds the place, the edit asks again this often (3 s in all)."""
 
 
 def crash_point(name: str) -> None:
@@ -251,65 +242,45 @@ class Publisher:
                     caption=STUB, reply_markup=None))
         await self.p.uc.forget_board_message(old.id)
 
-    async def edit_keyboard(self, mv: MatchView, message: Message | None, *,
-                            selected: int | None = None) -> None:
+    async def choose(self, t: Tr, mv: MatchView, message: Message | None, *,
+                     selected: int | None = None) -> tuple[str | None, bool]:
         """A tap that changes only the keyboard (a checker chosen, back to the list): the
-        board's keyboard drawn from ``mv``, edited under a short claim of its place
-        (:meth:`storage.usecases.UseCases.claim_keyboard`) and only while the match is still
-        at ``mv.version`` and the message is that place's live board. A copy of the tap that
-        comes late (Telegram delivered it twice; another instance, whose view was older,
-        handles it) then changes nothing, instead of putting an old keyboard over a newer
-        board; and no delivery edits the board between the check and the edit."""
+        place of the tapped board is asked to show ``selected`` (only while the match is
+        still at ``mv.version``: a late copy of the tap changes nothing), and the delivery
+        worker edits its board like any other change (:meth:`UseCases.ask_keyboard`), so the
+        edit is not dropped while a worker holds the place. Returns the tap's answer (a text,
+        and whether it is an alert): none when the keyboard follows at once; else what
+        happens and where the board to play on is, in the tapper's language ``t``."""
         if message is None:
-            return
-        markup = self._tapped_keyboard(mv, message.chat_id, selected)
-        if markup is False:
-            return
-        limiter = getattr(self.bot, "rate_limiter", None)
-        if isinstance(limiter, ChatLimiter):  # wait for the budget before claiming
-            await limiter.ready(message.chat_id)
-        held = await self._hold_place(mv, message)
-        if held is None:
+            return texts.error_text(t, "stale"), True
+        asked = await self.p.uc.ask_keyboard(mv.id, version=mv.version,
+                                             chat_id=message.chat_id, selected=selected)
+        if asked is None:
             self.p.views.pop(mv.id, None)  # this instance's view is older than the database's
-            return
-        try:  # one retry of a transient failure: the claim lasts 10 s
-            await retrying(lambda: message.edit_reply_markup(reply_markup=markup), attempts=2)
-        except BadRequest as exc:
-            if not not_modified(exc) and not gone(exc):
-                raise
-        except NetworkError as exc:  # only a keyboard: the player taps again
-            log.info("a keyboard edit of match %s failed: %s", mv.id, exc)
-        finally:
-            chat = await self.p.uc.release_keyboard(held[0], claim=held[1],
-                                                    version=mv.version)
-            if chat is not None and self.p.delivery is not None:
-                self.p.delivery.kick(chat)  # an action committed while the place was held
+            return texts.error_text(t, "stale"), True
+        if self.p.delivery is not None:
+            self.p.delivery.kick(asked.chat_key)
+        return self._where_chosen(t, mv.id, asked, message.message_id)
 
-    def _tapped_keyboard(self, mv: MatchView, chat_id: int,
-                         selected: int | None) -> Markup | Literal[False] | None:
-        """The keyboard of the board in ``chat_id`` after a keyboard-only tap (``False``: the
-        chat shows no board of this match)."""
-        if is_group_match(mv) and chat_id == mv.place.chat_id:
-            return self.shared_keyboard(self.p.t_match_chat(mv), mv, selected=selected)
-        seat = mv.seat_of(chat_id)
-        if seat is None:
-            return False
-        return self.seat_keyboard(self.p.t_user(mv.seats[seat].player), mv, seat,
-                                  selected=selected)
-
-    async def _hold_place(self, mv: MatchView, message: Message) -> tuple[int, int] | None:
-        """Claim the board's place for a keyboard edit; while a delivery worker holds it
-        (retiring an old board, say), ask again for a few seconds. ``None``: the keyboard is
-        not current any more, or the place stayed busy."""
-        holder = (self.p.delivery.worker if self.p.delivery is not None else "bot") + ":kb"
-        for _ in range(KEYBOARD_TRIES):
-            held = await self.p.uc.claim_keyboard(
-                mv.id, version=mv.version, chat_id=message.chat_id,
-                message_id=message.message_id, holder=holder, lease=KEYBOARD_LEASE)
-            if held != BUSY:
-                return held
-            await asyncio.sleep(KEYBOARD_AGAIN)
-        return None
+    @staticmethod
+    def _where_chosen(t: Tr, match_id: int, asked: KeyboardAsked,
+                      tapped: int) -> tuple[str | None, bool]:
+        """The answer to a keyboard-only tap on message ``tapped``: nothing when its board
+        shows the choice at once; an alert when it is an old copy (the board to play on is
+        elsewhere); a toast when the choice shows in a moment (a worker holds the place: the
+        tapped board may be one just posted and not yet recorded; a new board comes)."""
+        if asked.live is not None and tapped < asked.live:
+            return t._("This is an old copy of the board of match #{id}: play on the newest "
+                       "one, below. Your choice is shown there.", id=match_id), True
+        if asked.busy:
+            return t._("⏳ The board is being updated: your choice shows in a moment."), False
+        if asked.repost or asked.live is None:
+            return t._("A new board of match #{id} comes in a moment, with your choice.",
+                       id=match_id), False
+        if tapped > asked.live:
+            return t._("This is an old copy of the board of match #{id}: play on the newest "
+                       "one, above. Your choice is shown there.", id=match_id), True
+        return None, False
 
     # -- notices ---------------------------------------------------------------------------
 
@@ -370,22 +341,3 @@ class Publisher:
             await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
                                                 message_thread_id=thread,
                                                 disable_web_page_preview=True))
-
-    async def left_group(self, chat_id: int) -> None:
-        """The bot can no longer post in a group: its active matches go on in the players'
-        private chats (moved once, however often this is called), each player is told and
-        gets their board there."""
-        for mv in await self.p.uc.move_to_private(chat_id):
-            self.p.remember(mv)
-            for seat in mv.seats:
-                player = seat.player
-                if player is None or not player.can_message:
-                    continue
-                t = self.p.t_user(player)
-                await quietly(self.bot.send_message(player.id, t._(
-                    "The bot was removed from the group of match #{id}. The match goes on here, "
-                    "in private: your board follows (/games brings it back, /resign ends the "
-                    "match).", id=mv.id)))
-            for i in (0, 1):
-                if mv.seats[i].player is not None:
-                    await self.bring_back(mv, i, shared=False)

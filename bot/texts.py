@@ -218,6 +218,9 @@ def caption(
             lines.append(t._("{player} resigned the match.", player=names[1 - match.winner]))
         elif match.end_reason == "timeout":
             lines.append(t._("{player} did not move in time.", player=names[1 - match.winner]))
+        elif match.end_reason == "blocked":
+            lines.append(t._("{player} blocked the bot, so no board can reach them.",
+                             player=names[1 - match.winner]))
         lines.extend(ratings)
     elif match.phase == Phase.CANCELLED:
         lines.append(t._("This match was cancelled."))

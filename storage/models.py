@@ -376,6 +376,12 @@ class DeliveryRow(Base):
     compare it with the one it got, so a worker whose lease ran out is refused."""
     last_error: Mapped[str | None] = mapped_column(String(200))
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    selected: Mapped[int | None] = mapped_column(SmallInteger)
+    """The checker whose destinations the keyboard offers (revision 0018); none: the list."""
+    selected_version: Mapped[int | None] = mapped_column(Integer)
+    """The match version :attr:`selected` was chosen at (at any other it means nothing)."""
+    keyboard_asked: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
+    """The choice is not on the place's board yet: the worker edits its keyboard."""
 
 
 class DeliveryChatRow(Base):

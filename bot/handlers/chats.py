@@ -1,5 +1,6 @@
 """Chat events and group rights: a group that becomes a supergroup, the bot added to a group
-(a short welcome) or removed from it, and whether a group member is one of its admins."""
+(a short welcome) or removed from it or blocked by a player, and whether a group member is one
+of its admins."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from telegram.error import TelegramError
 
 from bot import help_texts
 from bot.core import portes, quietly
-from bot.handlers.common import Ctx, publisher
+from bot.handlers.common import Ctx
 from bot.i18n import tr
+from bot.reach import left_group, player_blocked
 
 log = logging.getLogger("bot.handlers")
 
@@ -35,14 +37,19 @@ async def on_migrate(update: Update, context: Ctx) -> None:
 async def on_my_member(update: Update, context: Ctx) -> None:
     """The bot was added to a group: a two-line welcome, in the group's language (the one who
     added the bot gives it its first one). Removed from a group: its matches go on in the
-    players' private chats."""
+    players' private chats. Blocked by a player: see :mod:`bot.reach`."""
     change = update.my_chat_member
-    if change is None or change.chat.type == ChatType.PRIVATE:
+    if change is None:
         return
     old, new = change.old_chat_member.status, change.new_chat_member.status
+    if change.chat.type == ChatType.PRIVATE:
+        if new == ChatMemberStatus.BANNED:
+            log.info("blocked by user %s", change.chat.id)
+            await player_blocked(portes(context), context.bot, change.chat.id)
+        return
     if new in OUT:
         log.info("removed from chat %s", change.chat.id)
-        await publisher(context).left_group(change.chat.id)
+        await left_group(portes(context), context.bot, change.chat.id)
     elif new in IN and old in OUT:
         p = portes(context)
         adder = change.from_user

@@ -22,6 +22,7 @@ from bot.handlers.common import (
     point_to_private,
     publisher,
 )
+from bot.handlers.inline import CAP_PAYLOAD
 from bot.handlers.player_settings import show_settings
 from bot.handlers.which_match import replied_board
 from bot.i18n import LANG_NAMES, LANGS, Tr, tr
@@ -63,6 +64,9 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload == "help":  # /help sent in a group: its "Full help" button
         await send_help(t, msg, p.username)
+        return
+    if private and payload == CAP_PAYLOAD:  # inline mode offered no card: over the cap
+        await msg.reply_text(texts.error_text(t, "too_many_challenges"))
         return
     if private and payload == "settings":  # /settings sent in a group
         await show_settings(p, msg, user)
@@ -317,7 +321,9 @@ async def on_close_unreadable(update: Update, context: Ctx, cb: Callback) -> Non
 
 
 async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
-    """A /games button: the match's board, posted again (in its group, or to the player)."""
+    """A /games button: the match's board, posted again (in its group, or to the player), or
+    an answer saying why it cannot come: a player who cannot be messaged privately is sent to
+    the private chat (a link that starts the bot and brings the board there)."""
     p, q, t = await tapped(update, context)
     loaded = await p.uc.load_match(cb.match_id)
     mv = loaded.match
@@ -325,11 +331,20 @@ async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
     if mv is None or seat is None:
         await q.answer(texts.error_text(t, "not_a_player"), show_alert=True)
         return
+    if mv.status.is_over:
+        await q.answer(texts.error_text(t, "game_over"), show_alert=True)
+        return
+    pub = publisher(context)
+    if is_group_match(mv) and q.message is not None and q.message.chat.id < 0:
+        await q.answer()
+        await pub.bring_back(mv, None, shared=True)
+        return
+    player = mv.seats[seat].player
+    if player is not None and not player.can_message:  # START brings the board (m<id>)
+        await q.answer(url=p.link(f"m{mv.id}"))
+        return
+    if not await pub.bring_back(mv, seat, shared=False):
+        await q.answer(t._("Match #{id} is played in its group: your board comes here when it "
+                           "is your turn.", id=mv.id), show_alert=True)
+        return
     await q.answer()
-    in_group = is_group_match(mv) and q.message is not None and q.message.chat.id < 0
-    if in_group:
-        await publisher(context).bring_back(mv, None, shared=True)
-    elif not await publisher(context).bring_back(mv, seat, shared=False):
-        await quietly(context.bot.send_message(q.from_user.id, t._(
-            "Match #{id} is played in its group: your board comes here when it is your "
-            "turn.", id=mv.id)))

@@ -24,13 +24,17 @@ from bot.i18n import Tr
 from bot.keyboards import challenge_keyboard, inline_accept_keyboard
 from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, cafe_default, game_name
 from rules.match import MATCH_LENGTHS, match_lengths
-from storage.results import ChallengeView
+from storage.results import ChallengeResult, ChallengeView
 
 INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)(?:g([a-z]))?")
 """An inline card's Accept before its challenge exists: length, triple flag, the author's id,
 and ``g`` with the game's letter (none: a card from before the games, Portes)."""
 INLINE_RESULT_RE = re.compile(r"([1357])([tn])([a-z]?)")
 """An inline result's id: length, triple flag, the game's letter (none: Portes)."""
+
+CAP_PAYLOAD = "limit"
+"""The deep link of the inline answer's button when its author may open no more challenges:
+the private chat says why."""
 
 MAX_RESULTS = 50
 """Telegram takes at most 50 results per answer to an inline query."""
@@ -119,6 +123,11 @@ async def on_inline_query(update: Update, context: Ctx) -> None:
         return
     await p.see_user(q.from_user)
     t = p.t_user(q.from_user)
+    if await p.uc.challenge_cap_reached(q.from_user.id) is not None:
+        # a card posted now could never be accepted: none is offered, only why
+        await q.answer([], cache_time=0, is_personal=True, button=InlineQueryResultsButton(
+            text=t._("You have too many open challenges"), start_parameter=CAP_PAYLOAD))
+        return
     name = html.escape(q.from_user.full_name)
     results = [
         InlineQueryResultArticle(
@@ -147,8 +156,10 @@ async def on_chosen_inline(update: Update, context: Ctx) -> None:
     game = GAME_OF_LETTER.get(m.group(3) or "p") if m else None
     if not m or game is None:
         return
-    await materialise_inline(p, r.inline_message_id, r.from_user.id, int(m.group(1)),
-                             m.group(2) == "n", context, game=game)
+    made = await materialise_inline(p, r.inline_message_id, r.from_user.id, int(m.group(1)),
+                                    m.group(2) == "n", context, game=game)
+    if isinstance(made, ChallengeResult):
+        await card_refused(p, context, r.inline_message_id, r.from_user.id, made)
 
 
 async def on_uncommitted_accept(update: Update, context: Ctx, cb: Callback) -> None:
@@ -167,6 +178,10 @@ async def on_uncommitted_accept(update: Update, context: Ctx, cb: Callback) -> N
         return
     created = await materialise_inline(p, q.inline_message_id, author_id, int(m.group(1)),
                                        m.group(2) == "n", context, show_again=True, game=game)
+    if isinstance(created, ChallengeResult):
+        await q.answer(await card_refused(p, context, q.inline_message_id, author_id, created,
+                                          tapper=t), show_alert=True)
+        return
     if created is None:
         await q.answer(texts.error_text(t, "error"), show_alert=True)
         return
@@ -176,10 +191,11 @@ async def on_uncommitted_accept(update: Update, context: Ctx, cb: Callback) -> N
 
 async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, length: int,
                              no_triple: bool, context: Ctx, *, show_again: bool = False,
-                             game: str = "portes") -> ChallengeView | None:
+                             game: str = "portes") -> ChallengeView | ChallengeResult | None:
     """Create the challenge behind an inline card (once), and show its commitment on the card
     (again with ``show_again``: a tap came from a card still without it). ``game``: what the
-    match plays (the café start as the game's default)."""
+    match plays (the café start as the game's default). The refusal when the challenge cannot
+    be opened (its author has too many open challenges: the card was made before)."""
     # a negative key: never a match id
     async with p.locks.hold(-abs(hash(inline_message_id)) - 1):
         known = context.application.bot_data.setdefault("inline_cards", {})
@@ -194,7 +210,7 @@ async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, 
                 author_id, length=length, no_triple=no_triple and game in TRIPLE_GAMES,
                 inline=True, game_type=game, winner_starts=cafe_default(game))
             if not res.ok or res.challenge is None:
-                return None
+                return res
             c = res.challenge
             known[inline_message_id] = c.id
             await p.uc.set_challenge_card(c.id, inline_message_id=inline_message_id)
@@ -205,3 +221,30 @@ async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, 
             inline_message_id=inline_message_id,
             parse_mode=HTML, reply_markup=challenge_keyboard(t, c.id, cancel=True)))
         return c
+
+
+async def card_refused(p: Portes, context: Ctx, inline_message_id: str, author_id: int,
+                       refusal: ChallengeResult, *, tapper: Tr | None = None) -> str:
+    """An inline card whose challenge cannot be opened (made while its author could still
+    open one, posted once they could not): the card says so at once, without its Accept,
+    and the author is told in private (when they started the bot). Returns what the tapper
+    of its Accept is told (in ``tapper``'s language)."""
+    author = await p.uc.get_player(author_id)
+    ta = p.t_user(author)
+    name = author.display_name if author is not None else "?"
+    over = refusal.code in ("too_many_challenges", "too_many_challenges_here")
+    card = (ta._("🚫 {player} has too many open challenges, so this challenge cannot be "
+                 "opened.", player=html.escape(name)) if over
+            else ta._("🚫 This challenge cannot be opened."))
+    await quietly(context.bot.edit_message_text(card, inline_message_id=inline_message_id,
+                                                parse_mode=HTML, reply_markup=None))
+    if over and author is not None and author.can_message:
+        await quietly(context.bot.send_message(author_id, ta._(
+            "Your challenge card could not be opened: you have too many open challenges. "
+            "Withdraw one (Withdraw on its card), or wait until one is accepted or expires, "
+            "then post a new card.")))
+    t = tapper or ta
+    if over:
+        return t._("{player} has too many open challenges right now, so this card cannot be "
+                   "accepted.", player=name)
+    return texts.error_text(t, refusal.code or "error")

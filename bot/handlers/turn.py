@@ -120,8 +120,7 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
     user_id, state = q.from_user.id, mv.state
     # answers here come before any commit: quick, and in the background all the same
     if cb.action == Action.BACK:
-        answer_soon(p, q)
-        await publisher(context).edit_keyboard(mv, msg)
+        await choose(context, q, t, mv, msg, None)
         return None
     if cb.action == Action.FROM:
         dests = destinations(state, cb.int_arg())
@@ -129,8 +128,7 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
             answer_soon(p, q, texts.error_text(t, "illegal_play"), show_alert=True)
             return None
         if len(dests) > 1:
-            answer_soon(p, q)
-            await publisher(context).edit_keyboard(mv, msg, selected=cb.int_arg())
+            await choose(context, q, t, mv, msg, cb.int_arg())
             return None
         return await p.uc.steps(mv.id, user_id, cb.version, dests[0].moves)
     if cb.action == Action.MOVE:
@@ -154,6 +152,14 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
         return await p.uc.confirm(mv.id, user_id, cb.version)
     answer_soon(p, q)
     return None
+
+
+async def choose(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, msg: Message | None,
+                 selected: int | None) -> None:
+    """A tap that changes only the keyboard: the choice goes to the board's place, and the
+    answer says where it shows when that is not at once on the tapped board."""
+    text, alert = await publisher(context).choose(t, mv, msg, selected=selected)
+    answer_soon(portes(context), q, text, show_alert=alert)
 
 
 async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:

@@ -93,6 +93,15 @@ class BoardCases(Feature):
         return found is not None
 
     @off_loop
+    def live_boards_in(self, chat_id: int) -> list[BoardMessageView]:
+        """The live boards of any match in ``chat_id`` (say a group about to lose them)."""
+        with self.kernel.sessions() as session:
+            return [board_view(b) for b in session.scalars(
+                select(BoardMessageRow).where(BoardMessageRow.chat_id == chat_id,
+                                              BoardMessageRow.live.is_(True))
+                .order_by(BoardMessageRow.id))]
+
+    @off_loop
     def forget_board_message(self, board_message_id: int) -> None:
         """Drop a board the bot deleted or can no longer edit."""
         with self.kernel.sessions.begin() as session:

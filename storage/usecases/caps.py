@@ -12,6 +12,14 @@ from storage.models import ChallengeRow, Player
 from storage.results import ChallengeLimits, ChallengeResult, ChallengeStatus, Outcome
 
 
+def open_challenges(session: Session, author_id: int, now: datetime) -> int:
+    """How many open challenges ``author_id`` has now (anywhere)."""
+    return session.scalar(select(func.count()).select_from(ChallengeRow).where(
+        ChallengeRow.author_id == author_id,
+        ChallengeRow.status == ChallengeStatus.OPEN.value,
+        ChallengeRow.expires_at > now)) or 0
+
+
 def over_cap(session: Session, limits: ChallengeLimits, author_id: int, chat_id: int | None,
              now: datetime) -> ChallengeResult | None:
     """The refusal when the author already has as many open challenges as allowed.

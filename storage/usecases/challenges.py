@@ -24,7 +24,7 @@ from storage.results import (
     Outcome,
     TimerKind,
 )
-from storage.usecases.caps import over_cap
+from storage.usecases.caps import open_challenges, over_cap
 from storage.usecases.challenge_views import challenge_view, read_challenge_view
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rematches import rematch_refusal
@@ -278,6 +278,18 @@ class ChallengeCases(Feature):
             session.flush()
             view = read_challenge_view(self.kernel, session, ch)
         return ChallengeResult(Outcome.OK, challenge=view)
+
+    @off_loop
+    def challenge_cap_reached(self, author_id: int) -> int | None:
+        """The cap on a player's open challenges anywhere (``ChallengeLimits.overall``) when
+        ``author_id`` has reached it, so that a new one would be refused (an inline card is
+        then not offered); ``None`` when they may open one more (or there is no cap)."""
+        cap = self.kernel.limits.overall
+        if not cap:
+            return None
+        with self.kernel.sessions() as session:
+            reached = open_challenges(session, author_id, self.kernel.clock()) >= cap
+        return cap if reached else None
 
     @off_loop
     def get_challenge(

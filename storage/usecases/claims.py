@@ -10,10 +10,10 @@ and stops. It also renews its lease through :meth:`ClaimCases.renew_claim` befor
 call that changes the chat (an edit, a deletion), so it never edits or retires a board once
 another took the place over.
 
-A tap that changes only a keyboard (a checker chosen, back to the list) is edited by its
-handler under a short claim of the same place (:meth:`ClaimCases.claim_keyboard`): only while
-the match is still at the version the keyboard was drawn from and the message is the place's
-live board, and never while a worker delivers there.
+A tap that changes only a keyboard (a checker chosen, back to the list) is a request to the
+same place (:meth:`ClaimCases.ask_keyboard`, revision 0018), written only while the match is
+still at the version the keyboard was drawn from: the worker edits the board's keyboard like
+any other change, so the edit is never dropped while a worker holds the place.
 """
 
 from __future__ import annotations
@@ -30,9 +30,19 @@ from storage.results import BoardMessageView
 from storage.usecases.kernel import Feature, off_loop
 from storage.usecases.rows import board_view
 
-BUSY = (0, 0)
-""":meth:`ClaimCases.claim_keyboard`'s answer while a delivery worker holds the place: ask
-again shortly."""
+
+@dataclass(frozen=True)
+class KeyboardAsked:
+    """Where a keyboard-only tap's choice goes (:meth:`ClaimCases.ask_keyboard`)."""
+
+    chat_key: str
+    """The chat to kick."""
+    live: int | None
+    """The message id of the place's newest live board (none: not posted yet)."""
+    busy: bool
+    """A worker holds the place or waits to retry there: the choice follows its work."""
+    repost: bool
+    """A new board is asked for: the choice shows on it."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +69,17 @@ class DeliveryWork:
     """The fencing token of this claim: every write about the place passes it back."""
     until: datetime | None = None
     """When the claim's lease runs out (wall clock)."""
+    shown: int = 0
+    """The version delivered last."""
+    selected: int | None = None
+    """The checker chosen on the place's keyboard at :attr:`version` (none: the list)."""
+    keyboard_asked: bool = False
+    """The choice is not on the board yet: at least its keyboard is edited."""
+
+    @property
+    def choice(self) -> tuple[int | None, int]:
+        """What the keyboard is drawn with (passed back when the place is completed)."""
+        return self.selected, self.version
 
     @property
     def chat_key(self) -> str:
@@ -74,7 +95,9 @@ def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> Delivery
         repost=row.repost_version is not None, media=row.media_version is not None,
         notes=tuple(notes),
         probes=tuple(row.probes or ()), attempts=row.attempts,
-        claim=row.claim_token, until=row.claimed_until,
+        claim=row.claim_token, until=row.claimed_until, shown=row.shown,
+        selected=row.selected if row.selected_version == row.version else None,
+        keyboard_asked=row.keyboard_asked,
     )
 
 
@@ -200,15 +223,16 @@ class ClaimCases(Feature):
             return int(result.rowcount)  # type: ignore[attr-defined]
 
     @off_loop
-    def claim_keyboard(self, match_id: int, *, version: int, chat_id: int, message_id: int,
-                       holder: str, lease: float = 5.0) -> tuple[int, int] | None:
-        """Claim a board's place for a keyboard-only edit (a checker chosen, back to the
-        list): only while the match is still at ``version`` (what the keyboard is drawn
-        from) and the message is the newest live board of the match in that chat. Returns
-        the place's row and token for :meth:`release_keyboard`; :data:`BUSY` while a worker
-        holds the place; ``None``: the edit must not be made."""
-        now = self.kernel.wall_now()
-        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+    def ask_keyboard(self, match_id: int, *, version: int, chat_id: int,
+                     selected: int | None) -> KeyboardAsked | None:
+        """A tap that changes only the keyboard (a checker chosen, back to the list) on a
+        board in ``chat_id``: while the match is still at ``version`` (what the keyboard is
+        drawn from), the place there is asked to show ``selected`` and is due at once (unless
+        it waits to retry a failure), claimed for this process's worker when nobody holds it.
+        ``None``: the match moved on, or shows no board in that chat."""
+        k = self.kernel
+        now = k.wall_now()
+        with k.db.write_lock(), k.sessions.begin() as session:
             match = session.get(MatchRow, match_id)
             if match is None or match.version != version:
                 return None
@@ -218,26 +242,19 @@ class ClaimCases(Feature):
                 .with_for_update())
             if row is None:
                 return None
-            if row.claimed_until is not None and row.claimed_until >= now:
-                return BUSY  # a worker delivers there (the board just posted, not recorded?)
+            held = row.claimed_until is not None and row.claimed_until >= now
+            retrying = row.pending and row.attempts > 0
+            row.selected, row.selected_version, row.keyboard_asked = selected, version, True
+            # a place an action did not touch (a step edits the mover's board only) catches up
+            row.version = max(row.version, version)
+            row.pending = True
+            if not retrying:
+                row.due_at = now
+            row.updated_at = now
+            if not held and k.claimant is not None:  # as an action's rows: see outbox.upsert
+                row.claimed_by = k.claimant[0]
+                row.claimed_until = now + timedelta(seconds=k.claimant[1])
+                row.claim_token += 1
             boards = live_boards(session, row)
-            if not boards or boards[-1].message_id != message_id:
-                return None
-            row.claimed_by = holder[:64]
-            row.claimed_until = now + timedelta(seconds=lease)
-            row.claim_token += 1
-            return row.id, row.claim_token
-
-    @off_loop
-    def release_keyboard(self, work_id: int, *, claim: int, version: int) -> str | None:
-        """The keyboard edit (drawn from ``version``) is done: release the place (if still
-        held with ``claim``). Returns the chat to kick when an action (of another instance:
-        this one's wait for the match's lock) asked for a delivery meanwhile; work that was
-        pending before is left to the poll, as it would have been."""
-        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
-            row = fenced(session, work_id, claim)
-            if row is None:
-                return None
-            row.claimed_by = None
-            row.claimed_until = None
-            return row.chat_key if row.pending and row.version > version else None
+            return KeyboardAsked(row.chat_key, boards[-1].message_id if boards else None,
+                                 busy=held or retrying, repost=row.repost_version is not None)

@@ -1,6 +1,7 @@
 """Matches that cannot go on where they are: a stored state that cannot be read (either player
-may close the match: it counts for nobody), and a group the bot was removed from (its matches
-move to the players' private chats, once)."""
+may close the match: it counts for nobody), a group the bot was removed from (its matches
+move to the players' private chats, once), and a player the bot cannot reach anywhere (the
+match is cancelled: it counts for nobody)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ from storage.usecases.rows import DELETE_PENDING_TIMERS, STALE_MESSAGE, refused
 
 UNREADABLE = "unreadable"
 """The ``end_reason`` of a match closed because its stored state could not be read."""
+UNREACHABLE = "unreachable"
+"""The ``end_reason`` of a match cancelled because the bot cannot reach one of its players
+anywhere (its group removed the bot, and they never started it)."""
 
 
 class ClosingCases(Feature):
@@ -59,6 +63,35 @@ class ClosingCases(Feature):
             log.warning("match %s closed as unreadable by player %s", match_id, user_id)
             seat = 0 if row.player0_id == user_id else 1
             return summaries(k, session, [row], lambda _r: seat)[0]
+
+    @off_loop
+    def cancel_unreachable(self, match_id: int) -> MatchView | None:
+        """An active match none of whose boards can reach one of its players (its group
+        removed the bot, and they never started it) is cancelled: reason ``unreachable``,
+        counted as won or lost by nobody, its timers gone. Returns it as it ends (its live
+        boards, to retire), or ``None`` when it is not active any more."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None or row.status != MatchStatus.ACTIVE:
+                return None
+            now = k.clock()
+            closed = session.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.version == row.version)
+                .values(status=MatchStatus.CANCELLED.value, end_reason=UNREACHABLE,
+                        version=row.version + 1, to_act=None, turn_deadline=None,
+                        finished_at=now, updated_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            if closed.rowcount != 1:  # type: ignore[attr-defined]
+                session.rollback()
+                return None
+            session.execute(DELETE_PENDING_TIMERS, {"b_id": match_id})
+            session.commit()
+            loaded = k.load(session, match_id)
+            log.warning("match %s cancelled: a player cannot be reached", match_id)
+            return None if isinstance(loaded, ActionResult) else k.loaded_view(loaded)
 
     @off_loop
     def move_to_private(self, chat_id: int) -> list[MatchView]:

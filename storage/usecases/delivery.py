@@ -64,7 +64,16 @@ def _raise_top(session: Session, chat_id: int, message_id: int, now: datetime) -
 
 def _has_work(row: DeliveryRow) -> bool:
     return (row.shown < row.version or row.repost_version is not None
-            or row.notify_version is not None or bool(row.probes))
+            or row.notify_version is not None or bool(row.probes) or row.keyboard_asked)
+
+
+def _keyboard_done(row: DeliveryRow, drawn: tuple[int | None, int] | None) -> bool:
+    """Whether the place's board shows the checker chosen on it: the board delivered was
+    drawn (``drawn``: the choice and the version) with the choice the row holds now, or that
+    choice belongs to another version than the row's (it means nothing any more)."""
+    if row.selected_version != row.version:
+        return True
+    return drawn == (row.selected, row.version)
 
 
 def queue_places(k: Kernel, session: Session, match_id: int, version: int,
@@ -193,10 +202,13 @@ class DeliveryCases(Feature):
                 row.probes = [p for p in (row.probes or []) if p.get("token") not in tokens]
 
     @off_loop
-    def complete_delivery(self, work_id: int, *, claim: int, version: int) -> bool:
-        """The place shows ``version``: requests up to it are done (newer ones stay). Returns
-        whether work is left (a newer action meanwhile, or an orphan still looked for); a
-        stale claim (``claim`` is not the place's token any more) changes nothing."""
+    def complete_delivery(self, work_id: int, *, claim: int, version: int,
+                          drawn: tuple[int | None, int] | None = None) -> bool:
+        """The place shows ``version``: requests up to it are done (newer ones stay), and the
+        keyboard's choice when its board was drawn with it (``drawn``: the checker chosen and
+        the version, see :attr:`DeliveryWork.choice`). Returns whether work is left (a newer
+        action or choice meanwhile, or an orphan still looked for); a stale claim (``claim``
+        is not the place's token any more) changes nothing."""
         k = self.kernel
         now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
@@ -208,6 +220,8 @@ class DeliveryCases(Feature):
                 asked = getattr(row, name)
                 if asked is not None and asked <= version:
                     setattr(row, name, None)
+            if row.keyboard_asked and _keyboard_done(row, drawn):
+                row.keyboard_asked = False
             # an orphan not found yet is looked for again a few times, further apart each
             # time (every look costs calls in the chat), then given up
             probes = [{**p, "tries": p.get("tries", 0) + 1} for p in (row.probes or [])
@@ -218,7 +232,8 @@ class DeliveryCases(Feature):
             row.last_error = None
             tries = min((p["tries"] for p in row.probes), default=1)
             again = PROBE_AGAIN * 2 ** (tries - 1)
-            row.due_at = now + again if row.shown >= row.version else now
+            row.due_at = now + again if row.shown >= row.version and not row.keyboard_asked \
+                else now
             row.updated_at = now
             _release(row)
             return row.pending
@@ -249,6 +264,7 @@ class DeliveryCases(Feature):
             if row is not None:
                 row.pending = False
                 row.probes = []
+                row.keyboard_asked = False
                 row.last_error = error[:200]
                 row.updated_at = k.wall_now()
                 _release(row)

@@ -9,6 +9,9 @@ from rules.match import Event, Match
 from storage.results import ActionResult, Actor
 from storage.usecases.kernel import Feature, off_loop
 
+BLOCKED = "blocked"
+"""The ``end_reason`` of a match lost by a player who blocked the bot (status abandoned)."""
+
 
 class ResigningCases(Feature):
     """Ending a game or the match before it is played out."""
@@ -45,6 +48,14 @@ class ResigningCases(Feature):
         return self.kernel.act(
             match_id, actor, version, lambda m, seat, _d: m.resign_match(seat)
         )
+
+    @off_loop
+    def forfeit_blocked(self, match_id: int, player_id: int) -> ActionResult:
+        """A player blocked the bot in a match played in private chats: their boards cannot
+        reach them any more, so they lose the match, as on time (reason ``blocked``)."""
+        return self.kernel.act(
+            match_id, player_id, None,
+            lambda m, seat, _d: m.resign_match(seat, reason=BLOCKED))
 
     @off_loop
     def cancel_match(

@@ -207,7 +207,9 @@ def status_after(state: Match) -> MatchStatus:
     if state.phase == Phase.CANCELLED:
         return MatchStatus.CANCELLED
     if state.phase == Phase.MATCH_OVER:
-        return MatchStatus.ABANDONED if state.end_reason == "timeout" else MatchStatus.FINISHED
+        # lost on time, or by blocking the bot (boards could not reach them): abandoned
+        return (MatchStatus.ABANDONED if state.end_reason in ("timeout", "blocked")
+                else MatchStatus.FINISHED)
     return MatchStatus.ACTIVE
 
 

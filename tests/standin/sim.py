@@ -399,6 +399,8 @@ class User:
             rec = chat.record
             self._check_member(rec)
             if rec.type == "private" and rec.visible_to_bot:
+                if self.record.blocked:  # "Restart bot" unblocks it
+                    world._bot_status_changed(rec, self.record, "kicked", "member")
                 self.record.started = True
                 self.record.blocked = False
             target = None
@@ -445,12 +447,23 @@ class User:
         return self.start_bot(m.group(2) or None)
 
     def block_bot(self) -> None:
-        with self.standin.world.cond:
-            self.record.blocked = True
+        """Block the bot; as Telegram does, the bot gets ``my_chat_member`` for the private
+        chat (``member`` -> ``kicked``) when the user had started it."""
+        self._set_blocked(True)
 
     def unblock_bot(self) -> None:
-        with self.standin.world.cond:
-            self.record.blocked = False
+        """Unblock the bot (``my_chat_member`` ``kicked`` -> ``member``, if it was started)."""
+        self._set_blocked(False)
+
+    def _set_blocked(self, blocked: bool) -> None:
+        world = self.standin.world
+        with world.cond:
+            was = self.record.blocked
+            self.record.blocked = blocked
+            if was != blocked and self.record.started:
+                old, new = ("member", "kicked") if blocked else ("kicked", "member")
+                world._bot_status_changed(world.private_chat(self.record), self.record, old,
+                                          new)
 
     def sees(self, chat: Chat, thread: int | None = None) -> list[Message]:
         """What this user sees in ``chat``: the live messages."""

@@ -1,7 +1,7 @@
 """Delivery claims are fenced (issue 14): every claim of a place raises its token, and a worker
 whose lease ran out while another took the place over can no longer send, record, complete,
-reschedule, give up or retire anything there. A keyboard-only edit claims the place briefly,
-only while its keyboard is still current."""
+reschedule, give up or retire anything there. A checker chosen is asked of the place only
+while its keyboard is still current, and done once a board drawn with it is shown."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from sqlalchemy import select
 from storage.db import Database
 from storage.models import DeliveryChatRow, DeliveryRow
 from storage.usecases import DeliveryWork, UseCases
-from storage.usecases.claims import BUSY
 from tests.storage.helpers import new_match
 
 GROUP = "-100"
@@ -152,36 +151,48 @@ async def test_releasing_a_dead_workers_claims_fences_it(uc: UseCases) -> None:
     assert await uc.renew_claim(work.id, claim=work.claim, lease=10) is False
 
 
-async def test_a_keyboard_edit_claims_the_place_only_while_its_keyboard_is_current(
+async def test_a_checker_chosen_is_asked_of_the_place_and_done_once_its_board_shows_it(
         uc: UseCases, db: Database) -> None:
-    # Given a group board delivered as message 7
+    # Given a group board delivered as message 7, and the worker of this process
     accepted = await new_match(uc)
     mv = accepted.match
     assert mv is not None
+    uc.deliver_own_actions("mine", 10.0)
     [work] = await uc.claim_deliveries("w", chat_key=GROUP)
-    # While the worker holds the place (its board posted, not yet recorded), the keyboard
-    # edit is asked to wait
-    where = {"chat_id": -100, "holder": "kb"}
-    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) == BUSY
+    # While another worker holds the place, a checker chosen is asked all the same: it
+    # follows that worker's work (the place is not taken from it)
+    asked = await uc.ask_keyboard(mv.id, version=mv.version, chat_id=-100, selected=13)
+    assert asked is not None and asked.busy and asked.live is None and asked.repost
+    assert place(db, work.id).claimed_by == "w"
     token = await uc.mark_sending(work.id, claim=work.claim, caption="b", markup=None)
     assert token is not None
     await uc.record_sent(work.id, token, claim=work.claim, message_id=7, version=mv.version)
-    await uc.complete_delivery(work.id, claim=work.claim, version=mv.version)
-    # Then a keyboard drawn from another version, or on another message, is refused
-    assert await uc.claim_keyboard(mv.id, version=mv.version - 1, message_id=7,
-                                   **where) is None
-    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=6, **where) is None
-    # and the current one claims the place, fencing the worker off meanwhile
-    held = await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where)
-    assert held is not None
-    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
-    assert await uc.claim_keyboard(mv.id, version=mv.version, message_id=7, **where) == BUSY
-    # When an action commits meanwhile, the release says the chat has work to deliver
+    # that worker drew its board before the choice: the choice is still to show
+    assert await uc.complete_delivery(work.id, claim=work.claim, version=mv.version,
+                                      drawn=(None, mv.version)) is True
+    [again] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert (again.selected, again.keyboard_asked, again.boards[-1].message_id) == (13, True, 7)
+    assert await uc.complete_delivery(again.id, claim=again.claim, version=mv.version,
+                                      drawn=again.choice) is False
+    assert place(db, again.id).keyboard_asked is False
+    # Then a keyboard drawn from another version, or in a chat without a board, is refused
+    assert await uc.ask_keyboard(mv.id, version=mv.version - 1, chat_id=-100,
+                                 selected=8) is None
+    assert await uc.ask_keyboard(mv.id, version=mv.version, chat_id=-5, selected=8) is None
+    # and back to the list on the free place claims it for this process's worker
+    back = await uc.ask_keyboard(mv.id, version=mv.version, chat_id=-100, selected=None)
+    assert back is not None and not back.busy and back.live == 7 and not back.repost
+    row = place(db, again.id)
+    assert (row.claimed_by, row.selected, row.keyboard_asked) == ("mine", None, True)
+    [mine] = await uc.claim_deliveries("mine", chat_key=GROUP)
+    assert mine.claim == row.claim_token and mine.selected is None
+    # When an action commits meanwhile, the choice means nothing any more: the place shows
+    # the new version and is done with it
     player = mv.seats[mv.to_act or 0].player
     assert player is not None
     assert (await uc.resign_match(mv.id, player.id)).ok
-    row_id, claim = held
-    assert await uc.release_keyboard(row_id, claim=claim, version=mv.version) == GROUP
-    assert place(db, row_id).claimed_by is None
-    [after] = await uc.claim_deliveries("w", chat_key=GROUP)
-    assert after.version > mv.version
+    [after] = await uc.claim_deliveries("mine", chat_key=GROUP)
+    assert after.version > mv.version and after.selected is None
+    await uc.complete_delivery(after.id, claim=after.claim, version=after.version,
+                               drawn=after.choice)
+    assert place(db, after.id).keyboard_asked is False
