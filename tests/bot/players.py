@@ -27,7 +27,7 @@ async def start_group_match(
     """``author`` posts ``/new`` in the group and picks ``length``; ``acceptor`` accepts once
     the card shows the dice commitment. The first board."""
     cmd = author.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     await author.tap(card, length)
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
     await acceptor.tap(card.refresh(), "🎲 Accept")

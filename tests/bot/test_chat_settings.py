@@ -43,7 +43,7 @@ async def test_a_groups_language_survives_a_fresh_application(
     assert prompt.text == "Γλώσσα για τους αγώνες αυτής της ομάδας:"
     # And a match's cards in the group are in Greek, although its players read English
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     await alice.tap(card, "1 πόντος")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
     card = card.refresh()
@@ -86,7 +86,7 @@ async def test_removed_from_a_group_every_match_there_is_told(
     group = standin.group("Kafeneio", alice, bob, carol)
     for author, acceptor in ((alice, bob), (carol, alice)):
         cmd = author.send(group, "/new")
-        card = await group.wait_for_bot_message(after=cmd)
+        card = await group.wait_for_answer(cmd)
         await author.tap(card, "1 point")
         await standin.wait_for(lambda c=card: "SHA-256" in (c.refresh().text or ""))
         await acceptor.tap(card.refresh(), "🎲 Accept")

@@ -95,7 +95,7 @@ async def test_games_resign_and_rematch_in_a_group(standin: StandIn, bot: Runnin
     # a challenge for the replied-to user only
     hello = bob.send(group, "who plays?")
     cmd = alice.reply(group, hello, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     await alice.tap(card, "☐ No triple (backgammon counts 2)")
     await standin.wait_for(lambda: "☑" in " ".join(card.refresh().button_texts))
     await alice.tap(card.refresh(), "3 points")
@@ -150,7 +150,7 @@ async def test_cancel_before_any_play_and_withdraw(standin: StandIn, bot: Runnin
     bob = standin.user("Bob")
     group = standin.group("Kafeneio", alice, bob)
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     answer = await bob.tap(card, "1 point")
     assert answer.show_alert
     await alice.tap(card, "1 point")
@@ -264,7 +264,7 @@ async def test_an_edited_message_runs_nothing(standin: StandIn, bot: Running) ->
     group = standin.group("Kafeneio", alice, bob)
     hello = alice.send(group, "hello")
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     # an old message edited into a command, in a group and in private: nothing answers
     alice.edit(hello, "/new")
     alice.edit(cmd, "/games")

@@ -33,7 +33,7 @@ async def start_computer_match(standin: StandIn, user: User, *, level: str = "Ea
     hello = user.start_bot()
     await user.private.wait_for_bot_message(after=hello)
     cmd = user.send(user.private, "/new")
-    card = await user.private.wait_for_bot_message(after=cmd)
+    card = await user.private.wait_for_answer(cmd)
     await user.tap(card, "🤖 Against the computer")
     await standin.wait_for(lambda: "Easy" in " ".join(card.refresh().button_texts),
                            what="the computer card")

@@ -114,7 +114,7 @@ async def test_the_link_goes_where_the_owner_set_it_and_greek_players_read_greek
     await start_the_bot(alice, bob)
     group = standin.group("Καφενείο", alice, bob)
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     await alice.tap(card, "1 πόντος")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the card")
     await bob.tap(card.refresh(), "🎲 Αποδοχή")

@@ -35,7 +35,7 @@ async def test_a_greek_match_says_pips_bar_and_off_in_greek(
     maria = standin.user("Maria", language_code="el")
     group = standin.group("Καφενείο", nikos, maria)
     cmd = nikos.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     await nikos.tap(card, "1 πόντος")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the card")
     await maria.tap(card.refresh(), "🎲 Αποδοχή")

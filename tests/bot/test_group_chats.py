@@ -45,9 +45,9 @@ async def test_a_mixed_group_gets_its_cards_in_one_language(
     group = standin.group("Kafeneio", nikos, alice)
     # When Nikos sends /new first, then Alice
     cmd = nikos.send(group, "/new")
-    first = await group.wait_for_bot_message(after=cmd)
+    first = await group.wait_for_answer(cmd)
     cmd = alice.send(group, "/new")
-    second = await group.wait_for_bot_message(after=cmd)
+    second = await group.wait_for_answer(cmd)
     # Then both cards are in Greek, the first language used there
     assert first.text.startswith("Νέος αγώνας"), first.text
     assert second.text.startswith("Νέος αγώνας"), second.text

@@ -23,7 +23,7 @@ async def test_cards_in_a_greek_group_are_greek_for_english_players(
     await set_greek(standin, group, alice)
     # /new: the card and its buttons, also after the "no triple" switch
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     assert card.text == ("Νέος αγώνας: διάλεξε τον χρόνο ανά κίνηση και μετά τους πόντους "
                          "(αυτό στέλνει την πρόσκληση).\n⏱ 7 μέρες ανά κίνηση"), card.text
     assert "1 πόντος" in card.button_texts and "✔ ⏱ 7 μέρες" in card.button_texts

@@ -14,7 +14,7 @@ async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -
     bob = standin.user("Bob", username="bob")
     group = standin.group("Kafeneio", alice, bob)
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     assert "1 point" in card.button_texts
     await alice.tap(card, "3 points")
     await standin.idle()
@@ -49,7 +49,7 @@ async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any
     bob = standin.user("Bob", username="bob", language_code="el")
     group = standin.group("Kafeneio", alice, bob)
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     await alice.tap(card, "3 points")
     await standin.idle()
     await bob.tap(card.refresh(), "🎲 Accept")
@@ -78,7 +78,7 @@ async def test_a_match_in_a_forum_topic_stays_in_its_topic(standin: StandIn, bot
     forum = standin.supergroup("Tavli club", alice, bob, forum=True)
     topic = forum.create_topic("Portes", by=alice)
     cmd = alice.send(forum, "/new", thread=topic)
-    card = await forum.wait_for_bot_message(after=cmd)
+    card = await forum.wait_for_answer(cmd)
     assert card.thread_id == topic
     await alice.tap(card, "1 point")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))

@@ -204,7 +204,7 @@ async def test_an_unaccepted_challenge_expires(standin: StandIn, bot: Running) -
     bob = standin.user("Bob")
     group = standin.group("Kafeneio", alice, bob)
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     await alice.tap(card, "5 points")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
     bot.clock.advance(hours=24, minutes=1)

@@ -50,7 +50,7 @@ async def test_open_challenges_over_the_cap_are_refused(
     answers = []
     for _ in range(4):
         cmd = alice.send(group, "/new")
-        card = await group.wait_for_bot_message(after=cmd)
+        card = await group.wait_for_answer(cmd)
         answers.append(await alice.tap(card, "1 point"))
     assert [a.show_alert for a in answers] == [False, False, False, True]
     assert "too many open challenges in this chat" in (answers[3].text or "")

@@ -38,7 +38,7 @@ async def match_by_link(standin: StandIn, alice: User, bob: User, game: str = "P
     where = chat or alice.private
     if game == "Portes":  # ticked on the card already
         cmd = alice.send(where, "/new")
-        card = await where.wait_for_bot_message(after=cmd)
+        card = await where.wait_for_answer(cmd)
         await alice.tap(card, "1 point")
         card = await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or "")
                                       and card.refresh(), what="the challenge")

@@ -14,7 +14,7 @@ async def new_card(alice: User) -> Message:
     hello = alice.start_bot()
     await alice.private.wait_for_bot_message(after=hello)
     cmd = alice.send(alice.private, "/new")
-    return await alice.private.wait_for_bot_message(after=cmd)
+    return await alice.private.wait_for_answer(cmd)
 
 
 def row_of(card: Message, label: str) -> int:

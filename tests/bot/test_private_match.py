@@ -17,7 +17,7 @@ async def deep_link_match(standin: StandIn, length: str = "3 points") -> tuple[U
     hello = alice.start_bot()
     await alice.private.wait_for_bot_message(after=hello)
     cmd = alice.send(alice.private, "/new")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_answer(cmd)
     await alice.tap(card, length)
     await standin.idle()
     card = card.refresh()

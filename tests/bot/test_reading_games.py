@@ -33,7 +33,7 @@ async def test_rules_shows_a_spectator_the_game_played_in_the_group(
     carol = standin.user("Carol", username="carol")
     group = standin.group("Kafeneio", alice, bob, carol)
     cmd = alice.send(group, "/new plakoto 1")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     assert "challenges anyone to Plakoto: a match to 1 point" in card.text
     await bob.tap(card, "🎲 Accept")
     await standin.wait_for(lambda: live_board(group), what="the first board")
@@ -50,14 +50,14 @@ async def test_new_reads_its_game_and_length(standin: StandIn, bot: Running) -> 
     await start_the_bot(alice, nikos)
     # a game and a length: the challenge itself, made with them
     cmd = alice.send(alice.private, "/new plakoto 5")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_answer(cmd)
     assert "challenges" in card.text and "Plakoto: a match to 5 points" in card.text
     assert "Send this link to a friend" in card.text
     challenge = await bot.uc.get_challenge(1)
     assert challenge is not None and (challenge.game_type, challenge.length) == ("plakoto", 5)
     # a game in Greek, without its accent: the /new card with that game chosen
     cmd = nikos.send(nikos.private, "/new φευγα")
-    card = await nikos.private.wait_for_bot_message(after=cmd)
+    card = await nikos.private.wait_for_answer(cmd)
     assert "✔ Φεύγα" in card.button_texts
     # words that are neither: a clear answer, nothing made
     for bad in ("/new plakoto 4", "/new chess", "/new 3 5"):

@@ -14,7 +14,7 @@ async def one_hour_match(standin: StandIn, alice: User, bob: User, group: Chat,
     """Alice's /new in the group with an hour per move, to 3 points; Bob accepts. The first
     board."""
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     before = card.edit_count
     await alice.tap(card, hour)
     await standin.wait_for(lambda: card.refresh().edit_count > before, what="the choice")

@@ -34,13 +34,14 @@ async def resign_the_match(standin: StandIn, user: User, other: User) -> None:
 async def review(standin: StandIn, user: User) -> Message:
     await standin.idle()  # the match's end (its board, the seed) told first
     cmd = user.send(user.private, "/review")
-    return await user.private.wait_for_bot_message(after=cmd)
+    return await user.private.wait_for_bot_message(  # the answer, not a board posted meanwhile
+        after=cmd, predicate=lambda m: m.photo_bytes is None and "seed" not in m.content)
 
 
 async def a_portes_match_by_link(standin: StandIn, alice: User, bob: User) -> None:
     """Alice challenges to a 1-point Portes match by link in her private chat; Bob accepts."""
     cmd = alice.send(alice.private, "/new")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_answer(cmd)
     await alice.tap(card, "1 point")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
     link = next(e for e in card.refresh().text.split() if e.startswith("https://t.me/"))

@@ -103,7 +103,7 @@ async def test_language_and_notices_from_the_card(standin: StandIn, bot: Running
     assert "Οι ρυθμίσεις σου" in card.content and "Γλώσσα: Ελληνικά" in card.content
     assert "✔ Ελληνικά" in card.button_texts and "🎨 Κλασικό" in " ".join(card.button_texts)
     cmd = alice.send(alice.private, "/new")
-    new = await alice.private.wait_for_bot_message(after=cmd)
+    new = await alice.private.wait_for_answer(cmd)
     assert new.content.startswith("Νέος αγώνας") and "⏱ 7 μέρες ανά κίνηση" in new.content
     card = await choose(standin, alice, card, "English")
     assert "Your settings" in card.content
@@ -146,7 +146,7 @@ async def test_in_a_group_the_groups_language_wins(standin: StandIn, bot: Runnin
     assert deep.content.startswith("⚙️ Your settings")  # her own language in private
     # the group's cards and board are Greek, her private board English
     cmd = alice.send(group, "/new")
-    new = await group.wait_for_bot_message(after=cmd)
+    new = await group.wait_for_answer(cmd)
     assert new.content.startswith("Νέος αγώνας")
     await alice.tap(new, "1 πόντος")
     await standin.wait_for(lambda: "SHA-256" in (new.refresh().text or ""))

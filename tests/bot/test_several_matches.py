@@ -11,7 +11,7 @@ from tests.standin import Message, StandIn, User
 async def challenge_by_link(standin: StandIn, bot: Running, alice: User, friend: User) -> int:
     """Alice sends a deep link for a 3-point match, the friend accepts; the match's id."""
     cmd = alice.send(alice.private, "/new")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_answer(cmd)
     await alice.tap(card, "3 points")
     card = await standin.wait_for(
         lambda: (c := card.refresh()).text and "Send this link" in c.text and c, what="the link")

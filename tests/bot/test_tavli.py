@@ -18,7 +18,7 @@ async def challenge(standin: StandIn, author: User, chat: Chat, game: str,
     """``/new`` in ``chat``, the game chosen (ticked on the card), then the length: the
     challenge card."""
     cmd = author.send(chat, "/new")
-    card = await chat.wait_for_bot_message(after=cmd)
+    card = await chat.wait_for_answer(cmd)
     assert "✔ Portes" in card.button_texts  # Portes until another game is chosen
     await author.tap(card, game)
     await standin.wait_for(lambda: f"✔ {game}" in card.refresh().button_texts,
@@ -202,7 +202,7 @@ async def computer_card(standin: StandIn, alice: User, game: str) -> Message:
     hello = alice.start_bot()
     await alice.private.wait_for_bot_message(after=hello)
     cmd = alice.send(alice.private, "/new")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_answer(cmd)
     await alice.tap(card, game)
     await standin.wait_for(lambda: f"✔ {game}" in card.refresh().button_texts, what="ticked")
     await alice.tap(card.refresh(), "🤖 Against the computer")

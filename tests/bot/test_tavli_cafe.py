@@ -22,7 +22,7 @@ async def card_for(standin: StandIn, alice: User, game: str, *, default: bool) -
     hello = alice.start_bot()
     await alice.private.wait_for_bot_message(after=hello)
     cmd = alice.send(alice.private, "/new")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_answer(cmd)
     assert not any(SWITCH in b for b in card.button_texts)  # Portes: the opening roll always
     await alice.tap(card, game)
     await standin.wait_for(lambda: f"✔ {game}" in card.refresh().button_texts, what="ticked")

@@ -15,7 +15,7 @@ async def challenge(standin: StandIn, alice: User, group: Chat, time: str | None
     """Alice's /new card in the group, with ``time`` chosen (``None``: as offered), then a
     length: the challenge card."""
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     if time is not None:
         before = card.edit_count
         await alice.tap(card, time)
@@ -30,7 +30,7 @@ async def test_the_default_is_preselected_and_a_choice_is_ticked(
     alice = standin.user("Alice", username="alice")
     group = standin.group("Kafeneio", alice)
     cmd = alice.send(group, "/new")
-    card = await group.wait_for_bot_message(after=cmd)
+    card = await group.wait_for_answer(cmd)
     assert "⏱ 7 days per move" in card.content
     times = [b for b in card.button_texts if "⏱" in b]
     assert times == ["⏱ 1 hour", "⏱ 12 hours", "⏱ 1 day", "⏱ 3 days", "✔ ⏱ 7 days"]

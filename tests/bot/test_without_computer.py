@@ -60,7 +60,7 @@ async def test_the_bot_runs_and_plays_easy_without_the_engine(
     hello = alice.start_bot()
     await alice.private.wait_for_bot_message(after=hello, timeout=30)
     cmd = alice.send(alice.private, "/new")
-    card = await alice.private.wait_for_bot_message(after=cmd)
+    card = await alice.private.wait_for_answer(cmd)
     await alice.tap(card, "🤖 Against the computer")
     await standin.wait_for(lambda: "✔ Easy" in card.refresh().button_texts,
                            what="the computer card, easy ticked")

@@ -318,6 +318,13 @@ class Chat:
 
         return Until(find, f"a bot message in {self!r} after {floor}", timeout)
 
+    def wait_for_answer(self, command: Message, timeout: float = 10.0) -> Until:
+        """Awaitable: the bot's answer to ``command``, the message that replies to it (boards
+        and notices the bot posts meanwhile are not it)."""
+        return self.wait_for_bot_message(
+            after=command, predicate=lambda m: m.reply_to_message_id == command.message_id,
+            timeout=timeout)
+
     def create_topic(self, name: str, by: User | None = None) -> int:
         """Create a forum topic; returns its message_thread_id."""
         world = self.standin.world
