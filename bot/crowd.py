@@ -58,6 +58,11 @@ def is_group(chat: Chat) -> bool:
     return chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
+GAME_COMMANDS = frozenset({"/resign"})
+"""Commands that act on a match, the player's own: handled in the game's lane at the game's
+priority (a player resigning in a group whose board is busy must not be shed as chatter)."""
+
+
 def is_chatter(update: object) -> bool:
     """Whether an update is chatter: a command, a tap that only shows something, text in a
     group (no handler reads it), an edited message. Anything else (a tap on a match, a play
@@ -72,7 +77,9 @@ def is_chatter(update: object) -> bool:
     msg = update.message
     if msg is None:
         return False
-    return is_command(msg) or (msg.text is not None and is_group(msg.chat))
+    if is_command(msg):
+        return command_of(msg) not in GAME_COMMANDS
+    return msg.text is not None and is_group(msg.chat)
 
 
 def command_of(msg: Message) -> str:

@@ -329,3 +329,28 @@ async def test_calls_at_low_priority_leave_a_quarter_of_each_second_to_the_game(
     sent = [c.params.get("text") for c in standin.calls("sendMessage")]
     assert sent == ["note", "note", "note", "board", "note"]
     assert [c.error_code for c in standin.calls(ok=False)] == []
+
+
+def test_a_players_resign_in_a_busy_group_is_the_games_not_chatter() -> None:
+    from datetime import UTC, datetime
+
+    from telegram import Chat as TgChat
+    from telegram import Message as TgMessage
+    from telegram import MessageEntity
+    from telegram import User as TgUser
+
+    from bot.crowd import is_chatter
+
+    group = TgChat(-100, "supergroup", title="Kafeneio")
+    alice = TgUser(1, "Alice", is_bot=False)
+
+    def command(text: str) -> Update:
+        entity = MessageEntity("bot_command", 0, len(text.split()[0]))
+        return Update(1, message=TgMessage(1, datetime.now(UTC), group, from_user=alice,
+                                           text=text, entities=[entity]))
+
+    # /resign acts on the player's own match: it is not shed with the crowd's /new
+    assert not is_chatter(command("/resign"))
+    assert not is_chatter(command("/resign@portes_bot"))
+    assert is_chatter(command("/new"))
+    assert is_chatter(command("/top plakoto"))
