@@ -38,10 +38,12 @@ from rules.tavlisteps import plakoto_decision
 from rules.turninput import TurnInput
 
 __all__ = [
+    "GNUBG_GAME",
     "TAVLI_ROTATION",
     "GameType",
     "Outcome",
     "Variant",
+    "analysed_by_gnubg",
     "can_move",
     "format_moves_so_far",
     "format_play",
@@ -59,6 +61,15 @@ TAVLI_ROTATION = (Variant.PORTES, Variant.PLAKOTO, Variant.FEVGA)
 GameType = str
 """What a match plays: a :class:`Variant`'s value, or ``"tavli"`` for the rotation."""
 GAME_TYPES = (*(v.value for v in Variant), "tavli")
+
+GNUBG_GAME: GameType = Variant.PORTES.value
+"""The one game GNU Backgammon's nets, its IDs and its ``.mat`` files describe (backgammon with
+no cube): hints, reviews and the ``.mat`` download are for its matches only."""
+
+
+def analysed_by_gnubg(game_type: GameType) -> bool:
+    """Whether a match of ``game_type`` has hints, a review and a ``.mat`` (GNU Backgammon)."""
+    return game_type == GNUBG_GAME
 
 
 def variant_of(position: Position) -> Variant:
