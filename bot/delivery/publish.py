@@ -202,13 +202,14 @@ class Publisher:
 
     # -- whole updates ---------------------------------------------------------------------
 
-    async def show(self, mv: MatchView, events: Sequence[Event] = ()) -> None:
+    async def show(self, mv: MatchView, events: Sequence[Event] = (),
+                   chat_keys: Sequence[str] | None = None) -> None:
         """After an action committed: the delivery worker brings every place of the match up
-        to date (at once, in the background); then the end of the match or the computer's
-        turn."""
+        to date (at once, in the background: the chats the action wrote to, ``chat_keys``
+        when the use case said which); then the end of the match or the computer's turn."""
         self.p.remember(mv)
         crash_point("committed")
-        self.p.deliver(mv)
+        self.p.deliver(mv, chat_keys)
         if mv.status.is_over:
             await self.match_over(mv)
             if self.p.computer is not None:

@@ -40,7 +40,7 @@ def refusal(t: Tr, res: ActionResult) -> str:
 
 async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
     """After an action that changed the turn: new boards, notices, the end of the match."""
-    await publisher(context).show(mv, res.events)
+    await publisher(context).show(mv, res.events, res.chat_keys)
 
 
 async def from_its_board(p: Portes, q: CallbackQuery, mv: MatchView) -> bool:

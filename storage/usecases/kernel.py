@@ -308,9 +308,11 @@ class Kernel:
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
                                self._after(row, values, players), events, wall, claimant,
                                moved=before.chosen != after.chosen)
+        keys: tuple[str, ...] = ()
         if delivery is not None:
             steps.append(delivery)
-        return Plan(row, values, expect_status, steps)
+            keys = tuple(dict.fromkeys(r["chat_key"] for r in delivery[1]))
+        return Plan(row, values, expect_status, steps, chat_keys=keys)
 
     @staticmethod
     def _after(row: MatchLike, values: dict[str, Any],
@@ -415,7 +417,8 @@ class Kernel:
         boards = [] if row.status in ENDED_STATUSES else loaded.boards
         view = self.view(row, new_state, loaded.players, boards, loaded.chat_language,
                          plan.rating_changes)
-        return ActionResult(Outcome.OK, match=view, events=tuple(events))
+        return ActionResult(Outcome.OK, match=view, events=tuple(events),
+                            chat_keys=plan.chat_keys)
 
     def _admit(
         self, loaded: Loaded, actor: Actor, version: int | None
