@@ -25,8 +25,8 @@ from bot.handlers.common import (
     refusal,
 )
 from bot.handlers.resigning import resign_card
-from bot.handlers.which_match import meant, replied_board
-from bot.state import Portes, answer_soon, portes, tapped
+from bot.handlers.which_match import meant_besides_reply, replied_board
+from bot.state import answer_soon, portes, tapped
 from bot.views import texts
 from bot.views.callbacks import Action, Callback
 from bot.views.echo import echoed
@@ -222,10 +222,10 @@ def typed_refusal(t: Tr, res: ActionResult) -> str:
                              play=example)
 
 
-async def played_before(p: Portes, user_id: int, msg: Message) -> bool:
+def played_before(user_id: int, msg: Message, last: int | None) -> bool:
     """Whether this private message is not above the player's last typed play that was played
-    (message ids in a private chat only grow): a copy Telegram delivered again; logged."""
-    last = await p.uc.last_typed(user_id)
+    (``last``; message ids in a private chat only grow): a copy Telegram delivered again;
+    logged."""
     if last is None or msg.message_id > last:
         return False
     log.info("user %s: message %s again (typed plays played up to %s): ignored",
@@ -241,31 +241,33 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     A message not above the last typed play that was played (message ids in a private chat
     only grow) is a copy Telegram delivered again (the webhook answers once an update was
     handled, so an instance killed after its commit leaves it unanswered): it is ignored, and
-    the play itself carries its id, so a copy racing its original is not played twice."""
+    the play itself carries its id, so a copy racing its original is not played twice. The
+    player's matches and their last typed play are read together, once
+    (:meth:`~storage.usecases.UseCases.typed_play_context`)."""
     p = portes(context)
     msg = update.effective_message
     user = update.effective_user
     if msg is None or user is None or not msg.text:
         return
-    if await played_before(p, user.id, msg):
-        return
     t = p.t_user(user)
     if not looks_like_play(msg.text):
-        await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."),
-                             do_quote=True)
+        if not played_before(user.id, msg, await p.uc.last_typed(user.id)):
+            await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."),
+                                 do_quote=True)
         return
     play = msg.text.strip()
     # a group match too: one who writes to the bot started it, and plays on a private board
-    mine = await p.uc.list_active_matches(user.id)
+    mine, last = await p.uc.typed_play_context(user.id)
+    if played_before(user.id, msg, last):
+        return
     waiting = [m for m in mine if m.my_turn]
     target = await replied_board(p, msg, mine)
     if target is None:
         if not waiting:
-            # a copy whose original was played while this one was on its way: say nothing
-            if not await played_before(p, user.id, msg):
-                await msg.reply_text(t._("It is not your turn in any match."), do_quote=True)
+            # (a copy whose original was played meanwhile was seen played, read after these)
+            await msg.reply_text(t._("It is not your turn in any match."), do_quote=True)
             return
-        target = await meant(p, user.id, msg, waiting)
+        target = meant_besides_reply(p, user.id, waiting)
     if target is None:
         await msg.reply_text(t._("Which match is {play} for?", play=echoed(play)), do_quote=True,
                              reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting, user.id))

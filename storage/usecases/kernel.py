@@ -387,17 +387,16 @@ class Kernel:
         ``typed``: the message id of the play a person typed (in their private chat, where ids
         only grow); one not above their ``last_typed`` was already played (a copy Telegram
         delivered again) and is refused with ``already_played``; once played, it becomes their
-        ``last_typed`` in the same transaction."""
+        ``last_typed`` in the same transaction (a conditional update: the one read of it when
+        the play is admitted)."""
         typing = (actor, typed) if typed is not None and isinstance(actor, int) else None
         with self.sessions() as session:
             loaded = self.load(session, match_id)
             if isinstance(loaded, ActionResult):
                 return loaded
             admitted = self._admit(loaded, actor, version)
-            if typing is not None and self._typed_before(session, *typing):
-                admitted = self.already_played(self.loaded_view(loaded))
             if isinstance(admitted, ActionResult):
-                return admitted
+                return self._unless_played(session, typing, admitted)
             seat, dice = admitted
             row, state = loaded.row, loaded.state
             try:
@@ -406,7 +405,8 @@ class Kernel:
                     new_state, more = auto_play(new_state, dice)
                     events = [*events, *more]
             except PortesError as exc:
-                return refused(exc.code, exc.message, self.loaded_view(loaded))
+                return self._unless_played(
+                    session, typing, refused(exc.code, exc.message, self.loaded_view(loaded)))
             self.checkpoint("read")
             plan = self.plan(row, state, new_state, events, self.clock(),
                              players=loaded.players)
@@ -469,6 +469,15 @@ class Kernel:
             else:
                 session.rollback()
         return failed
+
+    def _unless_played(self, session: Session, typing: tuple[int, int] | None,
+                       result: ActionResult) -> ActionResult:
+        """A refusal, or ``already_played`` when the typed play refused was already played
+        (a copy: its original moved the match on). An admitted typed play is not read first:
+        the write's conditional update of ``last_typed`` refuses a copy (:meth:`_write`)."""
+        if typing is not None and self._typed_before(session, *typing):
+            return self.already_played(result.match)
+        return result
 
     @staticmethod
     def _typed_before(session: Session, player_id: int, typed: int) -> bool:
