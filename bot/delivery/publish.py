@@ -257,10 +257,10 @@ class Publisher:
             return texts.error_text(t, "stale"), True
         if self.p.delivery is not None:
             self.p.delivery.kick(asked.chat_key)
-        return self._where_chosen(t, mv.id, asked, message.message_id)
+        return self.where_chosen(t, mv.id, asked, message.message_id)
 
     @staticmethod
-    def _where_chosen(t: Tr, match_id: int, asked: KeyboardAsked,
+    def where_chosen(t: Tr, match_id: int, asked: KeyboardAsked,
                       tapped: int) -> tuple[str | None, bool]:
         """The answer to a keyboard-only tap on message ``tapped``: nothing when its board
         shows the choice at once; an alert when it is an old copy (the board to play on is

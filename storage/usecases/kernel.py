@@ -87,6 +87,15 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class Unchanged(Exception):
+    """Raised by a decision whose action changes nothing in the match (see :meth:`Kernel.act`),
+    such as a tap that only chooses a checker on the keyboard."""
+
+
+Guard = Callable[[Session, Loaded], "ActionResult | None"]
+"""A caller's own checks of the match as :meth:`Kernel.act` read it: a refusal, or ``None``."""
+
+
 class Feature:
     """Base of the feature classes composed into :class:`~storage.usecases.UseCases`: they
     share one kernel."""
@@ -381,9 +390,13 @@ class Kernel:
         *,
         auto: bool = False,
         typed: int | None = None,
+        guard: Guard | None = None,
     ) -> ActionResult:
         """Load, check the version and the actor, decide through the rules core, then write
         with compare-and-swap, all in one short transaction. ``auto``: forced plays follow.
+        ``guard``: the caller's own checks of the match as read, before those (a refusal, or
+        ``None``). ``decide`` raises :class:`Unchanged` for an action that changes nothing in
+        the match (OK, nothing written, the match as read).
         ``typed``: the message id of the play a person typed (in their private chat, where ids
         only grow); one not above their ``last_typed`` was already played (a copy Telegram
         delivered again) and is refused with ``already_played``; once played, it becomes their
@@ -394,7 +407,7 @@ class Kernel:
             loaded = self.load(session, match_id)
             if isinstance(loaded, ActionResult):
                 return loaded
-            admitted = self._admit(loaded, actor, version)
+            admitted = (guard and guard(session, loaded)) or self._admit(loaded, actor, version)
             if isinstance(admitted, ActionResult):
                 return self._unless_played(session, typing, admitted)
             seat, dice = admitted
@@ -404,6 +417,8 @@ class Kernel:
                 if auto:
                     new_state, more = auto_play(new_state, dice)
                     events = [*events, *more]
+            except Unchanged:
+                return ActionResult(Outcome.OK, match=self.loaded_view(loaded))
             except PortesError as exc:
                 return self._unless_played(
                     session, typing, refused(exc.code, exc.message, self.loaded_view(loaded)))
