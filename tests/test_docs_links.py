@@ -1,6 +1,7 @@
 """The docs point at things that exist: every relative link in README.md, CHANGELOG.md and
 docs/*.md names an existing file (and, with ``#...``, a heading of it), and every path to a
-``.py`` file or a folder written in backticks exists in the repository.
+``.py`` file or a folder written in backticks exists in the repository; and the operator's
+page lists every setting ``portes-bot --help`` lists.
 
 CHANGELOG.md's backticks are not checked: the history names files that have moved since."""
 
@@ -82,3 +83,12 @@ def test_the_checks_see_links_paths_and_headings() -> None:
     assert slug("What chats show: a projection of the database") == \
         "what-chats-show-a-projection-of-the-database"
     assert slug("One chat's flood stays in that chat") == "one-chats-flood-stays-in-that-chat"
+
+
+def test_the_operator_page_lists_every_setting_the_bot_reads() -> None:
+    from bot.settings import ENV_HELP
+
+    page = (ROOT / "docs" / "bot.md").read_text(encoding="utf-8")
+    table = "\n".join(line for line in page.splitlines() if line.startswith("| `"))
+    missing = [name for name, _ in ENV_HELP if f"`{name}`" not in table]
+    assert not missing, f"settings missing from docs/bot.md's table: {missing}"
