@@ -1,12 +1,14 @@
 """The docs point at things that exist: every relative link in README.md, CHANGELOG.md and
 docs/*.md names an existing file (and, with ``#...``, a heading of it), and every path to a
 ``.py`` file or a folder written in backticks exists in the repository; and the operator's
-page lists every setting ``portes-bot --help`` lists.
+page lists every setting ``portes-bot --help`` lists. A dotted name of ours in backticks
+(``bot.views.texts.move_words``, ``rules.fairdice.games_of``) must import and resolve.
 
 CHANGELOG.md's backticks are not checked: the history names files that have moved since."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -44,6 +46,34 @@ def links(page: Path) -> list[str]:
     return [a or b for a, b in LINK.findall(prose(page))]
 
 
+# a dotted name in one of our packages: a module, or a module and attributes
+DOTTED = re.compile(r"^(?:rules|storage|rendering|computer|bot)(?:\.[A-Za-z_]\w*)+")
+
+
+def dotted_names(page: Path) -> list[str]:
+    found = []
+    for span in CODE.findall(prose(page)):
+        m = DOTTED.match(span.strip())
+        if m and not re.search(r"\.(?:md|py)$", m.group(0)):  # bot.md, computer.py: files
+            found.append(m.group(0))
+    return found
+
+
+def resolves(name: str) -> bool:
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            if not hasattr(obj, attr):
+                return False
+            obj = getattr(obj, attr)
+        return True
+    return False
+
+
 def code_paths(page: Path) -> list[str]:
     found = []
     for span in CODE.findall(prose(page)):
@@ -75,10 +105,18 @@ def test_every_path_in_backticks_exists(page: Path) -> None:
     assert not missing, f"{page.name}: {missing}"
 
 
+@pytest.mark.parametrize("page", REFERENCE, ids=lambda p: p.name)
+def test_every_dotted_name_of_ours_in_backticks_resolves(page: Path) -> None:
+    missing = [n for n in dotted_names(page) if not resolves(n)]
+    assert not missing, f"{page.name}: {missing}"
+
+
 def test_the_checks_see_links_paths_and_headings() -> None:
     readme = ROOT / "README.md"
     assert "docs/rules.md" in links(readme)
     assert "bot/app.py" in code_paths(ROOT / "docs" / "architecture.md")
+    assert "bot.views.texts.move_words" in dotted_names(ROOT / "docs" / "bot.md")
+    assert resolves("rules.fairdice.games_of") and not resolves("rules.fairdice.no_such_name")
     assert "several-instances" in anchors(ROOT / "docs" / "operating.md")
     assert slug("What chats show: a projection of the database") == \
         "what-chats-show-a-projection-of-the-database"
