@@ -155,6 +155,20 @@ def match_won_text(t: Tr, names: Names, match: Match) -> str:
                won=match.score[match.winner], lost=match.score[1 - match.winner])
 
 
+def given_up_lines(t: Tr, names: Names, match: Match) -> list[str]:
+    """Why a match ended before its score did (resigned, lost on time, a blocked bot)."""
+    if match.winner is None:
+        return []
+    loser = names[1 - match.winner]
+    if match.end_reason == "resigned":
+        return [t._("{player} resigned the match.", player=loser)]
+    if match.end_reason == "timeout":
+        return [t._("{player} did not move in time.", player=loser)]
+    if match.end_reason == "blocked":
+        return [t._("{player} blocked the bot, so no board can reach them.", player=loser)]
+    return []
+
+
 def rating_lines(t: Tr, mv: MatchView) -> list[str]:
     """Each player's global rating change once a rated match is over ("Alice +7.3 → 1507.3")."""
     seat_names = names(t, mv)
@@ -214,13 +228,7 @@ def caption(
             lines.append(t._("Your answer: accept or decline the offer."))
     elif match.phase == Phase.MATCH_OVER and match.winner is not None:
         lines.append(match_won_text(t, names, match))
-        if match.end_reason == "resigned":
-            lines.append(t._("{player} resigned the match.", player=names[1 - match.winner]))
-        elif match.end_reason == "timeout":
-            lines.append(t._("{player} did not move in time.", player=names[1 - match.winner]))
-        elif match.end_reason == "blocked":
-            lines.append(t._("{player} blocked the bot, so no board can reach them.",
-                             player=names[1 - match.winner]))
+        lines.extend(given_up_lines(t, names, match))
         lines.extend(ratings)
     elif match.phase == Phase.CANCELLED:
         lines.append(t._("This match was cancelled."))

@@ -17,9 +17,14 @@ from storage.usecases import UseCases
 from tests.storage.helpers import new_match, play_random_turn, play_to_end
 
 
+def gnubg_path() -> str | None:
+    """gnubg's path, if it is installed."""
+    return shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+
+
 def gnubg_or_skip() -> str:
     """gnubg's path; skipped without it outside CI (in CI, .ci/run installs it: must run)."""
-    path = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
+    path = gnubg_path()
     if path is None:
         if os.environ.get("CI"):
             pytest.fail("CI is set but gnubg is not installed (.ci/run installs it)")
@@ -37,6 +42,19 @@ def gnubg_reexport(text: str, tmp_path: Path) -> str:
                           capture_output=True, text=True, timeout=300, check=False)
     assert again.exists(), done.stdout + done.stderr
     return again.read_text(encoding="utf-8", errors="replace")
+
+
+def gnubg_score(text: str, tmp_path: Path) -> str:
+    """Import ``text`` as a .mat in gnubg: its ``show score`` line ("The score (after 1 game)
+    is: Alice 0, Bob 3 (match to 3 points)")."""
+    source, script = tmp_path / "score.mat", tmp_path / "score-script"
+    source.write_text(text, encoding="utf-8")
+    script.write_text(f'import mat "{source}"\nshow score\n')
+    done = subprocess.run([gnubg_or_skip(), "-t", "-q", "-r", "-c", str(script)],
+                          capture_output=True, text=True, timeout=300, check=False)
+    found = re.search(r"The score \(after .*", done.stdout)
+    assert found, done.stdout + done.stderr
+    return found.group(0).strip()
 
 
 PLAY = re.compile(r"(\d\d):((?:\s+\d+/\d+\*?)*)|Wins (\d+) points?")
@@ -151,3 +169,35 @@ async def test_gnubg_reads_resigned_games_and_a_resigned_match(
     assert tokens(back) == tokens(text), back
     assert scores(back) == scores(text) and len(scores(back)) == 3
 
+
+
+async def test_a_game_resigned_on_its_opening_roll_is_read_with_its_points(
+        uc: UseCases, tmp_path: Path) -> None:
+    gnubg_or_skip()
+    view = (await new_match(uc, length=5, mix="mat-opening")).match
+    assert view is not None
+    # game 1: the player on roll resigns it for 2 points before moving; the other accepts
+    mover = view.state.turn
+    actor, other = view.seats[mover].player, view.seats[1 - mover].player
+    assert actor is not None and other is not None
+    offered = await uc.offer_resignation(view.id, actor.id, view.version, 2)
+    assert offered.match is not None
+    answered = await uc.answer_resignation(view.id, other.id, offered.match.version, accept=True)
+    assert answered.ok and answered.match is not None
+    # game 2: the player on roll gives the match up before moving
+    view = answered.match
+    loser = view.seats[view.state.turn].player
+    assert loser is not None
+    assert (await uc.resign_match(view.id, loser.id)).ok
+    record = await uc.match_record(view.id)
+    assert record is not None and not record.turns
+    text = match_text(record, ("Alice", "Bob"), "Bob won")
+    assert text.startswith('; [Comment "Bob won"]\n\n 5 point match')
+    back = gnubg_reexport(text, tmp_path)
+    games = tokens(back)
+    assert games == tokens(text), back
+    # each game: its opening roll, no moves, then the points (gnubg reads no game without it)
+    assert [len(g) for g in games] == [2, 2] and [g[1] for g in games] == ["wins 2", "wins 3"]
+    assert all(g[0].endswith("  hits ") for g in games), games
+    assert scores(back) == scores(text) and len(scores(back)) == 2
+    assert '; [Comment "Bob won"]' in back
