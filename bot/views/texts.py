@@ -23,6 +23,7 @@ from bot.views.games import (
 )
 from bot.views.i18n import N_, Tr
 from bot.views.player_settings import per_move_line
+from bot.views.skill import grade_text, scale_text, thousandths
 from rules.errors import PortesError
 from rules.games import format_moves_so_far
 from rules.match import GameKind, Match, Phase
@@ -31,6 +32,7 @@ from storage.results import ChallengeView, MatchSummary, MatchView
 
 if TYPE_CHECKING:  # the engine's value types only; texts need not load the engine
     from computer import Hint, MatchReview
+    from computer.review import PlayerReview
 
 CAPTION_LIMIT = 1024
 
@@ -453,34 +455,41 @@ def hint_text(t: Tr, h: Hint) -> str:
 
 
 def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
-    """The post-match review: per player, decisions, equity lost, the worst plays, luck."""
+    """The post-match review: per player, the error rate per decision with GNU Backgammon's
+    grade for it (:mod:`bot.views.skill`), the worst plays, luck; then the yardstick."""
     n = names(t, mv)
     lines = [t._("📊 <b>Review of match #{id}</b> ({p0} – {p1}, {s0}–{s1})", id=mv.id,
                  p0=n[0], p1=n[1], s0=mv.state.score[0], s1=mv.state.score[1])]
     for pr in review.players:
-        lines.append("")
-        lines.append(t.ngettext(
-            "<b>{player}</b>: {n} decision, equity lost {lost} ({average} per decision), "
-            "luck {luck}",
-            "<b>{player}</b>: {n} decisions, equity lost {lost} ({average} per decision), "
-            "luck {luck}",
-            pr.decisions, player=n[pr.player], lost=f"{pr.equity_lost:.3f}",
-            average=f"{pr.average_equity_lost:.3f}", luck=f"{pr.luck:+.2f}"))
-        if not pr.worst:
+        lines += ["", player_review_line(t, n[pr.player], pr)]
+        if pr.decisions and not pr.worst:
             lines.append(t._("No mistakes found."))
         for w in pr.worst:
             lines.append(t._("• {dice}: played {played}, better {best} (−{lost})",
                              dice=str(w.dice),
                              played=html.escape(move_words(t, w.played_text)),
                              best=html.escape(move_words(t, w.best_text)),
-                             lost=f"{w.equity_lost:.3f}"))
-    lines.append("")
-    lines.append(t._("Equity in points per game against the engine's choice; positive luck "
-                     "means better dice than average."))
+                             lost=f"{thousandths(w.equity_lost):.0f}"))
+    lines += ["", t._("Error rate: the equity lost per decision against the engine's choice, in "
+                      "thousandths of a point (so is a worst play's loss); luck in points, "
+                      "positive when the dice were better than average."), scale_text(t)]
     # the position for analysis programs: here, one tap away, rather than on every board
     lines.append(t._("Final position for GNU Backgammon (PositionID:MatchID): {id}",
                      id=f"<code>{mv.state.gnubg_id()}</code>"))
     return "\n".join(lines)[:4096]
+
+
+def player_review_line(t: Tr, name: str, pr: PlayerReview) -> str:
+    """``Alice: Advanced, error rate 8.4 per decision (23 decisions), luck +0.42``."""
+    if not pr.decisions:
+        return t._("<b>{player}</b>: no decision to grade (every play was forced), luck {luck}",
+                   player=name, luck=f"{pr.luck:+.2f}")
+    rate = thousandths(pr.average_equity_lost)
+    return t.ngettext(
+        "<b>{player}</b>: {grade}, error rate {rate} per decision ({n} decision), luck {luck}",
+        "<b>{player}</b>: {grade}, error rate {rate} per decision ({n} decisions), luck {luck}",
+        pr.decisions, player=name, grade=grade_text(t, rate), rate=f"{rate:.1f}",
+        luck=f"{pr.luck:+.2f}")
 
 
 def finished_matches_text(t: Tr, matches: Sequence[MatchSummary]) -> str:
