@@ -55,6 +55,13 @@ async def test_review_in_a_group_goes_to_the_tapper_privately(
                                     what="Alice's review")
     assert_graded(auto)
 
+    # Dora, who never started the bot, asks /review 1 in the group: one line and a button
+    # that opens the bot's private chat
+    cmd = dora.send(group, "/review 1")
+    said = await group.wait_for_bot_message(after=cmd, predicate=lambda m: "#1" in m.content)
+    assert said.text == "📊 Your review of match #1 waits in our private chat."
+    [button] = [b for row in said.buttons for b in row]
+    assert button.url == f"https://t.me/{standin.bot_username}?start=review1"
     # Dora taps Review in the group: the answer opens the bot's private chat
     answer = await dora.tap(final, "📊 Review")
     assert answer.url == f"https://t.me/{standin.bot_username}?start=review1", answer
