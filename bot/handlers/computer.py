@@ -12,6 +12,7 @@ from bot.computer_player import REVIEWED_STATUSES
 from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx, is_group_chat
 from bot.state import ComputerService, Portes, command_sender, tapped
+from bot.views import review as review_texts
 from bot.views import texts
 from bot.views.callbacks import Callback, parse_id
 from bot.views.games import portes_only_text
@@ -62,7 +63,7 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(t._("The computer cannot give a hint just now; try again."),
                        show_alert=True)
         return
-    await q.answer(texts.hint_text(t, h), show_alert=True)
+    await q.answer(review_texts.hint_text(t, h), show_alert=True)
 
 
 async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
@@ -125,7 +126,7 @@ async def send_review(p: Portes, bot: Bot, match_id: int, chat_id: int, t: Tr, *
                                        message_thread_id=thread_id))
         return
     final, review = found
-    await quietly(bot.send_message(chat_id, texts.review_text(t, final, review),
+    await quietly(bot.send_message(chat_id, review_texts.review_text(t, final, review),
                                    parse_mode=HTML, message_thread_id=thread_id))
 
 
@@ -146,7 +147,7 @@ async def cmd_review(update: Update, context: Ctx) -> None:
         await msg.reply_text(no_review_text(t) if others
                              else t._("You have no finished match yet."))
         return
-    await msg.reply_text(texts.finished_matches_text(t, matches), parse_mode=HTML,
+    await msg.reply_text(review_texts.finished_matches_text(t, matches), parse_mode=HTML,
                          reply_markup=finished_matches_keyboard(t, matches))
 
 
