@@ -4,6 +4,7 @@ answer of /top and /stats is about one game, named in its title."""
 from __future__ import annotations
 
 from bot.views.echo import echoed
+from bot.views.game_choice import games_list
 from bot.views.games import game_name
 from bot.views.i18n import Tr
 from storage.ratings import LISTED_FROM, PROVISIONAL_BELOW, Standing, deleted_player
@@ -164,8 +165,9 @@ def which_player_text(t: Tr, wanted: str, *, found: bool) -> str:
     if found:
         return t._("Which \"{name}\"? Tap the player for your head to head.",
                    name=echoed(wanted))
-    return t._("I know no player called \"{name}\" in this group. Who played here (tap one "
-               "for your head to head):", name=echoed(wanted))
+    return t._("I know no game and no player called \"{name}\" in this group. The games: "
+               "{games}; who played here (tap one for your head to head):",
+               name=echoed(wanted), games=games_list(t))
 
 
 def player_label(player: ChatPlayer, same_name: bool) -> str:

@@ -42,8 +42,9 @@ async def test_stats_finds_a_player_of_this_group_by_name(
     assert "✔ Portes" in shown.button_texts
     # nobody by that name: the players of this group are offered (not the sender)
     card = await ask(alice, group, "/stats Zoe", "Zoe")
-    assert card.text == ('I know no player called "Zoe" in this group. Who played here (tap one '
-                         "for your head to head):")
+    assert card.text == ('I know no game and no player called "Zoe" in this group. The games: '
+                         "Portes, Plakoto, Fevga, Tavli, Long Nardy; who played here (tap one for "
+                         "your head to head):")
     assert card.button_texts == ["Dora Jones", "Dora Smith"]
     # in a private chat a name is no one's: as before, the @username is asked for
     said = await ask(alice, alice.private, "/stats Dora", "Dora")
