@@ -9,6 +9,7 @@ import asyncio
 import itertools
 from typing import Any
 
+import pytest
 from telegram import Update
 from telegram.ext import ExtBot
 
@@ -129,6 +130,7 @@ class Scene:
         assert board.mentions(alice if to_move.id == alice.id else bob)
 
 
+@pytest.mark.long
 async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
     standin: StandIn, make_bot: Any
 ) -> None:
@@ -161,6 +163,7 @@ async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
 
 
 
+@pytest.mark.long
 async def test_while_a_match_is_played_on_the_groups_board_the_crowd_gets_a_quarter_of_it(
     standin: StandIn, make_bot: Any
 ) -> None:

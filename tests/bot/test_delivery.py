@@ -128,6 +128,7 @@ def fault_posts_twice(fault: Any) -> bool:
     return bool(getattr(fault, "posts_twice", False))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("started", [False, True], ids=["group", "private"])
 @pytest.mark.parametrize("fault", ["502", "slow"])
 async def test_a_failed_answer_does_not_stop_the_board(
@@ -167,6 +168,7 @@ async def test_a_board_that_cannot_be_posted_is_posted_once_telegram_answers(
     assert jumps  # the worker waited to try again
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("started", [False, True], ids=["group", "private"])
 async def test_a_board_posted_twice_is_found_and_retired(
     standin: StandIn, bot: Running, started: bool

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot import texts
 from bot.i18n import tr
 from tests.bot.conftest import Running
@@ -49,6 +51,7 @@ async def test_deep_link_challenge_starts_a_private_match(standin: StandIn, bot:
     assert board.image().size[0] >= 800
 
 
+@pytest.mark.long
 async def test_full_three_point_match_in_private_chats(standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)
     alice, bob, _ = await deep_link_match(standin)

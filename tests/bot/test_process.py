@@ -94,6 +94,7 @@ def start(standin: StandIn, tmp_path: Path) -> subprocess.Popen[str]:
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
 
 
+@pytest.mark.long
 async def test_killed_mid_match_and_restarted(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
@@ -137,6 +138,7 @@ def rows(url: str, sql: str, **params: object) -> list[Any]:
         engine.dispose()
 
 
+@pytest.mark.long
 async def test_downtime_does_not_count_against_the_player(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
@@ -258,6 +260,7 @@ def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subproce
                             stdout=log, stderr=subprocess.STDOUT)
 
 
+@pytest.mark.long
 async def test_killed_at_each_step_of_a_turn_the_board_converges(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot import texts
 from bot.i18n import tr
 from tests.bot.conftest import Running
@@ -53,6 +55,7 @@ async def play_group_match(standin: StandIn, alice: User, bob: User, group: Chat
     return board
 
 
+@pytest.mark.long
 async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
         standin: StandIn, bot: Running) -> None:
     alice, bob, group, board = await group_game(standin, "Plakoto")
@@ -75,6 +78,7 @@ async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
     assert any("python -m rules.fairdice" in m.content for m in group.bot_messages())
 
 
+@pytest.mark.long
 async def test_a_long_nardy_match_in_a_group_is_played_to_the_end(
         standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)
@@ -105,6 +109,7 @@ async def private_game(standin: StandIn, game: str, length: str = "1 point"
     return alice, bob
 
 
+@pytest.mark.long
 async def test_a_fevga_match_in_private_chats_with_a_typed_play(
         standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)
@@ -209,6 +214,7 @@ async def computer_card(standin: StandIn, alice: User, game: str) -> Message:
     return card
 
 
+@pytest.mark.long
 async def test_a_long_nardy_match_against_the_medium_computer(
         standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)
@@ -234,6 +240,7 @@ async def test_a_long_nardy_match_against_the_medium_computer(
     assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
 
 
+@pytest.mark.long
 async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Running) -> None:
     alice = standin.user("Alice", username="alice")
     card = await computer_card(standin, alice, "Plakoto")
