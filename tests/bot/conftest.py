@@ -13,12 +13,12 @@ import pytest
 
 from bot.app import build_application
 from bot.settings import RateLimits, Settings, Timeouts
+from standin import StandIn
+from standin.fixtures import standin  # noqa: F401
 from storage.db import Database
 from storage.migrate import upgrade
 from storage.results import TimerPolicy
 from storage.usecases import UseCases
-from tests.standin import StandIn
-from tests.standin.fixtures import standin  # noqa: F401
 
 
 @pytest.fixture(scope="session", autouse=True)

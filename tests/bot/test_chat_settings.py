@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from standin import StandIn
+from standin.players import live_board, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def stop(bot: Running) -> None:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
+from standin import StandIn
+from standin.players import board_version, live_board, play_turn, start_group_match, start_the_bot
 from storage.models import MatchRow
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_command_menu_in_greek_and_english(standin: StandIn, bot: Running) -> None:

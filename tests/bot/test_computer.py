@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.computer_player import ComputerSide, decisions_from_record
+from standin import Message, StandIn, User
+from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.results import MatchStatus
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.bot.slow_player import SlowPlayer
+from tests.bot.helpers.slow_player import SlowPlayer
 from tests.bot.test_private_match import deep_link_match
-from tests.standin import Message, StandIn, User
 
 
 def side_of(bot: Running) -> ComputerSide:

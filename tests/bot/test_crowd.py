@@ -16,15 +16,15 @@ from telegram.ext import ExtBot
 from bot.delivery.limiter import ChatLimiter, is_low, low_priority
 from bot.intake.lanes import ChatLanes
 from bot.settings import Limits, RateLimits
-from tests.bot.conftest import Running
-from tests.bot.players import (
+from standin import Answer, Chat, FloodLimits, Message, StandIn, StandInError, Tap, User
+from standin.players import (
     board_version,
     live_board,
     start_group_match,
     start_the_bot,
     turn_actions,
 )
-from tests.standin import Answer, Chat, FloodLimits, Message, StandIn, StandInError, Tap, User
+from tests.bot.conftest import Running
 
 CROWD = 60
 TURNS = 3

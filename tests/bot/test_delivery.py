@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from standin import Chat, Message, StandIn, Tap, User
+from standin.players import live_board, play_turn, start_group_match, tap_and_wait
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, tap_and_wait
-from tests.bot.retries import retries_come_due
+from tests.bot.helpers.retries import retries_come_due
 from tests.clocks import Wall
-from tests.standin import Chat, Message, StandIn, Tap, User
 
 
 async def players_in_a_group(standin: StandIn, *, started: bool = True

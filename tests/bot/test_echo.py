@@ -14,6 +14,7 @@ from babel.messages.pofile import read_po
 from bot.views import texts
 from bot.views.echo import ANSWER_LIMIT, ECHO_LIMIT, TEXT_LIMIT, echoed
 from bot.views.i18n import LANGS, po_path
+from standin import Message, StandIn, User
 from tests.bot.conftest import Running
 from tests.bot.test_several_matches import (
     a_legal_play,
@@ -22,7 +23,6 @@ from tests.bot.test_several_matches import (
     is_text,
     version,
 )
-from tests.standin import Message, StandIn, User
 
 BOT = Path(texts.__file__).parent.parent
 

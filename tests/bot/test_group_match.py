@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from standin import StandIn
+from standin.players import live_board, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn
-from tests.standin import StandIn
 
 
 async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -> None:

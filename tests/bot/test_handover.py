@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from storage.models import MatchRow
-from tests.bot.instances import (
+from standin import Chat, Message, StandIn, User
+from standin.cluster import (
     Cluster,
     Seen,
     Tally,
@@ -28,9 +28,9 @@ from tests.bot.instances import (
     take_turn,
     until,
 )
-from tests.bot.players import board_version, live_board
-from tests.bot.typed_play import over, racing_play
-from tests.standin import Chat, Message, StandIn, User
+from standin.players import board_version, live_board
+from standin.typed_play import over, racing_play
+from storage.models import MatchRow
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")

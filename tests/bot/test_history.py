@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from standin import StandIn
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_history_download_replay_and_position(standin: StandIn, bot: Running) -> None:

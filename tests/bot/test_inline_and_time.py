@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import Running
-from tests.bot.players import (
+from standin import Chat, Message, StandIn, StandInError
+from standin.players import (
     live_board,
     next_private_turn,
     play_turn,
     start_group_match,
     start_the_bot,
 )
-from tests.standin import Chat, Message, StandIn, StandInError
+from tests.bot.conftest import Running
 
 
 async def test_inline_challenge_from_any_chat(standin: StandIn, bot: Running) -> None:

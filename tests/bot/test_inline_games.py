@@ -4,9 +4,9 @@ card's challenge plays the game chosen, and its Accept is checked on tap."""
 
 from __future__ import annotations
 
+from standin import StandIn
+from standin.players import live_board, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_inline_mode_offers_every_game_with_its_lengths(

@@ -27,9 +27,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from storage.models import ComputerClaimRow, MatchRow, TimerRow, TurnRow
-from storage.results import MatchStatus
-from tests.bot.instances import (
+from standin import Chat, Message, StandIn, StandInError, User
+from standin.cluster import (
     MATCH_OVER,
     Cluster,
     Tally,
@@ -37,9 +36,10 @@ from tests.bot.instances import (
     open_group_match,
     percentile,
 )
-from tests.bot.players import live_board
-from tests.bot.typed_play import play_out
-from tests.standin import Chat, Message, StandIn, StandInError, User
+from standin.players import live_board, live_boards
+from standin.typed_play import play_out
+from storage.models import ComputerClaimRow, MatchRow, TimerRow, TurnRow
+from storage.results import MatchStatus
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
@@ -64,10 +64,6 @@ DUPLICATED = ("c:", "p:", "a:", "ra:", "r:", "f:", "b:")
 resigning) and those that only change a keyboard (choosing a checker, going back). A copy of a
 keyboard-only tap handled late by the other instance changes nothing once the match moved on:
 the edit is made under the board's place claim, only while the keyboard is still current."""
-
-
-def live_boards(chat: Chat) -> list[Message]:
-    return [m for m in chat.bot_messages() if m.photo_bytes is not None and m.has_keyboard]
 
 
 async def open_challenge(standin: StandIn, user: User, group: Chat) -> Message:

@@ -4,8 +4,8 @@ creates the challenge at once; a tavli match is offered to 3, 5 or 7 points only
 
 from __future__ import annotations
 
+from standin import Message, StandIn, User
 from tests.bot.conftest import Running
-from tests.standin import Message, StandIn, User
 
 LENGTHS = ["1 point", "3 points", "5 points", "7 points"]
 

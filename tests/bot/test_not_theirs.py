@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.views.callbacks import ON_BOARD, PERSONAL, Action, decode, encode
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board, new_board, play_turn, start_group_match, turn_board
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, new_board, play_turn, start_group_match, turn_board
 from tests.bot.test_computer import start_computer_match
-from tests.standin import Chat, Message, StandIn, User
 
 NOT_ON_IT = "This button is not on this message; use the buttons it shows now."
 NOT_THEIRS = ("These buttons are for the player who asked for them; send the command yourself "

@@ -6,9 +6,9 @@ reminder is that board again, with ⏰ on top, never an extra message."""
 from __future__ import annotations
 
 from bot.state import QUIET_AFTER_TAP, Portes
+from standin import Call, Chat, StandIn, User
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import Call, Chat, StandIn, User
 
 
 class TapClock:

@@ -8,9 +8,9 @@ import pytest
 
 from bot.views import texts
 from bot.views.i18n import tr
+from standin import Message, StandIn, User
+from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.standin import Message, StandIn, User
 
 
 async def deep_link_match(standin: StandIn, length: str = "3 points") -> tuple[User, User, Message]:

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, update
 
+from standin import StandIn
+from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
-from tests.bot.players import live_board, play_turn, start_group_match
-from tests.standin import StandIn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -264,7 +264,7 @@ def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subproce
 async def test_killed_at_each_step_of_a_turn_the_board_converges(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
-    from tests.bot.players import board_version
+    from standin.players import board_version
     from tests.bot.test_delivery import boards, up_to_the_last_tap
 
     alice = standin.user("Alice", username="alice")

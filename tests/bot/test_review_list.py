@@ -6,10 +6,10 @@ button, and the others are not."""
 
 from __future__ import annotations
 
+from standin import Message, StandIn, User
+from standin.players import next_private_turn
 from tests.bot.conftest import Running
-from tests.bot.players import next_private_turn
 from tests.bot.test_tavli import private_game
-from tests.standin import Message, StandIn, User
 
 NO_REVIEW = ("Reviews are for Portes matches: GNU Backgammon, which writes them, does not play "
              "the other games. You have no finished Portes match yet.")

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from standin import Message, StandIn, User
+from standin.players import live_board, start_group_match
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match
-from tests.standin import Message, StandIn, User
 
 
 async def group_match(standin: StandIn) -> tuple[User, User, Message]:
@@ -182,7 +182,7 @@ async def test_429_and_5xx_are_retried_and_the_move_is_kept(
     match = (await bot.uc.load_match(1)).match
     assert match is not None
     # play the turn with whole plays or taps until Confirm
-    from tests.bot.players import play_turn
+    from standin.players import play_turn
 
     await play_turn(standin, mover, standin.chat(board.chat_id), wait=False)
     group = standin.chat(board.chat_id)
@@ -205,7 +205,7 @@ async def test_a_player_who_blocked_the_bot_does_not_stop_a_group_match(
         user.start_bot()
         user.block_bot()
     mover, _ = mover_of(board, alice, bob)
-    from tests.bot.players import play_turn
+    from standin.players import play_turn
 
     await play_turn(standin, mover, standin.chat(board.chat_id))
     assert_no_errors(no_errors)

@@ -13,7 +13,9 @@ from typing import Any
 
 import httpx
 
-from tests.bot.players import board_version, next_private_turn, play_turn
+from standin import StandIn
+from standin.errors import BLOCKED
+from standin.players import board_version, next_private_turn, play_turn
 from tests.bot.test_computer import start_computer_match
 from tests.bot.test_process import ROOT, env_for, run
 from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
@@ -23,8 +25,6 @@ from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
     post,
     webhook_bot,
 )
-from tests.standin import StandIn
-from tests.standin.errors import BLOCKED
 
 SERIES = (
     "portes_updates_total", "portes_taps_total", "portes_tap_seconds_bucket",

@@ -3,9 +3,9 @@ or the bot asks which (one button per match, with the opponent and the score).""
 
 from __future__ import annotations
 
+from standin import Message, StandIn, User
+from standin.players import play_turn, tap_and_wait
 from tests.bot.conftest import Running
-from tests.bot.players import play_turn, tap_and_wait
-from tests.standin import Message, StandIn, User
 
 
 async def challenge_by_link(standin: StandIn, bot: Running, alice: User, friend: User) -> int:

@@ -8,11 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.settings import Limits
+from standin import Chat, Message, StandIn, User
+from standin.players import ask, live_board, resign_in, start_match
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
-from tests.bot.test_social import ask, resign_in, start_match
 from tests.bot.test_tavli import challenge
-from tests.standin import Chat, Message, StandIn, User
 
 GAMES = ["Portes", "Plakoto", "Fevga", "Tavli", "Long Nardy"]
 

@@ -10,9 +10,9 @@ import pytest
 
 from bot.views import texts
 from bot.views.i18n import tr
+from standin import Chat, Message, StandIn, User
+from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.standin import Chat, Message, StandIn, User
 
 
 async def challenge(standin: StandIn, author: User, chat: Chat, game: str,

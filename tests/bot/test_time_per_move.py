@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
-from tests.standin import Chat, Message, StandIn, User
 
 
 async def challenge(standin: StandIn, alice: User, group: Chat, time: str | None,

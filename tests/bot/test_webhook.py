@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
+from standin import StandIn
 from tests.bot.test_process import ROOT, env_for
-from tests.standin import StandIn
 
 SECRET = "s3cret-Token_123"
 PUBLIC_URL = "https://portes.example.org/telegram"

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from standin import StandIn
 from tests.bot.test_service import get, value
 from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
     SECRET,
@@ -22,7 +23,6 @@ from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
     post,
     webhook_bot,
 )
-from tests.standin import StandIn
 
 MB = 1_000_000
 

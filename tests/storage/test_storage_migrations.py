@@ -12,10 +12,11 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
+from standin.databases import create_database, drop_database
 from storage import migrate
 from storage.db import make_engine
 from storage.models import Base
-from tests.storage.conftest import create_database, drop_database, postgres_admin_url
+from tests.storage.conftest import postgres_admin_url
 from tests.storage.helpers import sql_rows, table_columns
 
 TABLES = {
