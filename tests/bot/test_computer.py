@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.computer_player import ComputerSide, decisions_from_record
+from bot.views.callbacks import Action, encode
 from standin import Message, StandIn, User
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.results import MatchStatus
@@ -105,7 +106,7 @@ async def test_no_hint_between_people(standin: StandIn, bot: Running) -> None:
     assert "h" not in callback_actions(board)
     assert not any("Hint" in text or "Υπόδειξη" in text for text in board.button_texts)
     # a forged Hint tap is refused: the board has no such button
-    answer = await mover.tap_data(board, f"h:1:{board_version(board)}")
+    answer = await mover.tap_data(board, encode(Action.HINT, 1, board_version(board)))
     assert answer is not None and answer.show_alert
     assert any(s in (answer.text or "") for s in ("not on this message",
                                                   "δεν είναι σε αυτό το μήνυμα"))

@@ -177,6 +177,7 @@ async def test_taps_from_elsewhere_on_an_old_card_or_forged_change_nothing(
     for data in (encode(A.SETTINGS, 0, code, "th-purple", owner=alice.id),
                  encode(A.SETTINGS, 0, code, "xx-on", owner=alice.id),
                  encode(A.SETTINGS, 0, code, "home-left", owner=bob.id),
+                 # not our data's shape (a newline, a version that is no number): by hand
                  f"st:0:{code}:home-left@{alice.id}\n", "st:0:x:home-left"):
         answer = await alice.tap_data(card.refresh(), data)
         assert answer is not None and answer.show_alert, data

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.views import texts
+from bot.views.callbacks import Action, encode, move_arg
 from bot.views.i18n import tr
 from standin import Chat, Message, StandIn, User
 from standin.players import board_version, live_board, next_private_turn, play_turn
@@ -268,14 +269,14 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     assert record is not None and record.match.state.game_type == "plakoto"
     assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
     # a forged Hint tap is refused: the board has no such button
-    answer = await alice.tap_data(board, f"h:1:{record.match.version}")
+    answer = await alice.tap_data(board, encode(Action.HINT, 1, record.match.version))
     assert answer.show_alert and "not on this message" in (answer.text or "")
     # /history: Replay, but no .mat Download (GNU Backgammon does not read Plakoto)
     cmd = alice.send(alice.private, "/history")
     listing = await alice.private.wait_for_bot_message(
         after=cmd, predicate=lambda m: "▶ Replay #1" in m.button_texts)
     assert "▶ Replay #1" in listing.button_texts and "📄 Download #1" not in listing.button_texts
-    forged = await alice.tap_data(listing, "hd:1:0")
+    forged = await alice.tap_data(listing, encode(Action.DOWNLOAD, 1, 0))
     assert forged.show_alert and "not on this message" in (forged.text or "")
     await alice.tap(listing, "▶ Replay #1")
     shown = await alice.private.wait_for_bot_message(
@@ -300,8 +301,11 @@ async def test_stale_and_forged_taps_change_nothing_in_fevga(
     alice, bob, group, board = await group_game(standin, "Fevga")
     mover = alice if board.mentions(alice) else bob
     version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
-    for data in ("m:1:999:24-18", f"m:1:{version}:24-1", f"f:1:{version}:3",
-                 f"p:1:{version}:77", f"m:99:{version}:24-18"):
+    for data in (encode(Action.MOVE, 1, 999, move_arg(24, 18)),  # a version never reached
+                 encode(Action.MOVE, 1, version, move_arg(24, 1)),  # not a legal move
+                 encode(Action.FROM, 1, version, 3),  # no checker of the mover's there
+                 encode(Action.PLAY, 1, version, 77),  # no such play
+                 encode(Action.MOVE, 99, version, move_arg(24, 18))):  # no such match
         answer = await mover.tap_data(board, data)
         assert answer.show_alert, data
     assert (await bot.uc.load_match(1)).match.version == version  # type: ignore[union-attr]
