@@ -35,7 +35,7 @@ from standin.webhook import WebhookPusher
 from storage.db import make_engine
 from storage.models import MatchRow, TurnRow
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SECRET = "several-Instances_1"
 LOST_AFTER = 12.0
 """A tap whose board has not changed after this many seconds got lost (tap again)."""

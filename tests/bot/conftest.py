@@ -19,6 +19,7 @@ from storage.db import Database
 from storage.migrate import upgrade
 from storage.results import TimerPolicy
 from storage.usecases import UseCases
+from tests.bot.helpers.webhook import webhook_bot  # noqa: F401 (the bot in webhook mode)
 
 
 @pytest.fixture(scope="session", autouse=True)

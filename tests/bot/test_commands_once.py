@@ -25,8 +25,8 @@ import pytest
 from standin import Message, StandIn, User
 from standin.cluster import Cluster, until
 from standin.webhook import WebhookPusher
-from tests.bot.test_process import ROOT, env_for
-from tests.bot.test_webhook import SECRET, free_port, listening, post
+from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.webhook import SECRET, free_port, listening, post
 
 
 class Bot:

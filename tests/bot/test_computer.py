@@ -9,12 +9,13 @@ from typing import Any
 
 from bot.computer_player import ComputerSide, decisions_from_record
 from bot.views.callbacks import Action, encode
-from standin import Message, StandIn, User
+from standin import Message, StandIn
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.results import MatchStatus
 from tests.bot.conftest import Running
+from tests.bot.helpers.computer import start_computer_match
+from tests.bot.helpers.private import deep_link_match
 from tests.bot.helpers.slow_player import SlowPlayer
-from tests.bot.test_private_match import deep_link_match
 
 
 def side_of(bot: Running) -> ComputerSide:
@@ -28,29 +29,6 @@ def callback_actions(board: Message) -> set[str]:
             if b.callback_data}
 
 
-async def start_computer_match(standin: StandIn, user: User, *, level: str = "Easy",
-                               length: str = "1 point") -> Message:
-    """/new in the private chat, "against the computer", a level, a length, then Start."""
-    hello = user.start_bot()
-    await user.private.wait_for_bot_message(after=hello)
-    cmd = user.send(user.private, "/new")
-    card = await user.private.wait_for_answer(cmd)
-    await user.tap(card, "🤖 Against the computer")
-    await standin.wait_for(lambda: "Easy" in " ".join(card.refresh().button_texts),
-                           what="the computer card")
-    await user.tap(card.refresh(), level)
-    await standin.wait_for(lambda: f"✔ {level}" in card.refresh().button_texts,
-                           what="the level ticked")
-    await user.tap(card.refresh(), length)
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""),
-                           what="the commitment")
-    card = card.refresh()
-    assert "against the computer" in card.text and "▶ Start" in card.button_texts
-    answer = await user.tap(card, "▶ Start")
-    assert not (answer and answer.show_alert), answer
-    await standin.wait_for(lambda: "the match has started" in (card.refresh().text or ""),
-                           what="the card to say the match started")
-    return card
 
 
 async def test_a_full_match_against_the_computer(standin: StandIn, bot: Running) -> None:

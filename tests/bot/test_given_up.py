@@ -8,7 +8,7 @@ from __future__ import annotations
 from standin import Chat, StandIn
 from standin.players import ask, live_board, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.test_review_list import resign_the_match
+from tests.bot.helpers.review import resign_the_match
 
 
 def result_on(chat: Chat) -> str:

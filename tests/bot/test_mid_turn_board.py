@@ -29,7 +29,7 @@ from standin.players import (
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running
-from tests.bot.test_tavli import challenge
+from tests.bot.helpers.tavli import challenge
 
 
 async def match_by_link(standin: StandIn, alice: User, bob: User, game: str = "Portes",

@@ -14,7 +14,7 @@ from bot.views.callbacks import ON_BOARD, PERSONAL, Action, decode, encode
 from standin import Chat, Message, StandIn, User
 from standin.players import live_board, new_board, play_turn, start_group_match, turn_board
 from tests.bot.conftest import Running
-from tests.bot.test_computer import start_computer_match
+from tests.bot.helpers.computer import start_computer_match
 
 NOT_ON_IT = "This button is not on this message; use the buttons it shows now."
 NOT_THEIRS = ("These buttons are for the player who asked for them; send the command yourself "

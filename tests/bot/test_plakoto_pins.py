@@ -17,7 +17,7 @@ from standin.players import board_version, next_private_turn
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running
-from tests.bot.test_tavli import private_game
+from tests.bot.helpers.tavli import private_game
 
 
 async def test_a_checker_passing_over_a_lone_checker_is_written_without_a_pin(

@@ -18,7 +18,7 @@ import pytest
 from bot.ops.reports import Reporter
 from standin import StandIn
 from standin.errors import CHAT_NOT_FOUND
-from tests.bot.test_process import ROOT, env_for
+from tests.bot.helpers.processes import ROOT, env_for
 
 
 async def test_an_error_in_a_handler_is_reported_once_a_minute_with_its_chat(

@@ -8,7 +8,7 @@ from rendering.leaderboard import MINE, WIDTH, layout
 from standin import Chat, StandIn, User
 from standin.players import ask, live_board, resign_in, start_match, won_by_resignation
 from tests.bot.conftest import Running
-from tests.bot.test_computer import start_computer_match
+from tests.bot.helpers.computer import start_computer_match
 
 
 def near(colour: tuple[int, ...], wanted: tuple[int, ...]) -> bool:

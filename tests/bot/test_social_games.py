@@ -12,7 +12,7 @@ from bot.views.callbacks import Action, encode
 from standin import Chat, Message, StandIn, User
 from standin.players import ask, live_board, resign_in, start_match
 from tests.bot.conftest import Running
-from tests.bot.test_tavli import challenge
+from tests.bot.helpers.tavli import challenge
 
 GAMES = ["Portes", "Plakoto", "Fevga", "Tavli", "Long Nardy"]
 

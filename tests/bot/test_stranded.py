@@ -21,8 +21,8 @@ from standin.sim import Answer
 from storage.models import MatchRow
 from storage.results import MatchStatus
 from tests.bot.conftest import Running
-from tests.bot.test_delivery import boards, mover, players_in_a_group, up_to_the_last_tap
-from tests.bot.test_private_match import deep_link_match
+from tests.bot.helpers.delivery import boards, mover, players_in_a_group, up_to_the_last_tap
+from tests.bot.helpers.private import deep_link_match
 
 
 async def games_show(user: User, chat: Chat) -> Answer:

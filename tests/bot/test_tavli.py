@@ -14,21 +14,7 @@ from bot.views.i18n import tr
 from standin import Chat, Message, StandIn, User
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
-
-
-async def challenge(standin: StandIn, author: User, chat: Chat, game: str,
-                    length: str = "1 point") -> Message:
-    """``/new`` in ``chat``, the game chosen (ticked on the card), then the length: the
-    challenge card."""
-    cmd = author.send(chat, "/new")
-    card = await chat.wait_for_answer(cmd)
-    assert "✔ Portes" in card.button_texts  # Portes until another game is chosen
-    await author.tap(card, game)
-    await standin.wait_for(lambda: f"✔ {game}" in card.refresh().button_texts,
-                           what=f"{game} ticked")
-    await author.tap(card.refresh(), length)
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
-    return card.refresh()
+from tests.bot.helpers.tavli import challenge, private_game, resign_game
 
 
 async def group_game(standin: StandIn, game: str, length: str = "1 point"
@@ -91,23 +77,8 @@ async def test_a_long_nardy_match_in_a_group_is_played_to_the_end(
     assert record.match.state.results and record.match.state.results[-1].variant == "nardy"
 
 
-GREEK = {"Plakoto": "Πλακωτό", "Fevga": "Φεύγα", "Tavli": "Τάβλι", "Long Nardy": "Μακρύ νάρδι"}
 
 
-async def private_game(standin: StandIn, game: str, length: str = "1 point"
-                       ) -> tuple[User, User]:
-    """Alice challenges by a link in her private chat; Bob (Greek) accepts in his."""
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Βασίλης", username="vasilis", language_code="el")
-    hello = alice.start_bot()
-    await alice.private.wait_for_bot_message(after=hello)
-    card = await challenge(standin, alice, alice.private, game, length)
-    link = next(e for e in card.text.split() if e.startswith("https://t.me/"))
-    opened = bob.follow(link)
-    invite = await bob.private.wait_for_bot_message(after=opened)
-    assert GREEK[game] in invite.text  # the game, in Greek
-    await bob.tap(invite, "🎲 Αποδοχή")
-    return alice, bob
 
 
 @pytest.mark.long
@@ -148,23 +119,8 @@ async def test_a_fevga_match_in_private_chats_with_a_typed_play(
     assert "Φεύγα" in rules.text and "πρώτο πούλι" in rules.text
 
 
-def actions(board: Message | None) -> set[str]:
-    if board is None:
-        return set()
-    return {b.callback_data.split(":")[0] for row in board.buttons for b in row
-            if b.callback_data}
 
 
-async def resign_game(standin: StandIn, mover: User, other: User) -> None:
-    """``mover`` (on turn) resigns the game for 1 point; ``other`` accepts on their board."""
-    cmd = mover.send(mover.private, "/resign")
-    menu = await mover.private.wait_for_bot_message(  # the menu, not a board posted later
-        after=cmd, predicate=lambda m: m.photo_bytes is None and bool(m.button_texts))
-    await mover.tap(menu, menu.button_texts[0])  # the game for 1 point, in either language
-    offer = await standin.wait_for(
-        lambda: (b := live_board(other.private)) is not None and "ra" in actions(b) and b,
-        what="the offer")
-    await other.tap(offer, offer.button_texts[0])  # Accept / Αποδοχή
 
 
 async def test_a_tavli_match_rotates_portes_plakoto_fevga(

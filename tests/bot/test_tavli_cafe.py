@@ -9,7 +9,7 @@ import urllib.parse
 from standin import Message, StandIn, User
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
-from tests.bot.test_tavli import resign_game
+from tests.bot.helpers.tavli import resign_game
 
 SWITCH = "The winner rolls first next game"
 ON_LINE = "The winner of each game rolls first in the next (café style)."

@@ -19,7 +19,7 @@ from standin.players import board_version, live_board, next_private_turn, play_t
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running
-from tests.bot.test_tavli import private_game, resign_game
+from tests.bot.helpers.tavli import private_game, resign_game
 
 
 def both_mothers_in_reach() -> TavliPosition:

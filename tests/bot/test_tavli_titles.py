@@ -11,7 +11,7 @@ from rendering.theme import CLASSIC
 from standin import StandIn
 from standin.players import live_board, next_private_turn, start_group_match
 from tests.bot.conftest import Running
-from tests.bot.test_tavli import private_game
+from tests.bot.helpers.tavli import private_game
 
 
 def band_of(image: Image.Image) -> Image.Image:

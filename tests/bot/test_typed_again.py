@@ -27,8 +27,8 @@ from standin.typed_play import racing_play
 from standin.webhook import WebhookPusher
 from storage.db import make_engine
 from storage.models import MatchRow
-from tests.bot.test_process import ROOT, env_for
-from tests.bot.test_webhook import SECRET, free_port, listening
+from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.webhook import SECRET, free_port, listening
 
 
 class Bot:

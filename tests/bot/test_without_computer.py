@@ -15,7 +15,7 @@ import pytest
 
 from standin import StandIn
 from standin.players import board_version, live_board, next_private_turn, play_turn
-from tests.bot.test_process import ROOT, env_for
+from tests.bot.helpers.processes import ROOT, env_for
 
 HOOK = """import sys
 sys.modules["gnubg_nn"] = None  # import gnubg_nn -> ImportError, find_spec -> None
