@@ -58,6 +58,7 @@ def turns_in_log(cluster: Cluster, match_id: int) -> int:
     return int(rows[0][0])
 
 
+@pytest.mark.long
 async def test_a_tap_held_by_a_killed_instance_before_its_commit_is_played_once_by_the_other(
         table: tuple[StandIn, Cluster, Chat, User, User]) -> None:
     _standin, cluster, group, a, b = table
@@ -106,6 +107,7 @@ async def test_a_tap_held_by_a_killed_instance_before_its_commit_is_played_once_
     assert not over(group)
 
 
+@pytest.mark.long
 async def test_a_step_committed_by_an_instance_killed_before_it_answered_is_not_doubled(
         tmp_path: Path) -> None:
     assert PG is not None
@@ -135,6 +137,7 @@ async def test_a_step_committed_by_an_instance_killed_before_it_answered_is_not_
             cluster.drop()
 
 
+@pytest.mark.long
 async def test_a_typed_play_committed_by_an_instance_killed_before_it_answered_is_not_doubled(
         tmp_path: Path) -> None:
     assert PG is not None

@@ -187,6 +187,7 @@ def test_the_token_never_reaches_the_log(tmp_path: Path) -> None:
     assert "<hidden>" in text
 
 
+@pytest.mark.long
 async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:

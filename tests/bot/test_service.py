@@ -11,6 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from standin import StandIn
 from standin.errors import BLOCKED
 from standin.players import board_version, next_private_turn, play_turn
@@ -193,6 +195,7 @@ def test_check_says_when_the_database_cannot_be_used(standin: StandIn, tmp_path:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.long
 async def test_sigterm_in_webhook_mode_finishes_the_update_in_flight(
         standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]
 ) -> None:

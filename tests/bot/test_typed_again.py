@@ -122,6 +122,7 @@ async def alice_to_move(bot: Bot, alice: User, after: int) -> tuple[int, Match, 
     return found[0], found[1], found[2]
 
 
+@pytest.mark.long
 async def test_a_typed_play_delivered_again_is_not_played_again(
         standin: StandIn, webhook: Bot) -> None:
     await webhook.start()

@@ -40,6 +40,7 @@ def sample(step: int) -> list[Position]:
     return positions
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("step", EVERY)
 def test_gnubg_move_text_reads_as_gnubg_means_it(step: int) -> None:
     gnubg = pytest.importorskip("gnubg")

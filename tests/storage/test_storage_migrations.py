@@ -62,6 +62,7 @@ def autogenerate_diff(url: str) -> list[object]:
         engine.dispose()
 
 
+@pytest.mark.long
 def test_upgrade_from_empty_stairway_and_autogenerate(empty_url: str) -> None:
     migrate.upgrade(empty_url)
     assert inspect_tables(empty_url) >= TABLES
