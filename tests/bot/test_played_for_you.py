@@ -8,10 +8,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from standin import StandIn
+from standin.players import board_version, next_private_turn, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, next_private_turn, play_turn
-from tests.bot.test_tavli import computer_card
-from tests.standin import StandIn
 
 
 async def test_the_first_board_tells_the_opening_roll_and_the_turns_played_for_you(
@@ -19,7 +18,13 @@ async def test_the_first_board_tells_the_opening_roll_and_the_turns_played_for_y
     # a fixed seed: Alice's first two turns of this Fevga match are forced (checked below)
     bot: Running = await make_bot(plays_direct=0, seed=hashlib.sha256(b"fevga 3").digest())
     alice = standin.user("Alice", username="alice")
-    card = await computer_card(standin, alice, "Fevga")
+    hello = alice.start_bot()
+    await alice.private.wait_for_bot_message(after=hello)
+    cmd = alice.send(alice.private, "/new")
+    card = await alice.private.wait_for_answer(cmd)
+    await alice.tap(card, "Fevga")
+    await standin.wait_for(lambda: "✔ Fevga" in card.refresh().button_texts, what="ticked")
+    await alice.tap(card.refresh(), "🤖 Against the computer")
     await standin.wait_for(lambda: "✔ Medium" in card.refresh().button_texts, what="levels")
     await alice.tap(card.refresh(), "Easy")
     await standin.wait_for(lambda: "✔ Easy" in card.refresh().button_texts, what="easy")

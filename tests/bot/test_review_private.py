@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
+from standin import Message, StandIn, User
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import Message, StandIn, User
 
 GRADES = ("Supernatural", "World class", "Expert", "Advanced", "Intermediate", "Casual player",
           "Beginner", "Awful!")

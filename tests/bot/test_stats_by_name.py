@@ -4,9 +4,9 @@ gets a personal card with a button per player (the tap shows that head to head).
 
 from __future__ import annotations
 
+from standin import StandIn
+from standin.players import ask, won_by_resignation
 from tests.bot.conftest import Running
-from tests.bot.test_social import ask, won_by_resignation
-from tests.standin import StandIn
 
 
 async def test_stats_finds_a_player_of_this_group_by_name(
