@@ -9,16 +9,15 @@ from contextlib import contextmanager
 
 from sqlalchemy import event
 
+from standin import StandIn
 from tests.bot.conftest import Running
-from tests.bot.test_several_matches import (
+from tests.bot.helpers.several import (
     a_legal_play,
-    alice_played,
     alice_to_move,
     board_of,
     challenge_by_link,
     version,
 )
-from tests.standin import StandIn
 
 
 @contextmanager
@@ -56,7 +55,9 @@ async def test_a_play_replying_to_a_board_finds_its_match_in_one_query(
         alice.reply(alice.private, board, play)
         await standin.idle()
     # Then it is played in that match only
-    assert await alice_played(bot, alice, ids[0], before[0])
+    played = (await bot.uc.load_match(ids[0])).match
+    assert played is not None and played.version > before[0]
+    assert played.to_act != played.seat_of(alice.id)
     assert [await version(bot, m) for m in ids[1:]] == before[1:]
     # and her boards were looked up once, in one query; no match was loaded but the one
     # played (its compare-and-swap read); her last typed play was read once (with her matches)
