@@ -8,24 +8,11 @@ plays in all, they are offered whole instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rules.games import format_play
 from rules.match import Match, Phase
-from rules.position import Move, Play
-
-
-@dataclass(frozen=True)
-class Destination:
-    """Where the checker on ``from_point`` may go, and the single moves that take it there."""
-
-    to_point: int
-    moves: tuple[Move, ...]
-    variant: int = 0
-
-    @property
-    def hit(self) -> bool:
-        return any(m.hit for m in self.moves)
+from rules.position import Play
+from rules.turninput import Destination
+from rules.turninput import destinations as rules_destinations
 
 
 def sources(match: Match) -> list[int]:
@@ -38,41 +25,16 @@ def sources(match: Match) -> list[int]:
 
 
 def destinations(match: Match, from_point: int) -> list[Destination]:
-    """Every point the checker on ``from_point`` may reach, with one die or several in a row.
-
-    When two routes to the same point end in different positions (one hits on the way), both
-    are offered, the later with a higher ``variant``.
-    """
+    """Every point the checker on ``from_point`` may reach this turn (the rules' own
+    :func:`rules.turninput.destinations`; none outside a turn)."""
     if match.phase != Phase.PLAYING or match.dice is None:
         return []
-    turn_input = match.turn_input()
-    found: dict[int, list[tuple[tuple[Move, ...], object]]] = {}
-    frontier: list[tuple[tuple[Move, ...], int]] = [((), from_point)]
-    while frontier:
-        nxt: list[tuple[tuple[Move, ...], int]] = []
-        for path, point in frontier:
-            for move in turn_input.next_moves((*match.chosen, *path)):
-                if move.from_point != point:
-                    continue
-                new_path = (*path, move)
-                board = turn_input.position_after((*match.chosen, *new_path))
-                routes = found.setdefault(move.to_point, [])
-                if any(result == board for _, result in routes):
-                    continue
-                routes.append((new_path, board))
-                if move.to_point != 0:
-                    nxt.append((new_path, move.to_point))
-        frontier = nxt
-    out: list[Destination] = []
-    for to_point in sorted(found, reverse=True):
-        for variant, (path, _) in enumerate(found[to_point]):
-            out.append(Destination(to_point, path, variant))
-    return out
+    return rules_destinations(match.turn_input(), match.chosen, from_point)
 
 
-def find_destination(match: Match, from_point: int, to_point: int, variant: int = 0) -> Destination:
+def find_destination(match: Match, from_point: int, to_point: int, route: int = 0) -> Destination:
     for dest in destinations(match, from_point):
-        if dest.to_point == to_point and dest.variant == variant:
+        if dest.to_point == to_point and dest.route == route:
             return dest
     raise LookupError(f"{from_point}/{to_point} is not offered")
 

@@ -79,3 +79,9 @@ class CorruptState(PortesError):
     """A serialised match state that cannot be read back (malformed, truncated, wrong version)."""
 
     code = "corrupt_state"
+
+
+class WrongGame(TypeError):
+    """A position of one game handed to another game's rules (a programming error, not a
+    player's: it is not a :class:`PortesError`). Ask :func:`rules.game.game_of` for the
+    position's own game."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from rules.board import Position
+from rules.board import Position, require_portes
 from rules.dice import Dice
 from rules.moves import Move, apply_single, single_moves
 from rules.movetext import format_moves
@@ -90,6 +90,7 @@ def legal_plays(position: Position, dice: Dice | tuple[int, int]) -> list[Play]:
     played the single empty play (a pass) is returned. Plays use as many dice as possible; when
     only one die of a mixed roll can be played, the larger one if it can be.
     """
+    require_portes(position)
     d1, d2 = dice
     b = position.board
     found = _doubles(b, d1) if d1 == d2 else _mixed(b, d1, d2)
@@ -102,6 +103,7 @@ def legal_results(position: Position, dice: Dice | tuple[int, int]) -> frozenset
     """The boards (``Position.board``) the legal plays lead to; ``{position.board}`` alone
     means nothing can be played. Cached: a turn's taps, typed plays and the automatic pass
     and forced-play checks all ask again for the same turn."""
+    require_portes(position)
     d1, d2 = dice
     return _final_boards_cached(position.board, min(d1, d2), max(d1, d2))
 

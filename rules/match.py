@@ -42,9 +42,8 @@ from rules.events import (
     Rolled,
     TurnPlayed,
 )
+from rules.game import KINDS, find_kind
 from rules.games import (
-    GAME_TYPES,
-    TAVLI_ROTATION,
     can_move,
     format_play,
     game_outcome,
@@ -119,11 +118,11 @@ class Match(MatchState):
         ``winner_starts`` the café habit (the previous game's winner starts the next)."""
         if length not in MATCH_LENGTHS:
             raise InvalidAction(f"A match is played to 1, 3, 5 or 7 points, not {length}")
-        if game_type not in GAME_TYPES:
+        if game_type not in KINDS:
             raise InvalidAction(f"Unknown game {game_type!r}")
         if length not in match_lengths(game_type):
             raise InvalidAction(f"A tavli match is played to 3, 5 or 7 points, not {length}")
-        variant = TAVLI_ROTATION[0] if game_type == "tavli" else Variant(game_type)
+        variant = Variant(find_kind(game_type).game_at(0).key)
         return cls(
             length=length,
             no_triple=no_triple,
@@ -161,9 +160,7 @@ class Match(MatchState):
         return Dice.of(dice.die(n), dice.die(n + 1)), n + 2
 
     def _next_variant(self) -> Variant:
-        if self.game_type == "tavli":
-            return TAVLI_ROTATION[len(self.results) % len(TAVLI_ROTATION)]
-        return Variant(self.game_type)
+        return Variant(find_kind(self.game_type).game_at(len(self.results)).key)
 
     def _begin_game(self, dice: DiceSource, events: list[Event]) -> Match:
         n = self.dice_drawn
@@ -252,6 +249,19 @@ class Match(MatchState):
             return None
         (play,) = self.legal_plays()
         return play if play.moves else None
+
+    def play_forced(self, dice: DiceSource) -> tuple[Match, list[Event]]:
+        """Play the forced plays for the players until a real decision is needed (passes are
+        played by :meth:`_finish_turn` itself): what follows every action that ends a turn."""
+        events: list[Event] = []
+        match = self
+        while match.phase == Phase.PLAYING:
+            forced = match.forced_play()
+            if forced is None:
+                break
+            match, more = match.play(match.turn, forced, dice, forced=True)
+            events.extend(more)
+        return match, events
 
     def _finish_turn(
         self, play: Play, dice: DiceSource, *, forced: bool

@@ -12,24 +12,22 @@ from enum import StrEnum
 from rules.board import Position
 from rules.dice import Dice
 from rules.errors import InvalidAction
+from rules.game import find_game, find_kind
 from rules.games import legal_plays, turn_input
 from rules.legal import Play
 from rules.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
 from rules.moves import Move
 from rules.scoring import GameResult
 from rules.tavliboard import Variant
-from rules.tavliinput import TavliTurnInput
 from rules.tavlioptions import RuleOptions
-from rules.turninput import TurnInput
+from rules.turninput import TurnInputLike
 
 MATCH_LENGTHS = (1, 3, 5, 7)
-TAVLI_LENGTHS = (3, 5, 7)
-"""A tavli match plays its three games in turn, so it is played to 3, 5 or 7 points."""
 
 
 def match_lengths(game_type: str) -> tuple[int, ...]:
     """The lengths a new match of ``game_type`` may be played to."""
-    return TAVLI_LENGTHS if game_type == "tavli" else MATCH_LENGTHS
+    return find_kind(game_type).lengths
 
 
 class Phase(StrEnum):
@@ -85,7 +83,8 @@ class MatchState:
     end_reason: str | None = None
     game_type: str = "portes"
     """What the match plays: a game (``portes``, ``plakoto``, ``fevga``, ``nardy``) or
-    ``tavli``, the three Greek games in turn (:data:`rules.games.TAVLI_ROTATION`)."""
+    ``tavli``, the three Greek games in turn (:data:`rules.game.TAVLI`): a
+    :class:`rules.game.MatchKind`'s key."""
     variant: Variant = Variant.PORTES
     """The game being played now (or last, once the match is over)."""
     options: RuleOptions = field(default_factory=RuleOptions)
@@ -114,7 +113,7 @@ class MatchState:
             return []
         return legal_plays(self.position, self.dice, self.options)
 
-    def turn_input(self) -> TurnInput | TavliTurnInput:
+    def turn_input(self) -> TurnInputLike:
         if self.dice is None:
             raise InvalidAction("No dice have been rolled")
         return turn_input(self.position, self.dice, self.options)
@@ -136,7 +135,7 @@ class MatchState:
 
     def max_resign_points(self) -> int:
         """3 in Portes (2 with "no triple"); 2 in the other games, which have no triple."""
-        return 2 if self.no_triple or self.variant != Variant.PORTES else 3
+        return find_game(self.variant).caps.max_resign(self.no_triple)
 
     def match_id(self) -> str:
         """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match).
@@ -169,7 +168,7 @@ class MatchState:
 
     def gnubg_id(self) -> str:
         """``PositionID:MatchID``, the position from the side on roll, as GNU Backgammon shows;
-        empty outside Portes (GNU Backgammon plays only Portes)."""
-        if self.variant != Variant.PORTES:
+        empty in a game GNU Backgammon does not play (:attr:`rules.game.Capabilities.gnubg`)."""
+        if not find_game(self.variant).caps.gnubg:
             return ""
         return f"{self.position.to_id()}:{self.match_id()}"

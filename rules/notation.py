@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from rules.board import BAR, OFF, Position
+from rules.board import BAR, OFF, Position, require_portes
 from rules.dice import Dice
 from rules.errors import (
     AmbiguousPlay,
@@ -55,6 +55,7 @@ def format_play(position: Position, dice: Dice | tuple[int, int], moves: Sequenc
     The short form ``24/13`` is used unless it could also be read as another play with a
     different result (a hit in passing on one route only); then every point is written.
     """
+    require_portes(position)
     text = format_moves(moves)
     if len(checker_paths(moves)) == len(moves):
         return text

@@ -16,8 +16,7 @@ from rules.errors import CorruptState
 from rules.games import turn_input
 from rules.match import Event, Match, Phase, TurnPlayed
 from rules.matchstate import LastPlay
-from rules.position import Play, Position, apply_move
-from rules.tavliboard import TavliPosition
+from rules.position import Play, Position
 from storage.results import LoggedTurn, MatchRecord
 
 
@@ -68,13 +67,8 @@ class LogCursor:
 
 
 def _after(match: Match, turn: LoggedTurn) -> Position:
-    """The board after the logged turn's moves (the other games through their own input)."""
-    if isinstance(match.position, TavliPosition):
-        return turn_input(match.position, turn.dice, match.options).position_after(turn.moves)
-    final = match.position
-    for move in turn.moves:
-        final = apply_move(final, move)
-    return final
+    """The board after the logged turn's moves, through the game's own turn input."""
+    return turn_input(match.position, turn.dice, match.options).position_after(turn.moves)
 
 
 def replay(

@@ -17,7 +17,7 @@ from bot.i18n import Tr
 from bot.keyboards import finished_matches_keyboard
 from bot.tavli_texts import portes_only_text
 from computer.engine import available as engine_available
-from rules.games import GNUBG_GAME, analysed_by_gnubg
+from rules.game import find_kind, gnubg_kinds
 from rules.match import Phase
 
 log = logging.getLogger("bot.computer")
@@ -45,7 +45,7 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(t._("Hints are only for games against the computer."), show_alert=True)
         return
     state = mv.state
-    if not analysed_by_gnubg(state.game_type):
+    if not find_kind(state.game_type).gnubg:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     if mv.to_act != seat or state.phase != Phase.PLAYING or state.dice is None:
@@ -75,7 +75,7 @@ async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
     if mv.status not in REVIEWED_STATUSES:
         await q.answer(t._("The review is ready when the match is over."), show_alert=True)
         return
-    if not analysed_by_gnubg(mv.state.game_type):
+    if not find_kind(mv.state.game_type).gnubg:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     await q.answer(t._("Reviewing the match…"))
@@ -132,13 +132,13 @@ async def cmd_review(update: Update, context: Ctx) -> None:
         if mv.status not in REVIEWED_STATUSES:
             await msg.reply_text(t._("The review is ready when the match is over."))
             return
-        if not analysed_by_gnubg(mv.state.game_type):
+        if not find_kind(mv.state.game_type).gnubg:
             await msg.reply_text(portes_only_text(t))
             return
         await send_review(p, context.bot, mv.id, msg.chat_id, t, thread_id=thread)
         return
     # only Portes matches have a review (GNU Backgammon's): the others are not listed
-    matches = await p.uc.finished_matches(user.id, 10, game_type=GNUBG_GAME)
+    matches = await p.uc.finished_matches(user.id, 10, game_types=gnubg_kinds())
     if not matches:
         others = await p.uc.finished_matches(user.id, 1)
         await msg.reply_text(no_review_text(t) if others

@@ -25,7 +25,7 @@ from bot.i18n import Tr
 from bot.tavli_texts import portes_only_text
 from bot.texts import move_words, opponent_name
 from rules.fairdice import FairDice
-from rules.games import analysed_by_gnubg
+from rules.game import find_kind
 from rules.match import Match
 from storage.history import finished_matches
 from storage.matfile import match_text
@@ -75,7 +75,7 @@ async def cmd_history(update: Update, context: Ctx) -> None:
         lines.append(f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}")
     await msg.reply_text("\n".join(lines),
                          reply_markup=history_keyboard(t, [s.id for s in matches], user.id, {
-                             s.id for s in matches if analysed_by_gnubg(s.game_type)}))
+                             s.id for s in matches if find_kind(s.game_type).gnubg}))
 
 
 async def _own_record(update: Update, context: Ctx, cb: Callback) -> MatchRecord | None:
@@ -97,7 +97,7 @@ async def on_download(update: Update, context: Ctx, cb: Callback) -> None:
     if record is None:
         return
     _, q, t = await tapped(update, context)
-    if not analysed_by_gnubg(record.match.state.game_type):
+    if not find_kind(record.match.state.game_type).gnubg:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     await q.answer()

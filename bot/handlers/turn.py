@@ -132,9 +132,9 @@ async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Ca
             return None
         return await p.uc.steps(mv.id, user_id, cb.version, dests[0].moves)
     if cb.action == Action.MOVE:
-        src, dest, variant = cb.move()
+        src, dest, route = cb.move()
         found = [d for d in destinations(state, src)
-                 if d.to_point == dest and d.variant == variant]
+                 if d.to_point == dest and d.route == route]
         if not found:
             answer_soon(p, q, texts.error_text(t, "illegal_play"), show_alert=True)
             return None

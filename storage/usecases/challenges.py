@@ -30,7 +30,6 @@ from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rematches import rematch_refusal
 from storage.usecases.rows import (
     Plan,
-    auto_play,
     refused,
     storable_id,
     stored_state,
@@ -350,7 +349,7 @@ class ChallengeCases(Feature):
                 new_state, events = state.start(dice)
             except InvalidAction:  # another acceptor won between the two reads (PostgreSQL)
                 return refused("challenge_closed", CLOSED_MESSAGE)
-            new_state, more = auto_play(new_state, dice)
+            new_state, more = new_state.play_forced(dice)
             events = [*events, *more]
             k.checkpoint("read")
             extra = _starting_values(ch, row, acceptor_id=acceptor_id, mix=mix, now=now,

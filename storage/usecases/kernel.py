@@ -60,7 +60,6 @@ from storage.usecases.rows import (
     MatchData,
     MatchLike,
     Plan,
-    auto_play,
     board_view,
     player_view,
     refused,
@@ -401,7 +400,7 @@ class Kernel:
             try:
                 new_state, events = decide(state, seat, dice)
                 if auto:
-                    new_state, more = auto_play(new_state, dice)
+                    new_state, more = new_state.play_forced(dice)
                     events = [*events, *more]
             except PortesError as exc:
                 return refused(exc.code, exc.message, self.loaded_view(loaded))

@@ -224,18 +224,5 @@ def seat_of(row: MatchLike, actor: Actor) -> int | None:
     return None
 
 
-def auto_play(state: Match, dice: DiceSource) -> tuple[Match, list[Event]]:
-    """Play forced plays for the players until a real decision is needed (passes are played
-    by the rules core itself)."""
-    events: list[Event] = []
-    while state.phase == Phase.PLAYING:
-        forced = state.forced_play()
-        if forced is None:
-            break
-        state, more = state.play(state.turn, forced, dice, forced=True)
-        events.extend(more)
-    return state, events
-
-
 def refused(code: str, message: str, match: MatchView | None = None) -> ActionResult:
     return ActionResult(Outcome.REFUSED, match=match, code=code, message=message)

@@ -46,7 +46,7 @@ async def first_move(standin: StandIn, bot: Running, mover: User,
                if b.callback_data and b.callback_data.startswith("f:")
                and len(destinations(match.state, int(b.callback_data.split(":")[3]))) > 1)
     dest = destinations(match.state, src)[0]
-    data = f"m:1:{match.version}:{src}-{dest.to_point}" + (f"-{dest.variant}" if dest.variant
+    data = f"m:1:{match.version}:{src}-{dest.to_point}" + (f"-{dest.route}" if dest.route
                                                            else "")
     assert not (await mover.tap_data(board, f"f:1:{match.version}:{src}")).show_alert
     await standin.wait_for(lambda: data in {b.callback_data for row in board.refresh().buttons
