@@ -46,6 +46,7 @@ from rules.tavlisteps import plakoto_decision
 from rules.turninput import TurnInput, TurnInputLike
 
 __all__ = [
+    "DEFAULT_KIND",
     "GAMES",
     "KINDS",
     "N_",
@@ -80,13 +81,15 @@ class Capabilities:
     checker is pinned instead (Plakoto); ``gnubg``: GNU Backgammon describes the game (its
     Position and Match IDs, its nets for hints and reviews, the ``.mat`` export); ``triple``: a
     backgammon scores 3; ``cafe_start``: the café start (the last game's winner rolls first) may
-    be chosen for a match of it."""
+    be chosen for a match of it; ``same_way``: both sides move the same way round (else
+    contrary, as in Portes)."""
 
     bar_and_hits: bool = False
     pins: bool = False
     gnubg: bool = False
     triple: bool = False
     cafe_start: bool = True
+    same_way: bool = False
 
     def max_resign(self, no_triple: bool = False) -> int:
         """The most points a player may offer when resigning a game (3 only with a triple)."""
@@ -279,6 +282,8 @@ class MatchKind:
     lengths: tuple[int, ...] = (1, 3, 5, 7)
     cafe_default: bool = False
     aliases: tuple[str, ...] = field(default=())
+    stems: tuple[str, ...] = field(default=())
+    """What in an inline query names the kind (lower case, without accents)."""
 
     def game_at(self, played: int) -> Game:
         """The game of a match's ``played + 1``-th game (a drawn game counts: it is played
@@ -358,16 +363,21 @@ def game_of(position: Position) -> Game:
     return GAMES[key]
 
 
-PORTES = register_game(PortesGame(), kind=MatchKind("portes", "p", N_("Portes"), ("portes",),
-                                                     aliases=("Πόρτες",)))
+PORTES = register_game(PortesGame(), kind=MatchKind(
+    "portes", "p", N_("Portes"), ("portes",), aliases=("Πόρτες",), stems=("port", "πορτ")))
+DEFAULT_KIND = PORTES.key
+"""The kind /new starts with, and that of matches stored before there were other games."""
 register_game(StepsGame("plakoto", "k", N_("Plakoto"), Capabilities(pins=True)),
-              kind=MatchKind("plakoto", "k", N_("Plakoto"), ("plakoto",), aliases=("Πλακωτό",)))
-register_game(StepsGame("fevga", "f", N_("Fevga")),
-              kind=MatchKind("fevga", "f", N_("Fevga"), ("fevga",), aliases=("Φεύγα",)))
+              kind=MatchKind("plakoto", "k", N_("Plakoto"), ("plakoto",), aliases=("Πλακωτό",),
+                             stems=("plak", "πλακ")))
+register_game(StepsGame("fevga", "f", N_("Fevga"), Capabilities(same_way=True)),
+              kind=MatchKind("fevga", "f", N_("Fevga"), ("fevga",), aliases=("Φεύγα",),
+                             stems=("fevg", "φευγ")))
 TAVLI = register_kind(MatchKind("tavli", "v", N_("Tavli"), ("portes", "plakoto", "fevga"),
-                                lengths=(3, 5, 7), cafe_default=True, aliases=("Τάβλι",)))
+                                lengths=(3, 5, 7), cafe_default=True, aliases=("Τάβλι",),
+                                stems=("tavl", "ταβλ")))
 """The Tavli rotation: Portes, Plakoto and Fevga in turn, to 3, 5 or 7 points, café style."""
-register_game(StepsGame("nardy", "n", N_("Long Nardy")),
+register_game(StepsGame("nardy", "n", N_("Long Nardy"), Capabilities(same_way=True)),
               kind=MatchKind("nardy", "n", N_("Long Nardy"), ("nardy",),
                              aliases=("nardi", "long nardy", "long nardi", "Νάρδι",
-                                      "Μακρύ νάρδι")))
+                                      "Μακρύ νάρδι"), stems=("nard", "ναρδ", "нард")))

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Literal
 
+from rules.game import DEFAULT_KIND
 from rules.match import Event, Match, Phase
 from rules.position import Dice, Move
 
@@ -297,7 +298,7 @@ class ChallengeView:
     card_inline_message_id: str | None = None
     move_seconds: int | None = None
     """The time per move chosen at ``/new``; ``None``: the operator's default."""
-    game_type: str = "portes"
+    game_type: str = DEFAULT_KIND
     """What the match plays: ``portes``, ``plakoto``, ``fevga``, ``nardy`` or ``tavli``."""
     winner_starts: bool = False
     """The café start: each game's winner rolls first in the next (no opening roll)."""
@@ -362,7 +363,7 @@ class MatchSummary:
     readable: bool = True
     """False when the active match's stored state cannot be read: it cannot be played, only
     closed (``UseCases.close_unreadable``)."""
-    game_type: str = "portes"
+    game_type: str = DEFAULT_KIND
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from rules.errors import CorruptState, InvalidAction, PortesError
 from rules.fairdice import FairDice, commitment
+from rules.game import DEFAULT_KIND
 from rules.match import Event, Match
 from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow
 from storage.results import (
@@ -171,7 +172,7 @@ class ChallengeCases(Feature):
         computer_level: int | None = None,
         rematch_of: int | None = None,
         move_seconds: int | None = None,
-        game_type: str = "portes", winner_starts: bool = False,
+        game_type: str = DEFAULT_KIND, winner_starts: bool = False,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Row, bindparam, delete, insert, select, update
 
 from rules.dice import DiceSource
+from rules.game import DEFAULT_KIND
 from rules.match import Event, Match, Phase
 from storage.models import Base, BoardMessageRow, MatchRow, Player
 from storage.results import (
@@ -83,7 +84,7 @@ class MatchData:
     started_at: datetime | None
     finished_at: datetime | None
     move_seconds: int | None = None
-    game_type: str = "portes"
+    game_type: str = DEFAULT_KIND
 
 
 MatchLike = MatchRow | MatchData
