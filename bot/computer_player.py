@@ -30,9 +30,9 @@ from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 
-from bot import texts
-from bot.core import Portes
-from bot.publish import Publisher
+from bot.delivery.publish import Publisher
+from bot.state import Portes
+from bot.views import texts
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
 from computer.decide import (
     LEVEL_NAMES,
@@ -97,7 +97,7 @@ def decisions_from_record(record: MatchRecord) -> list[Decision]:
 
 class ComputerSide:
     """The computer's turns and the engine's services for one bot (one per ``Portes``,
-    as its :class:`bot.core.ComputerService`)."""
+    as its :class:`bot.state.ComputerService`)."""
 
     def __init__(self, portes: Portes, bot: Bot) -> None:
         self.p = portes

@@ -29,9 +29,9 @@ ENGINES = frozenset({"computer/tavli.py", "computer/tavli_eval.py", "computer/ta
                      "computer/steps/easy.py", "computer/steps/evaluation.py",
                      "computer/steps/medium.py"})
 """The step-engine games' computer players: each knows the games it plays."""
-TEXTS = frozenset({"bot/tavli_texts.py", "bot/views/games.py"})
-"""The games' texts (named for the rotation before bot/ had folders)."""
-PROJECT_NAME = {"bot/i18n.py": "DOMAIN"}
+TEXTS = frozenset({"bot/views/games.py"})
+"""The games' texts."""
+PROJECT_NAME = {"bot/views/i18n.py": "DOMAIN"}
 KEYS = frozenset(GAMES) | frozenset(KINDS)
 
 
@@ -110,4 +110,4 @@ def test_the_check_leaves_the_registry_questions_alone() -> None:
                'p = app.bot_data["portes"]\n')
     assert identity_tests("bot/x.py", ast.parse(snippet), snippet.splitlines()) == [
         'bot/x.py:2: RULES = {"portes": 1}']
-    assert identity_tests("bot/tavli_texts.py", ast.parse(snippet), snippet.splitlines()) == []
+    assert identity_tests("bot/views/games.py", ast.parse(snippet), snippet.splitlines()) == []

@@ -10,21 +10,13 @@ import urllib.parse
 from telegram import Message, Update, User
 from telegram.constants import ChatType
 
-from bot import texts
-from bot.callbacks import Action, Callback
-from bot.core import Portes, is_group_match, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx, finish, is_group_chat
 from bot.handlers.inline import on_uncommitted_accept
-from bot.i18n import Tr, tr
-from bot.keyboards import (
-    challenge_keyboard,
-    computer_card_keyboard,
-    computer_challenge_keyboard,
-    new_card_keyboard,
-    offered_levels_for,
-)
-from bot.player_settings import move_seconds_of
-from bot.tavli_texts import (
+from bot.state import Portes, is_group_match, tapped
+from bot.views import texts
+from bot.views.callbacks import Action, Callback
+from bot.views.games import (
     CAFE_GAMES,
     GAME_LETTERS,
     GAME_OF_LETTER,
@@ -33,6 +25,15 @@ from bot.tavli_texts import (
     game_line,
     game_name,
 )
+from bot.views.i18n import Tr, tr
+from bot.views.keyboards import (
+    challenge_keyboard,
+    computer_card_keyboard,
+    computer_challenge_keyboard,
+    new_card_keyboard,
+    offered_levels_for,
+)
+from bot.views.player_settings import move_seconds_of
 from computer.decide import default_level
 from rules.game import DEFAULT_KIND
 from storage.results import ChallengeView
@@ -43,7 +44,7 @@ NEW_ARG_RE = re.compile(
 NEW_COMPUTER_ARG_RE = re.compile(r"([ol1357])([tn])([123])(?:g([a-z]))?")
 """The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
 game step, Portes); ``w`` and 0 or 1 (NEW_ARG_RE), the café start switch (none: the game's
-default, :func:`bot.tavli_texts.cafe_default`). Against the computer the first is ``l`` (a level
+default, :func:`bot.views.games.cafe_default`). Against the computer the first is ``l`` (a level
 chosen), ``o`` (the card drawn: from the card against a person, or "no triple" switched) or a
 length, and the third the level the card showed."""
 

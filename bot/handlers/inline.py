@@ -16,13 +16,12 @@ from telegram import (
     Update,
 )
 
-from bot import texts
-from bot.callbacks import Callback
-from bot.core import Portes, portes, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx
-from bot.i18n import Tr
-from bot.keyboards import challenge_keyboard, inline_accept_keyboard
-from bot.tavli_texts import (
+from bot.state import Portes, portes, tapped
+from bot.views import texts
+from bot.views.callbacks import Callback
+from bot.views.games import (
     GAME_LETTERS,
     GAME_NAMES,
     GAME_OF_LETTER,
@@ -30,6 +29,8 @@ from bot.tavli_texts import (
     game_name,
     inline_description,
 )
+from bot.views.i18n import Tr
+from bot.views.keyboards import challenge_keyboard, inline_accept_keyboard
 from rules.game import DEFAULT_KIND, KINDS, find_kind
 from rules.match import MATCH_LENGTHS, match_lengths
 from storage.results import ChallengeResult, ChallengeView

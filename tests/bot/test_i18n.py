@@ -12,11 +12,11 @@ import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
-from bot import i18n
-from bot.i18n import LANGS, lang_of, po_path, tr
-from bot.texts import duration
+from bot.views import i18n
+from bot.views.i18n import LANGS, lang_of, po_path, tr
+from bot.views.texts import duration
 
-BOT = Path(i18n.__file__).parent
+BOT = Path(i18n.__file__).parent.parent
 GAMES = BOT.parent / "rules" / "game.py"
 """The registry of games, whose names are message ids too (``N_("Plakoto")``)."""
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
