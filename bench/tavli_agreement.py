@@ -23,11 +23,11 @@ sys.path.insert(0, str(ROOT / "tests" / "rules"))
 from bruteforce_tavli import brute_results  # noqa: E402
 from tavli_crafted import OPTION_SETS, crafted_positions  # noqa: E402
 
-from rules.dice import ALL_ROLLS  # noqa: E402
+from rules.common.dice import ALL_ROLLS  # noqa: E402
 from rules.selfplay import tavli_selfplay_positions  # noqa: E402
-from rules.tavliboard import Variant  # noqa: E402
-from rules.tavlilegal import legal_plays  # noqa: E402
-from rules.tavlioptions import RuleOptions  # noqa: E402
+from rules.steps.board import Variant  # noqa: E402
+from rules.steps.legal import legal_plays  # noqa: E402
+from rules.steps.options import RuleOptions  # noqa: E402
 
 
 def pairs(variant: Variant, selfplay: int, crafted: int, seed: int):

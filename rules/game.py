@@ -13,8 +13,8 @@ capabilities, never a game's name::
 A match plays a :class:`MatchKind`: one game (every game is a kind of its own) or the Tavli
 rotation, Portes, Plakoto and Fevga in turn (:data:`TAVLI`), which is a kind, not a game.
 
-Portes keeps its fast generator (:mod:`rules.legal`); Plakoto, Fevga and Long Nardy share the
-step-search engine (:mod:`rules.tavlisteps` and the modules built on it). Names are gettext
+Portes keeps its fast generator (:mod:`rules.portes.legal`); Plakoto, Fevga and Long Nardy share the
+step-search engine (:mod:`rules.steps.singles` and the modules built on it). Names are gettext
 message ids marked with :func:`N_` (the bot translates them; Babel extracts them from here).
 A new game is one :func:`register_game` call (see ``docs/adding-a-game.md``).
 """
@@ -25,25 +25,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from rules.board import CHECKERS, Position
-from rules.dice import Dice
-from rules.errors import InvalidAction, WrongGame
-from rules.legal import Play
-from rules.legal import legal_plays as portes_plays
-from rules.legal import legal_results as portes_results
-from rules.moves import Move
-from rules.movetext import format_moves
-from rules.notation import format_play as portes_format
-from rules.notation import parse_play as portes_parse
-from rules.scoring import GameKind, game_kind, points_for
-from rules.tavliboard import TavliPosition
-from rules.tavliinput import TavliTurnInput
-from rules.tavlilegal import legal_finals
-from rules.tavlilegal import legal_plays as steps_plays
-from rules.tavlinotation import format_tavli_play, parse_tavli_play, pins_made
-from rules.tavlioptions import RuleOptions
-from rules.tavlisteps import plakoto_decision
-from rules.turninput import TurnInput, TurnInputLike
+from rules.common.dice import Dice
+from rules.common.errors import InvalidAction, WrongGame
+from rules.common.movetext import format_moves
+from rules.common.scoring import GameKind, game_kind, points_for
+from rules.portes.board import CHECKERS, Position
+from rules.portes.legal import Play
+from rules.portes.legal import legal_plays as portes_plays
+from rules.portes.legal import legal_results as portes_results
+from rules.portes.moves import Move
+from rules.portes.notation import format_play as portes_format
+from rules.portes.notation import parse_play as portes_parse
+from rules.portes.turninput import TurnInput, TurnInputLike
+from rules.steps.board import StepsPosition
+from rules.steps.legal import legal_finals
+from rules.steps.legal import legal_plays as steps_plays
+from rules.steps.notation import format_steps_play, parse_steps_play, pins_made
+from rules.steps.options import RuleOptions
+from rules.steps.singles import plakoto_decision
+from rules.steps.turninput import StepsTurnInput
 
 __all__ = [
     "DEFAULT_KIND",
@@ -109,7 +109,7 @@ class Outcome:
 class Game(Protocol):
     """A game of the rules core. Positions are seen from the side to move; ``options`` are the
     named rules where sources differ (None: the defaults; a game without options ignores them).
-    Each method refuses, with :class:`rules.errors.WrongGame`, a position of another game."""
+    Each method refuses, with :class:`rules.common.errors.WrongGame`, a position of another game."""
 
     @property
     def key(self) -> str:
@@ -145,7 +145,7 @@ class Game(Protocol):
 @dataclass(frozen=True)
 class PortesGame:
     """Portes (backgammon without the cube): the fast gnubg-style generator of
-    :mod:`rules.legal`, :mod:`rules.turninput` and :mod:`rules.notation`."""
+    :mod:`rules.portes.legal`, :mod:`rules.portes.turninput` and :mod:`rules.portes.notation`."""
 
     key: str = "portes"
     letter: str = "p"
@@ -203,7 +203,7 @@ class PortesGame:
 
 @dataclass(frozen=True)
 class StepsGame:
-    """A game of the step-search engine (:class:`rules.tavliboard.TavliPosition` boards, whose
+    """A game of the step-search engine (:class:`rules.steps.board.StepsPosition` boards, whose
     ``variant`` is the game's key): Plakoto, Fevga and Long Nardy."""
 
     key: str
@@ -212,15 +212,15 @@ class StepsGame:
     caps: Capabilities = Capabilities()
 
     def owns(self, position: Position) -> bool:
-        return isinstance(position, TavliPosition) and position.variant == self.key
+        return isinstance(position, StepsPosition) and position.variant == self.key
 
-    def _check(self, position: Position) -> TavliPosition:
-        if not isinstance(position, TavliPosition) or position.variant != self.key:
+    def _check(self, position: Position) -> StepsPosition:
+        if not isinstance(position, StepsPosition) or position.variant != self.key:
             raise WrongGame(f"not a {self.key} position: {position!r}")
         return position
 
     def start(self) -> Position:
-        return TavliPosition.start_of(self.key)
+        return StepsPosition.start_of(self.key)
 
     def legal_plays(self, position: Position, dice: Roll,
                     options: RuleOptions | None = None) -> list[Play]:
@@ -236,12 +236,12 @@ class StepsGame:
         return len(legal_finals(self._check(position), dice, options))
 
     def turn_input(self, position: Position, dice: Roll,
-                   options: RuleOptions | None = None) -> TavliTurnInput:
-        return TavliTurnInput(self._check(position), dice, options)
+                   options: RuleOptions | None = None) -> StepsTurnInput:
+        return StepsTurnInput(self._check(position), dice, options)
 
     def format_play(self, position: Position, dice: Roll, moves: Sequence[Move],
                     options: RuleOptions | None = None) -> str:
-        return format_tavli_play(self._check(position), dice, moves, options)
+        return format_steps_play(self._check(position), dice, moves, options)
 
     def format_moves_so_far(self, position: Position, dice: Roll, moves: Sequence[Move],
                             options: RuleOptions | None = None) -> str:
@@ -250,11 +250,11 @@ class StepsGame:
 
     def parse_play(self, position: Position, dice: Roll, text: str,
                    options: RuleOptions | None = None) -> Play:
-        return parse_tavli_play(self._check(position), dice, text, options)
+        return parse_steps_play(self._check(position), dice, text, options)
 
     def outcome(self, after: Position, *, no_triple: bool = False) -> Outcome | None:
         """1, or 2 when the loser has borne off none; no triple. With pins (Plakoto) a pinned
-        mother also ends the game (:func:`rules.tavlisteps.plakoto_decision`): the pinner wins
+        mother also ends the game (:func:`rules.steps.singles.plakoto_decision`): the pinner wins
         2, or both mothers are pinned and the game is a draw."""
         board = self._check(after)
         if board.mover_off == CHECKERS:
@@ -337,7 +337,7 @@ def register_kind(kind: MatchKind) -> MatchKind:
 
 
 def find_game(key: str) -> Game:
-    """The game stored as ``key``; :class:`rules.errors.InvalidAction` for an unknown one."""
+    """The game stored as ``key``; :class:`rules.common.errors.InvalidAction` for an unknown one."""
     game = GAMES.get(str(key))
     if game is None:
         raise InvalidAction(f"Unknown game {key!r}")
@@ -359,7 +359,7 @@ def gnubg_kinds() -> tuple[str, ...]:
 
 def game_of(position: Position) -> Game:
     """The game a position belongs to (its type and, for step-engine boards, its variant)."""
-    key = position.variant if isinstance(position, TavliPosition) else PORTES.key
+    key = position.variant if isinstance(position, StepsPosition) else PORTES.key
     return GAMES[key]
 
 

@@ -1,7 +1,7 @@
 """Every game through one door: the rules of the position's own game (:func:`rules.game.game_of`).
 
-A Portes board is a :class:`~rules.board.Position`; the other games' boards are
-:class:`~rules.tavliboard.TavliPosition` (a Position that knows its game). Each function here
+A Portes board is a :class:`~rules.portes.board.Position`; the other games' boards are
+:class:`~rules.steps.board.StepsPosition` (a Position that knows its game). Each function here
 takes the position and asks the registry (:mod:`rules.game`) for its game's rules::
 
     position = start_position(Variant.PLAKOTO)
@@ -9,7 +9,7 @@ takes the position and asks the registry (:mod:`rules.game`) for its game's rule
     keyboard = turn_input(position, Dice(6, 5))             # .next_moves(chosen), .play(chosen)
     outcome = game_outcome(plays[0].position)               # None while the game goes on
 
-``options`` (:class:`~rules.tavlioptions.RuleOptions`) are the named rules where sources differ;
+``options`` (:class:`~rules.steps.options.RuleOptions`) are the named rules where sources differ;
 None means the defaults. Portes ignores them.
 """
 
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.board import Position
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.game import GAMES, KINDS, TAVLI, Outcome, find_game, find_kind, game_of
-from rules.legal import Play
-from rules.moves import Move
-from rules.tavliboard import Variant
-from rules.tavlioptions import RuleOptions
-from rules.turninput import Destination, TurnInputLike, destinations
+from rules.portes.board import Position
+from rules.portes.legal import Play
+from rules.portes.moves import Move
+from rules.portes.turninput import Destination, TurnInputLike, destinations
+from rules.steps.board import Variant
+from rules.steps.options import RuleOptions
 
 __all__ = [
     "GAMES",
@@ -114,7 +114,7 @@ def parse_play(
     text: str,
     options: RuleOptions | None = None,
 ) -> Play:
-    """The legal play typed text means (errors as :func:`rules.notation.parse_play`)."""
+    """The legal play typed text means (errors as :func:`rules.portes.notation.parse_play`)."""
     return game_of(position).parse_play(position, dice, text, options)
 
 

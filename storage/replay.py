@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rules.dice import DiceSource
-from rules.errors import CorruptState
+from rules.common.dice import DiceSource
+from rules.common.errors import CorruptState
 from rules.games import turn_input
 from rules.match import Event, Match, Phase, TurnPlayed
-from rules.matchstate import LastPlay
+from rules.match.state import LastPlay
 from rules.position import Play, Position
 from storage.results import LoggedTurn, MatchRecord
 

@@ -316,7 +316,8 @@ class ActionResult:
     """What happened, in order: TurnPlayed (including forced plays and passes played for the
     players), Rolled, GameEnded, GameStarted, MatchEnded, Resignation*, Cancelled."""
     code: str | None = None
-    """Stable reason code when not OK (``rules.errors`` codes, or ``stale``, ``not_a_player``,
+    """Stable reason code when not OK (``rules.common.errors`` codes, or ``stale``,
+    ``not_a_player``,
     ``not_found``, ``corrupt_state``, ``own_challenge``, ``not_for_you``, ``challenge_closed``,
     ``not_author``, ``invalid_action``...)."""
     message: str | None = None
@@ -426,7 +427,7 @@ class Fairness:
         if self.seed_hex is None or self.mix is None:
             return None
         return (
-            f"python -m rules.fairdice --seed {self.seed_hex} --mix '{self.mix}' "
+            f"python -m rules.common.fairdice --seed {self.seed_hex} --mix '{self.mix}' "
             f"--count {self.dice_drawn} --commitment {self.commitment}"
         )
 

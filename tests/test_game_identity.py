@@ -1,7 +1,7 @@
 """No game identity outside the games: bot/, storage/, rendering/ and computer/ ask the registry
 (:mod:`rules.game`) and the capabilities, never which game a position or a match is.
 
-Flagged in every module of those packages: ``isinstance(..., TavliPosition)``, a ``Variant``
+Flagged in every module of those packages: ``isinstance(..., StepsPosition)``, a ``Variant``
 member (``Variant.PORTES``), and a game's or match kind's key as a literal (``== "portes"``,
 ``in ("portes", "tavli")``, ``game: str = "portes"``). Allowed:
 
@@ -58,10 +58,10 @@ def docstrings(tree: ast.AST) -> set[int]:
 
 
 def asks_type(node: ast.AST) -> bool:
-    """``isinstance(x, TavliPosition)`` (or a tuple naming it)."""
+    """``isinstance(x, StepsPosition)`` (or a tuple naming it)."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "isinstance" and len(node.args) == 2
-            and "TavliPosition" in ast.dump(node.args[1]))
+            and "StepsPosition" in ast.dump(node.args[1]))
 
 
 def names_variant(node: ast.AST) -> bool:
@@ -97,7 +97,7 @@ def test_no_module_outside_the_games_asks_which_game_it_is() -> None:
     'if state.game_type != "portes":\n    pass\n',
     'ok = game in ("portes", "tavli")\n',
     'def f(game: str = "nardy") -> None: ...\n',
-    'flat = isinstance(position, TavliPosition)\n',
+    'flat = isinstance(position, StepsPosition)\n',
     'plakoto = position.variant == Variant.PLAKOTO\n',
 ])
 def test_the_check_sees_each_kind_of_identity_test(snippet: str) -> None:

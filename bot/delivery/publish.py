@@ -29,9 +29,9 @@ from bot.views.i18n import Tr
 from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.views.texts import names
+from rules.common.scoring import GameKind
 from rules.game import find_kind
 from rules.match import Event, Phase
-from rules.scoring import GameKind
 from storage.delivery.claims import KeyboardAsked
 from storage.results import BoardMessageView, MatchStatus, MatchView, PlayerView
 

@@ -25,7 +25,7 @@ from bot.views.callbacks import Action, Callback, encode
 from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
 from bot.views.texts import move_words, opponent_name
-from rules.fairdice import FairDice
+from rules.common.fairdice import FairDice
 from rules.game import find_kind
 from rules.match import Match
 from storage.history import finished_matches

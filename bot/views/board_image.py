@@ -19,11 +19,11 @@ from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_boar
 from rendering.geometry import Side
 from rendering.paint import OPPONENT, VIEWER
 from rendering.theme import CLASSIC, THEMES
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.game import DEFAULT_KIND, GAMES, find_game, find_kind, game_of
 from rules.match import Match, Phase
 from rules.position import Move, Position
-from rules.tavliboard import TavliPosition, other_side_point
+from rules.steps.board import StepsPosition, other_side_point
 from storage.results import PlayerView
 
 
@@ -61,7 +61,7 @@ def _draw(
     moves_made: tuple[Move, ...] = (),
 ) -> bytes:
     if not game_of(position).caps.bar_and_hits:  # the table of the step-engine games
-        board = cast(TavliPosition, position)
+        board = cast(StepsPosition, position)
         return render_table(tavli_view(board, viewer_on_roll, colour, dice, last_play,
                                        last_by_viewer, score, look, moves_made))
     return render_board(
@@ -97,7 +97,7 @@ def board_title(match: Match) -> str:
 
 
 def tavli_view(
-    position: TavliPosition,
+    position: StepsPosition,
     viewer_on_roll: bool,
     colour: str,
     dice: tuple[int, int] | None,

@@ -23,7 +23,7 @@ from bot.views.games import (
 )
 from bot.views.i18n import N_, Tr
 from bot.views.player_settings import per_move_line
-from rules.errors import PortesError
+from rules.common.errors import PortesError
 from rules.game import DEFAULT_KIND
 from rules.games import format_moves_so_far
 from rules.match import GameKind, Match, Phase

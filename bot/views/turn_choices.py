@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from rules.games import format_play
 from rules.match import Match, Phase
+from rules.portes.turninput import Destination
+from rules.portes.turninput import destinations as rules_destinations
 from rules.position import Play
-from rules.turninput import Destination
-from rules.turninput import destinations as rules_destinations
 
 
 def sources(match: Match) -> list[int]:
@@ -26,7 +26,7 @@ def sources(match: Match) -> list[int]:
 
 def destinations(match: Match, from_point: int) -> list[Destination]:
     """Every point the checker on ``from_point`` may reach this turn (the rules' own
-    :func:`rules.turninput.destinations`; none outside a turn)."""
+    :func:`rules.portes.turninput.destinations`; none outside a turn)."""
     if match.phase != Phase.PLAYING or match.dice is None:
         return []
     return rules_destinations(match.turn_input(), match.chosen, from_point)

@@ -11,8 +11,8 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from rules.errors import CorruptState, InvalidAction, PortesError
-from rules.fairdice import FairDice, commitment
+from rules.common.errors import CorruptState, InvalidAction, PortesError
+from rules.common.fairdice import FairDice, commitment
 from rules.game import DEFAULT_KIND
 from rules.match import Event, Match
 from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow

@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, UnaryExpression, and_, or_, select
 from sqlalchemy.orm import Session
 
-from rules.errors import CorruptState
-from rules.fairdice import FairDice
+from rules.common.errors import CorruptState
+from rules.common.fairdice import FairDice
 from rules.match import Match
 from rules.position import Dice, Move
 from storage.models import GameRow, MatchRow, TurnRow

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import Row, bindparam, delete, insert, select, update
 
-from rules.dice import DiceSource
+from rules.common.dice import DiceSource
 from rules.game import DEFAULT_KIND
 from rules.match import Event, Match, Phase
 from storage.models import Base, BoardMessageRow, MatchRow, Player

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.dice import DiceSource
+from rules.common.dice import DiceSource
 from rules.match import Event, Match
 from rules.position import Move, Play
 from storage.results import ActionResult, Actor

@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlalchemy import update
 
-from rules.board import parse_fixture
-from rules.dice import Dice
+from rules.common.dice import Dice
+from rules.portes.board import parse_fixture
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running

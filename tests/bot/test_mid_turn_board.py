@@ -14,9 +14,9 @@ from sqlalchemy import update
 from bot.views.callbacks import decode
 from rendering import render_board, render_table
 from rendering.theme import CLASSIC
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.match import Match
-from rules.moves import Move
+from rules.portes.moves import Move
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from sqlalchemy import update
 
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.games import format_play
-from rules.tavliboard import TavliPosition
+from rules.steps.board import StepsPosition
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running
@@ -22,7 +22,7 @@ from tests.bot.test_tavli import private_game, resign_game
 from tests.standin import Message, StandIn, User
 
 
-def both_mothers_in_reach() -> TavliPosition:
+def both_mothers_in_reach() -> StepsPosition:
     """From the mover's side: his mother pinned on his start (24) under an opposing checker,
     14 checkers on his 7 and 8; the opponent's mother alone on her start (the mover's 1), her
     other 13 at home. With 6-5 every play pins her mother (7/1*): both mothers are pinned."""
@@ -31,7 +31,7 @@ def both_mothers_in_reach() -> TavliPosition:
     board[7], board[8] = 7, 7
     pins = [0] * 26
     pins[24] = 1
-    return TavliPosition("plakoto", board, pins)
+    return StepsPosition("plakoto", board, pins)
 
 
 async def set_up_the_draw(bot: Running, match_id: int) -> str:
@@ -84,7 +84,7 @@ async def test_a_drawn_plakoto_scores_nothing_and_is_played_again(
     state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
     assert state.score == (0, 0) and state.game == 2 and not state.results
     assert state.variant.value == "plakoto" and state.winner is None
-    assert state.position == TavliPosition.start_of("plakoto")  # the set-up again
+    assert state.position == StepsPosition.start_of("plakoto")  # the set-up again
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.status != "finished"
 

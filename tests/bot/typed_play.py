@@ -11,7 +11,7 @@ import asyncio
 import time
 
 from rules.match import Match
-from rules.notation import format_play
+from rules.portes.notation import format_play
 from tests.bot.instances import (
     HANG,
     LOST_AFTER,

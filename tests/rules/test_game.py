@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 import rules.position
-from rules.dice import Dice
-from rules.errors import InvalidAction, WrongGame
+from rules.common.dice import Dice
+from rules.common.errors import InvalidAction, WrongGame
 from rules.game import GAMES, KINDS, TAVLI, find_game, find_kind, game_of, gnubg_kinds
 from rules.match import Match
-from rules.notation import format_play, parse_play
-from rules.tavliboard import parse_tavli
-from rules.turninput import destinations
+from rules.portes.notation import format_play, parse_play
+from rules.portes.turninput import destinations
+from rules.steps.board import parse_steps
 
 STEP_GAMES = ("plakoto", "fevga", "nardy")
 
@@ -47,7 +47,7 @@ def test_portes_rules_refuse_another_games_board(key: str) -> None:
 
 
 def test_the_reviews_plakoto_board_gets_no_portes_hit() -> None:
-    board = parse_tavli("plakoto", "x 13:1 6:14; o 17:1 24:14")
+    board = parse_steps("plakoto", "x 13:1 6:14; o 17:1 24:14")
     with pytest.raises(WrongGame):
         rules.position.legal_plays(board, (5, 1))
     assert [p.to_text() for p in game_of(board).legal_plays(board, (5, 1))] == [

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from rules import notation
-from rules.errors import IllegalPlay, InvalidNotation, PlayTooLong, UnreadablePlay
-from rules.notation import MAX_PLAY_TEXT, looks_like_play, parse_play
+from rules.common.errors import IllegalPlay, InvalidNotation, PlayTooLong, UnreadablePlay
+from rules.portes import notation
+from rules.portes.notation import MAX_PLAY_TEXT, looks_like_play, parse_play
 from rules.position import ALL_ROLLS, Position, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.crafted import TRAPS, crafted

@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from rules.dice import ALL_ROLLS
+from rules.common.dice import ALL_ROLLS
 from rules.selfplay import tavli_selfplay_positions
-from rules.tavliboard import Variant
-from rules.tavlilegal import legal_plays
+from rules.steps.board import Variant
+from rules.steps.legal import legal_plays
 from tests.rules.bruteforce_tavli import brute_results
 from tests.rules.tavli_crafted import OPTION_SETS, crafted_positions
 from tests.sampling import sample_or_full

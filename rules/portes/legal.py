@@ -3,7 +3,7 @@
 Rules enforced: a play uses as many dice as possible (all four of a double when it can); when
 only one die of a mixed roll can be played, the larger one if it can be; plays are
 deduplicated by the position they lead to. Which single moves a die allows is
-:func:`rules.moves.single_moves`.
+:func:`rules.portes.moves.single_moves`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from rules.board import Position, require_portes
-from rules.dice import Dice
-from rules.moves import Move, apply_single, single_moves
-from rules.movetext import format_moves
+from rules.common.dice import Dice
+from rules.common.movetext import format_moves
+from rules.portes.board import Position, require_portes
+from rules.portes.moves import Move, apply_single, single_moves
 
 
 class Play(NamedTuple):

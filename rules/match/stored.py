@@ -2,7 +2,7 @@
 
 Reading never trusts what it reads: anything missing, mistyped or inconsistent (a bad player, a
 move no die makes, a match in play without dice, a partial turn the rules would refuse) is a
-:class:`~rules.errors.CorruptState`.
+:class:`~rules.common.errors.CorruptState`.
 """
 
 from __future__ import annotations
@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.errors import CorruptState, IllegalPlay, InvalidAction
-from rules.matchstate import MATCH_LENGTHS, LastPlay, MatchState, Phase
-from rules.moves import Move
-from rules.scoring import GameKind, GameResult
-from rules.tavliboard import NO_PINS, TavliPosition, Variant
-from rules.tavlioptions import RuleOptions
+from rules.common.dice import Dice
+from rules.common.errors import CorruptState, IllegalPlay, InvalidAction
+from rules.common.scoring import GameKind, GameResult
+from rules.match.state import MATCH_LENGTHS, LastPlay, MatchState, Phase
+from rules.portes.board import Position
+from rules.portes.moves import Move
+from rules.steps.board import NO_PINS, StepsPosition, Variant
+from rules.steps.options import RuleOptions
 
 FORMAT_VERSION = 1
 FORMAT_VERSION_TAVLI = 2
@@ -88,7 +88,7 @@ def _tavli_fields(match: MatchState) -> dict[str, Any]:
         out["game_type"] = match.game_type
         out["variant"] = match.variant.value
     position = match.position
-    if isinstance(position, TavliPosition) and any(position.pins):
+    if isinstance(position, StepsPosition) and any(position.pins):
         out["pins"] = list(position.pins)
     if match.options != RuleOptions():
         out["options"] = match.options.to_dict()
@@ -170,7 +170,7 @@ def _position(data: dict[str, Any], variant: Variant) -> Position:
     board = [int(x) for x in data["board"]]
     if variant == Variant.PORTES:
         return Position(board)
-    return TavliPosition(variant, board, [int(x) for x in data.get("pins", NO_PINS)])
+    return StepsPosition(variant, board, [int(x) for x in data.get("pins", NO_PINS)])
 
 
 def _read(cls: type[State], data: Any) -> State:

@@ -1,11 +1,13 @@
 """The match flow as a pure state machine.
 
 A :class:`Match` is an immutable value (its fields and views are
-:class:`~rules.matchstate.MatchState`). Every action (``start``, ``step``, ``undo``,
+:class:`~rules.match.state.MatchState`). Every action (``start``, ``step``, ``undo``,
 ``confirm``, ``play``, resigning, cancelling) checks who may act and what the phase allows,
-then returns a new :class:`Match` and the :class:`~rules.events.Event`\\ s that happened, which
+then returns a new :class:`Match` and the :class:`~rules.match.events.Event`\\ s that happened,
+which
 storage logs and the bot turns into messages. Dice come from an injected
-:class:`~rules.dice.DiceSource`, drawn in one numbered sequence across every game of the match
+:class:`~rules.common.dice.DiceSource`, drawn in one numbered sequence across every game of the
+match
 (opening-roll ties included): the state remembers only how many dice it has drawn, so the same
 source replays the whole match.
 
@@ -13,13 +15,14 @@ Rules enforced here (see the rules page): every game starts with an opening roll
 ties rolled again, the higher die moving first with both numbers; turns alternate with the dice
 rolled automatically at the start of each turn (there is no cube, so nothing is ever decided
 before rolling); a roll with no legal move is passed automatically; the first to bear off 15
-checkers wins the game (its points: :mod:`rules.scoring`); the first to reach the match length
+checkers wins the game (its points: :mod:`rules.common.scoring`); the first to reach the match
+length
 wins the match. A player may, on their turn, offer to resign the game for 1, 2 or 3 points (at
 most 2 with "no triple"), which the opponent accepts or declines; resign the whole match at any
 time (the opponent wins it, reaching the match length); and either player may cancel a match
 until someone has moved or a game has a result.
 
-The match's stored form is :mod:`rules.matchjson`. This module also re-exports the match's
+The match's stored form is :mod:`rules.match.stored`. This module also re-exports the match's
 vocabulary (phases, events, results) so callers need one import.
 """
 
@@ -28,9 +31,26 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.dice import Dice, DiceSource
-from rules.errors import GameOver, IllegalPlay, InvalidAction, NotYourTurn
-from rules.events import (
+from rules.common.dice import Dice, DiceSource
+from rules.common.errors import GameOver, IllegalPlay, InvalidAction, NotYourTurn
+from rules.common.scoring import (
+    KIND_OF_POINTS,
+    KIND_VALUE,
+    GameKind,
+    GameResult,
+    game_kind,
+    points_for,
+)
+from rules.game import KINDS, find_kind
+from rules.games import (
+    can_move,
+    format_play,
+    game_outcome,
+    parse_play,
+    result_count,
+    start_position,
+)
+from rules.match.events import (
     Cancelled,
     Event,
     GameDrawn,
@@ -42,24 +62,7 @@ from rules.events import (
     Rolled,
     TurnPlayed,
 )
-from rules.game import KINDS, find_kind
-from rules.games import (
-    can_move,
-    format_play,
-    game_outcome,
-    parse_play,
-    result_count,
-    start_position,
-)
-from rules.legal import Play
-from rules.matchjson import (
-    FORMAT_VERSION,
-    match_from_dict,
-    match_from_json,
-    match_to_dict,
-    match_to_json,
-)
-from rules.matchstate import (
+from rules.match.state import (
     MATCH_LENGTHS,
     LastPlay,
     MatchState,
@@ -67,10 +70,17 @@ from rules.matchstate import (
     match_lengths,
     opponent_of,
 )
-from rules.moves import Move
-from rules.scoring import KIND_OF_POINTS, KIND_VALUE, GameKind, GameResult, game_kind, points_for
-from rules.tavliboard import Variant
-from rules.tavlioptions import RuleOptions
+from rules.match.stored import (
+    FORMAT_VERSION,
+    match_from_dict,
+    match_from_json,
+    match_to_dict,
+    match_to_json,
+)
+from rules.portes.legal import Play
+from rules.portes.moves import Move
+from rules.steps.board import Variant
+from rules.steps.options import RuleOptions
 
 __all__ = [
     "FORMAT_VERSION",
@@ -415,7 +425,7 @@ class Match(MatchState):
             )
         return replace(self, phase=Phase.CANCELLED, end_reason="cancelled"), [Cancelled(player)]
 
-    # -- the stored form (rules.matchjson) -------------------------------------------------
+    # -- the stored form (rules.match.stored) -------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         return match_to_dict(self)

@@ -39,7 +39,8 @@ class AmbiguousPlay(InvalidNotation):
 
 
 class PlayTooLong(InvalidNotation):
-    """Move text longer than any legal play written in full (``rules.notation.MAX_PLAY_TEXT``)."""
+    """Move text longer than any legal play written in full
+    (``rules.portes.notation.MAX_PLAY_TEXT``)."""
 
     code = "play_too_long"
 

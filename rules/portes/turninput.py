@@ -1,7 +1,7 @@
 """Tap-by-tap input of one turn: which single move may come next, given the moves so far.
 
 A move is offered exactly when some completion with the remaining dice still reaches one of the
-legal final positions (:func:`rules.legal.legal_results`), so every legal order is accepted
+legal final positions (:func:`rules.portes.legal.legal_results`), so every legal order is accepted
 (24/19 before 19/13 with 6-5) and no dead end is offered.
 """
 
@@ -11,11 +11,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.errors import IllegalPlay
-from rules.legal import Play, legal_results
-from rules.moves import Move, apply_checked, apply_single, single_moves
+from rules.common.dice import Dice
+from rules.common.errors import IllegalPlay
+from rules.portes.board import Position
+from rules.portes.legal import Play, legal_results
+from rules.portes.moves import Move, apply_checked, apply_single, single_moves
 
 
 def _successors(
@@ -119,7 +119,7 @@ class TurnInput:
 
 class TurnInputLike(Protocol):
     """The tap-by-tap input of a turn, as every game gives it (:meth:`rules.game.Game.turn_input`):
-    Portes' :class:`TurnInput`, the step engine's :class:`rules.tavliinput.TavliTurnInput`."""
+    Portes' :class:`TurnInput`, the step engine's :class:`rules.steps.turninput.StepsTurnInput`."""
 
     @property
     def position(self) -> Position: ...

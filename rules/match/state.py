@@ -1,7 +1,7 @@
 """What a match is now: :class:`MatchState`, its fields and what can be read from them.
 
 The actions that move a match on are :class:`rules.match.Match` (a :class:`MatchState` with its
-flow); its stored form is :mod:`rules.matchjson`.
+flow); its stored form is :mod:`rules.match.stored`.
 """
 
 from __future__ import annotations
@@ -9,18 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.errors import InvalidAction
+from rules.common.dice import Dice
+from rules.common.errors import InvalidAction
+from rules.common.scoring import GameResult
 from rules.game import find_game, find_kind
 from rules.games import legal_plays, turn_input
-from rules.legal import Play
-from rules.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
-from rules.moves import Move
-from rules.scoring import GameResult
-from rules.tavliboard import Variant
-from rules.tavlioptions import RuleOptions
-from rules.turninput import TurnInputLike
+from rules.portes.board import Position
+from rules.portes.legal import Play
+from rules.portes.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
+from rules.portes.moves import Move
+from rules.portes.turninput import TurnInputLike
+from rules.steps.board import Variant
+from rules.steps.options import RuleOptions
 
 MATCH_LENGTHS = (1, 3, 5, 7)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable
 
-from rules.errors import InvalidNotation, WrongGame
+from rules.common.errors import InvalidNotation, WrongGame
 
 CHECKERS = 15
 BAR = 25
