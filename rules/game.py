@@ -63,6 +63,7 @@ __all__ = [
     "gnubg_kinds",
     "register_game",
     "register_kind",
+    "unregister_game",
 ]
 
 Roll = Dice | tuple[int, int]
@@ -123,8 +124,15 @@ class Game(Protocol):
     @property
     def caps(self) -> Capabilities: ...
 
+    @property
+    def board_type(self) -> type[Position] | None:
+        """The class of the game's boards when the game has a class of its own (``None``: a
+        step-engine board, whose ``variant`` is the game's key)."""
+
     def owns(self, position: Position) -> bool: ...
     def start(self) -> Position: ...
+    def board(self, slots: Sequence[int], pins: Sequence[int]) -> Position:
+        """A board of the game from its stored slots (and pins), validated (``ValueError``)."""
     def legal_plays(self, position: Position, dice: Roll,
                     options: RuleOptions | None = None) -> list[Play]: ...
     def can_move(self, position: Position, dice: Roll,
@@ -152,9 +160,13 @@ class PortesGame:
     name: str = N_("Portes")
     caps: Capabilities = Capabilities(bar_and_hits=True, gnubg=True, triple=True,
                                       cafe_start=False)
+    board_type: type[Position] | None = Position
 
     def owns(self, position: Position) -> bool:
         return type(position) is Position
+
+    def board(self, slots: Sequence[int], pins: Sequence[int]) -> Position:
+        return Position(slots)
 
     def _check(self, position: Position) -> None:
         if type(position) is not Position:
@@ -210,9 +222,13 @@ class StepsGame:
     letter: str
     name: str
     caps: Capabilities = Capabilities()
+    board_type: type[Position] | None = None
 
     def owns(self, position: Position) -> bool:
         return isinstance(position, StepsPosition) and position.variant == self.key
+
+    def board(self, slots: Sequence[int], pins: Sequence[int]) -> Position:
+        return StepsPosition(self.key, slots, pins)
 
     def _check(self, position: Position) -> StepsPosition:
         if not isinstance(position, StepsPosition) or position.variant != self.key:
@@ -321,9 +337,21 @@ def register_game(game: Game, *, kind: MatchKind | None = None) -> Game:
     if game.key in GAMES or game.key in KINDS:
         raise ValueError(f"a game {game.key!r} is registered already")
     GAMES[game.key] = game
+    if game.board_type is not None:
+        _BY_TYPE[game.board_type] = game
     register_kind(kind or MatchKind(game.key, game.letter, game.name, (game.key,),
                                     cafe_default=False))
     return game
+
+
+def unregister_game(key: str) -> None:
+    """Take a game (and the match kinds that play it) out of the registry again: a game added
+    for a while, as a test adds one."""
+    game = GAMES.pop(key)
+    for kind in [k for k in KINDS.values() if key in k.games]:
+        del KINDS[kind.key]
+    if game.board_type is not None:
+        _BY_TYPE.pop(game.board_type, None)
 
 
 def register_kind(kind: MatchKind) -> MatchKind:
@@ -357,10 +385,17 @@ def gnubg_kinds() -> tuple[str, ...]:
     return tuple(k.key for k in KINDS.values() if k.gnubg)
 
 
+_BY_TYPE: dict[type[Position], Game] = {}
+
+
 def game_of(position: Position) -> Game:
-    """The game a position belongs to (its type and, for step-engine boards, its variant)."""
-    key = position.variant if isinstance(position, StepsPosition) else PORTES.key
-    return GAMES[key]
+    """The game a position belongs to (its class, or for step-engine boards its variant)."""
+    if isinstance(position, StepsPosition):
+        return GAMES[position.variant]
+    game = _BY_TYPE.get(type(position))
+    if game is None:
+        raise WrongGame(f"no game has boards of {type(position).__name__}")
+    return game
 
 
 PORTES = register_game(PortesGame(), kind=MatchKind(

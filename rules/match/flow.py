@@ -79,7 +79,6 @@ from rules.match.stored import (
 )
 from rules.portes.legal import Play
 from rules.portes.moves import Move
-from rules.steps.board import Variant
 from rules.steps.options import RuleOptions
 
 __all__ = [
@@ -132,7 +131,7 @@ class Match(MatchState):
             raise InvalidAction(f"Unknown game {game_type!r}")
         if length not in match_lengths(game_type):
             raise InvalidAction(f"A tavli match is played to 3, 5 or 7 points, not {length}")
-        variant = Variant(find_kind(game_type).game_at(0).key)
+        variant = find_kind(game_type).game_at(0).key
         return cls(
             length=length,
             no_triple=no_triple,
@@ -169,8 +168,8 @@ class Match(MatchState):
         n = self.dice_drawn
         return Dice.of(dice.die(n), dice.die(n + 1)), n + 2
 
-    def _next_variant(self) -> Variant:
-        return Variant(find_kind(self.game_type).game_at(len(self.results)).key)
+    def _next_variant(self) -> str:
+        return find_kind(self.game_type).game_at(len(self.results)).key
 
     def _begin_game(self, dice: DiceSource, events: list[Event]) -> Match:
         n = self.dice_drawn
@@ -193,7 +192,7 @@ class Match(MatchState):
             roll, opening = (Dice(a, b) if starter == 0 else Dice(b, a)), (a, b)
         game = self.game + 1
         events.append(GameStarted(game=game, opening=(a, b), ties=ties, starter=starter,
-                                  variant=variant.value, winner_starts=opening is None))
+                                  variant=variant, winner_starts=opening is None))
         match = replace(
             self,
             phase=Phase.PLAYING,
@@ -310,7 +309,7 @@ class Match(MatchState):
             if outcome is not None:
                 if outcome.mover_wins is None or outcome.kind is None:
                     # Both mothers pinned: nobody scores and the game is played again.
-                    events.append(GameDrawn(game=match.game, variant=match.variant.value))
+                    events.append(GameDrawn(game=match.game, variant=match.variant))
                     return nxt._begin_game(dice, events), events
                 winner = player if outcome.mover_wins else opponent_of(player)
                 return nxt._end_game(
@@ -339,7 +338,7 @@ class Match(MatchState):
         score = list(self.score)
         score[winner] += value
         new_score = (score[0], score[1])
-        result = GameResult(self.game, winner, kind, value, resigned, self.variant.value)
+        result = GameResult(self.game, winner, kind, value, resigned, self.variant)
         events.append(GameEnded(self.game, winner, kind, value, resigned, new_score))
         ended = replace(
             self,

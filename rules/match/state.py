@@ -85,7 +85,7 @@ class MatchState:
     """What the match plays: a game (``portes``, ``plakoto``, ``fevga``, ``nardy``) or
     ``tavli``, the three Greek games in turn (:data:`rules.game.TAVLI`): a
     :class:`rules.game.MatchKind`'s key."""
-    variant: Variant = Variant.PORTES
+    variant: str = Variant.PORTES
     """The game being played now (or last, once the match is over)."""
     options: RuleOptions = field(default_factory=RuleOptions)
     """The named rules of Plakoto, Fevga and Long Nardy (defaults: the spec's)."""

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from rules.common.dice import Dice
 from rules.common.errors import CorruptState, IllegalPlay, InvalidAction
 from rules.common.scoring import GameKind, GameResult
+from rules.game import GAMES, KINDS, Game
 from rules.match.state import MATCH_LENGTHS, LastPlay, MatchState, Phase
 from rules.portes.board import Position
 from rules.portes.moves import Move
@@ -86,7 +87,7 @@ def _tavli_fields(match: MatchState) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if match.game_type != Variant.PORTES or match.variant != Variant.PORTES:
         out["game_type"] = match.game_type
-        out["variant"] = match.variant.value
+        out["variant"] = match.variant
     position = match.position
     if isinstance(position, StepsPosition) and any(position.pins):
         out["pins"] = list(position.pins)
@@ -161,16 +162,21 @@ def _results(raw: Any) -> tuple[GameResult, ...]:
     out = []
     for item in raw:
         g, w, k, p, r = item[:5]
-        variant = Variant(item[5] if len(item) > 5 else "portes")
-        out.append(GameResult(int(g), _player(w), GameKind(k), int(p), bool(r), variant.value))
+        variant = _game(item[5] if len(item) > 5 else Variant.PORTES).key
+        out.append(GameResult(int(g), _player(w), GameKind(k), int(p), bool(r), variant))
     return tuple(out)
 
 
-def _position(data: dict[str, Any], variant: Variant) -> Position:
+def _game(key: Any) -> Game:
+    game = GAMES.get(str(key))
+    if game is None:
+        raise CorruptState(f"Unknown game {key!r}")
+    return game
+
+
+def _position(data: dict[str, Any], variant: str) -> Position:
     board = [int(x) for x in data["board"]]
-    if variant == Variant.PORTES:
-        return Position(board)
-    return StepsPosition(variant, board, [int(x) for x in data.get("pins", NO_PINS)])
+    return _game(variant).board(board, [int(x) for x in data.get("pins", NO_PINS)])
 
 
 def _read(cls: type[State], data: Any) -> State:
@@ -183,9 +189,9 @@ def _read(cls: type[State], data: Any) -> State:
     opening = data["opening"]
     score = data["score"]
     winner = data["winner"]
-    variant = Variant(data.get("variant", "portes"))
-    game_type = str(data.get("game_type", "portes"))
-    if game_type not in (*(v.value for v in Variant), "tavli"):
+    variant = _game(data.get("variant", Variant.PORTES)).key
+    game_type = str(data.get("game_type", Variant.PORTES))
+    if game_type not in KINDS:
         raise CorruptState(f"Unknown game {game_type!r}")
     match = cls(
         length=int(data["length"]),
