@@ -43,13 +43,15 @@ from computer.decide import (
 )
 from computer.engine import available as engine_available
 from computer.players import ComputerPlayer
+from rules.common.fairdice import FairDice
 from rules.game import find_kind
-from rules.match import Match, Phase
-from rules.position import Play, Position, apply_move
+from rules.games import turn_input
+from rules.match import Match, Phase, TurnPlayed
+from rules.position import Play
+from storage.replay import replay
 from storage.results import (
     COMPUTER,
     ActionResult,
-    LoggedTurn,
     MatchRecord,
     MatchStatus,
     MatchView,
@@ -64,34 +66,31 @@ HINT_TIMEOUT = 10.0
 
 
 def decisions_from_record(record: MatchRecord) -> list[Decision]:
-    """Every logged turn as a :class:`computer.Decision`, rebuilt by replaying each game's
-    moves from the starting position (the log keeps the dice and the moves; the positions
-    follow from the rules). Scores before each game come from the games' results."""
-    state = record.match.state
-    games = {g.number: g for g in record.games}
-    turns_by_game: dict[int, list[LoggedTurn]] = {}
-    for turn in record.turns:
-        turns_by_game.setdefault(turn.game, []).append(turn)
+    """Every logged turn as a :class:`computer.Decision`, from the one replay of the move log
+    (:func:`storage.replay.replay`, with the match's revealed dice); empty while the dice are
+    not revealed. Scores before each game come from the games' results."""
+    mv = record.match
+    state = mv.state
+    if mv.seed_hex is None or mv.mix is None:
+        return []
+    played: list[TurnPlayed] = []
+    replay(record, FairDice(mv.seed_hex, mv.mix), played=played)
     score = [0, 0]
-    out: list[Decision] = []
-    for number in sorted(set(games) | set(turns_by_game)):
-        if max(score) >= state.length:
-            break
-        contexts = (
-            MatchContext(state.length, score[0], score[1], state.no_triple),
-            MatchContext(state.length, score[1], score[0], state.no_triple),
-        )
-        position = Position.start()
-        for turn in sorted(turns_by_game.get(number, ()), key=lambda t: t.turn):
-            final = position
-            for move in turn.moves:
-                final = apply_move(final, move)
-            out.append(Decision(turn.player, position, turn.dice, Play(turn.moves, final),
-                                contexts[turn.player]))
-            position = final.flip()
-        game = games.get(number)
-        if game is not None and game.winner is not None and game.points:
+    before: dict[int, tuple[int, int]] = {}
+    for game in sorted(record.games, key=lambda g: g.number):
+        before[game.number] = (score[0], score[1])
+        if game.winner is not None and game.points:
             score[game.winner] += game.points
+    out: list[Decision] = []
+    for turn in played:
+        mine, theirs = before.get(turn.game, (score[0], score[1]))
+        if turn.player == 1:
+            mine, theirs = theirs, mine
+        final = turn_input(turn.position_before, turn.dice, state.options).position_after(
+            turn.moves)
+        out.append(Decision(turn.player, turn.position_before, turn.dice,
+                            Play(turn.moves, final),
+                            MatchContext(state.length, mine, theirs, state.no_triple)))
     return out
 
 

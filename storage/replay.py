@@ -30,9 +30,10 @@ class LogCursor:
     """Walks the move log alongside the replay: every turn the rules play must be the next one
     logged."""
 
-    def __init__(self, turns: Sequence[LoggedTurn]) -> None:
+    def __init__(self, turns: Sequence[LoggedTurn], played: list[TurnPlayed] | None = None) -> None:
         self.log = list(turns)
         self.position = 0
+        self.played = played
 
     def next_in(self, game: int) -> LoggedTurn | None:
         """The next logged turn if it belongs to ``game``."""
@@ -59,6 +60,8 @@ class LogCursor:
                     f"turn {logged.game}.{logged.turn}: logged {logged.text!r} with "
                     f"{logged.dice}, replayed {event.text!r} with {event.dice}"
                 )
+            if self.played is not None:
+                self.played.append(event)
             self.position += 1
 
     def check_done(self) -> None:
@@ -72,7 +75,8 @@ def _after(match: Match, turn: LoggedTurn) -> Position:
 
 
 def replay(
-    record: MatchRecord, dice: DiceSource, steps: list[tuple[LoggedTurn, Match]] | None = None
+    record: MatchRecord, dice: DiceSource, steps: list[tuple[LoggedTurn, Match]] | None = None,
+    played: list[TurnPlayed] | None = None,
 ) -> Match:
     """Rebuild the match from ``record``'s log with ``dice``; raise :class:`ReplayMismatch` when
     the log and the rules disagree. A resignation offer still pending, and moves chosen but not
@@ -81,9 +85,11 @@ def replay(
     ``steps``, when given, receives the match as it stood right after each logged turn: the
     mover still on roll with that turn's dice, the board with the play made and marked as the
     last play (what a replay shows, one step per turn; a pass, which changes nothing, is not
-    a step)."""
+    a step). ``played``, when given, receives every logged turn as the rules played it again
+    (:class:`TurnPlayed`, passes included, with the position the player faced): what a review
+    judges."""
     stored = record.match.state
-    cursor = LogCursor(record.turns)
+    cursor = LogCursor(record.turns, played)
     resigned_games = {g.number: g for g in record.games if g.resigned}
     match = Match.new(stored.length, no_triple=stored.no_triple, game_type=stored.game_type,
                       options=stored.options, winner_starts=stored.winner_starts)
