@@ -53,8 +53,8 @@ __all__ = [
     "TAVLI",
     "Capabilities",
     "Game",
+    "GameOutcome",
     "MatchKind",
-    "Outcome",
     "PortesGame",
     "StepsGame",
     "find_game",
@@ -98,7 +98,7 @@ class Capabilities:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class GameOutcome:
     """How a game ended after a play: ``mover_wins`` (None: a draw, to be played again), the kind
     and the points it scores."""
 
@@ -147,7 +147,7 @@ class Game(Protocol):
                             options: RuleOptions | None = None) -> str: ...
     def parse_play(self, position: Position, dice: Roll, text: str,
                    options: RuleOptions | None = None) -> Play: ...
-    def outcome(self, after: Position, *, no_triple: bool = False) -> Outcome | None: ...
+    def outcome(self, after: Position, *, no_triple: bool = False) -> GameOutcome | None: ...
 
 
 @dataclass(frozen=True)
@@ -204,13 +204,13 @@ class PortesGame:
                    options: RuleOptions | None = None) -> Play:
         return portes_parse(position, dice, text)
 
-    def outcome(self, after: Position, *, no_triple: bool = False) -> Outcome | None:
+    def outcome(self, after: Position, *, no_triple: bool = False) -> GameOutcome | None:
         """Bearing off all 15 wins 1, 2 (gammon) or 3 (backgammon; 2 with ``no_triple``)."""
         self._check(after)
         if after.mover_off != CHECKERS:
             return None
         kind = game_kind(after)
-        return Outcome(True, kind, points_for(kind, no_triple=no_triple))
+        return GameOutcome(True, kind, points_for(kind, no_triple=no_triple))
 
 
 @dataclass(frozen=True)
@@ -268,20 +268,20 @@ class StepsGame:
                    options: RuleOptions | None = None) -> Play:
         return parse_steps_play(self._check(position), dice, text, options)
 
-    def outcome(self, after: Position, *, no_triple: bool = False) -> Outcome | None:
+    def outcome(self, after: Position, *, no_triple: bool = False) -> GameOutcome | None:
         """1, or 2 when the loser has borne off none; no triple. With pins (Plakoto) a pinned
         mother also ends the game (:func:`rules.steps.singles.plakoto_decision`): the pinner wins
         2, or both mothers are pinned and the game is a draw."""
         board = self._check(after)
         if board.mover_off == CHECKERS:
             kind = GameKind.SINGLE if board.opponent_off else GameKind.GAMMON
-            return Outcome(True, kind, 1 if board.opponent_off else 2)
+            return GameOutcome(True, kind, 1 if board.opponent_off else 2)
         if self.caps.pins:
             decision = plakoto_decision(board.board, board.pins)
             if decision == "draw":
-                return Outcome(None, None, 0)
+                return GameOutcome(None, None, 0)
             if decision == "mother":
-                return Outcome(True, GameKind.MOTHER, 2)
+                return GameOutcome(True, GameKind.MOTHER, 2)
         return None
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.common.dice import Dice
-from rules.game import GAMES, KINDS, TAVLI, Outcome, find_game, find_kind, game_of
+from rules.game import GAMES, KINDS, TAVLI, GameOutcome, find_game, find_kind, game_of
 from rules.portes.board import Position
 from rules.portes.legal import Play
 from rules.portes.moves import Move
@@ -31,8 +31,8 @@ __all__ = [
     "KINDS",
     "TAVLI",
     "Destination",
+    "GameOutcome",
     "GameType",
-    "Outcome",
     "Variant",
     "can_move",
     "destinations",
@@ -118,7 +118,7 @@ def parse_play(
     return game_of(position).parse_play(position, dice, text, options)
 
 
-def game_outcome(after: Position, *, no_triple: bool = False) -> Outcome | None:
+def game_outcome(after: Position, *, no_triple: bool = False) -> GameOutcome | None:
     """Judge the game after the mover's play (``after`` from the mover's side); None while it
     goes on (see each game's :meth:`rules.game.Game.outcome`)."""
     return game_of(after).outcome(after, no_triple=no_triple)

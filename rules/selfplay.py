@@ -31,7 +31,7 @@ def selfplay_positions(count: int, seed: int = 2026) -> list[Position]:
     return out
 
 
-def tavli_selfplay_positions(
+def steps_selfplay_positions(
     variant: Variant | str, count: int, seed: int = 2026, options: RuleOptions | None = None
 ) -> list[StepsPosition]:
     """``count`` distinct Plakoto, Fevga or Long Nardy positions from random legal self-play

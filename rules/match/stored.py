@@ -21,7 +21,7 @@ from rules.steps.board import NO_PINS, StepsPosition, Variant
 from rules.steps.options import RuleOptions
 
 FORMAT_VERSION = 1
-FORMAT_VERSION_TAVLI = 2
+FORMAT_VERSION_GAMES = 2
 """Written instead of :data:`FORMAT_VERSION` by a match of another game than Portes (its extra
 fields: ``game_type``, ``variant``, ``pins``, ``options``, ``winner_starts``, a 6th item in a
 result), so that a reader that knows only Portes refuses it instead of misreading it. A Portes
@@ -70,9 +70,9 @@ def match_to_dict(match: MatchState) -> dict[str, Any]:
         "winner": match.winner,
         "end_reason": match.end_reason,
     }
-    extra = _tavli_fields(match)
+    extra = _game_fields(match)
     if extra or any(r.variant != Variant.PORTES for r in match.results):
-        out.update(extra, format=FORMAT_VERSION_TAVLI)
+        out.update(extra, format=FORMAT_VERSION_GAMES)
     return out
 
 
@@ -81,7 +81,7 @@ def _result_list(r: GameResult) -> list[Any]:
     return out if r.variant == Variant.PORTES else [*out, r.variant]
 
 
-def _tavli_fields(match: MatchState) -> dict[str, Any]:
+def _game_fields(match: MatchState) -> dict[str, Any]:
     """The fields of the other games, written only when not Portes's (a Portes match's stored
     form is as it was before them)."""
     out: dict[str, Any] = {}
@@ -183,7 +183,7 @@ def _read(cls: type[State], data: Any) -> State:
     if not isinstance(data, dict):
         raise CorruptState("The stored match state is not an object")
     version = data.get("format")
-    if version not in (FORMAT_VERSION, FORMAT_VERSION_TAVLI):
+    if version not in (FORMAT_VERSION, FORMAT_VERSION_GAMES):
         raise CorruptState(f"Unknown match state format {version!r}")
     last = data["last_play"]
     opening = data["opening"]

@@ -13,7 +13,7 @@ from computer.tavli import TavliEasyPlayer
 from computer.tavli_medium import TavliMediumPlayer, tavli_player
 from rules.games import game_outcome, legal_plays, start_position
 from rules.position import Position
-from rules.selfplay import tavli_selfplay_positions
+from rules.selfplay import steps_selfplay_positions
 from rules.steps.board import StepsPosition, Variant, parse_steps
 from rules.steps.options import FevgaOptions, RuleOptions
 from tests.sampling import sample_or_full
@@ -39,7 +39,7 @@ def test_the_medium_player_always_chooses_a_legal_play(variant: Variant) -> None
     player = TavliMediumPlayer(plies=2, seed=3)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(2)
-    for position in tavli_selfplay_positions(variant, 40, seed=9):
+    for position in steps_selfplay_positions(variant, 40, seed=9):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         assert player.choose_play(position, dice) in legal_plays(position, dice)
 
@@ -73,7 +73,7 @@ def test_the_medium_player_keeps_to_its_deadline() -> None:
     # A deadline already past still gives a legal play: the search returns what it has (how
     # long a decision takes is measured in bench/strength.py --tavli, not asserted here).
     for variant in GAMES:
-        for position in tavli_selfplay_positions(variant, 12, seed=1):
+        for position in steps_selfplay_positions(variant, 12, seed=1):
             hurried = TavliMediumPlayer(plies=2, budget_ms=0.0)
             for dice in ((2, 2), (6, 1)):
                 assert hurried.choose_play(position, dice) in legal_plays(position, dice)
@@ -83,7 +83,7 @@ def test_the_medium_player_keeps_to_its_deadline() -> None:
 def test_the_medium_player_is_deterministic(variant: Variant) -> None:
     # Unhurried (no deadline can cut the search short), the same position and roll always get
     # the same play, from two players alike.
-    positions = tavli_selfplay_positions(variant, 12, seed=4)
+    positions = steps_selfplay_positions(variant, 12, seed=4)
     first, second = (TavliMediumPlayer(seed=5, budget_ms=60_000.0) for _ in range(2))
     for position in positions[::3]:
         for dice in ((5, 3), (4, 4)):

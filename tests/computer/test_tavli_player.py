@@ -11,7 +11,7 @@ from computer.players import ComputerPlayer
 from computer.tavli import TavliEasyPlayer
 from rules.games import game_outcome, legal_plays, start_position
 from rules.position import Position
-from rules.selfplay import tavli_selfplay_positions
+from rules.selfplay import steps_selfplay_positions
 from rules.steps.board import Variant, parse_steps
 from rules.steps.options import FevgaOptions, RuleOptions
 
@@ -23,7 +23,7 @@ def test_the_easy_player_always_chooses_a_legal_play(variant: Variant) -> None:
     player = TavliEasyPlayer(seed=3)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(1)
-    for position in tavli_selfplay_positions(variant, 60, seed=4):
+    for position in steps_selfplay_positions(variant, 60, seed=4):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         assert player.choose_play(position, dice) in legal_plays(position, dice)
 

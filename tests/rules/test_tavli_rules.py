@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rules.common.scoring import GameKind
 from rules.games import (
-    Outcome,
+    GameOutcome,
     format_moves_so_far,
     format_play,
     game_outcome,
@@ -121,21 +121,21 @@ def test_plakoto_pinning_the_mother_wins_two_points() -> None:
              if "1*" in p.to_text()]
     assert plays
     for play in plays:
-        assert game_outcome(play.position) == Outcome(True, GameKind.MOTHER, 2)
+        assert game_outcome(play.position) == GameOutcome(True, GameKind.MOTHER, 2)
 
 
 def test_plakoto_no_win_while_the_pinner_still_has_checkers_on_his_start() -> None:
     after = parse_steps(P, "x 24:1 1:1p 2:13; o 10:14")
     assert game_outcome(after) is None
     # ... and the win comes once he has left it, the mother still pinned
-    assert game_outcome(parse_steps(P, "x 20:1 1:1p 2:13; o 10:14")) == Outcome(
+    assert game_outcome(parse_steps(P, "x 20:1 1:1p 2:13; o 10:14")) == GameOutcome(
         True, GameKind.MOTHER, 2
     )
 
 
 def test_plakoto_both_mothers_pinned_is_a_draw() -> None:
     after = parse_steps(P, "x 1:1p 2:13; o 1:1p 10:13")
-    assert game_outcome(after) == Outcome(None, None, 0)
+    assert game_outcome(after) == GameOutcome(None, None, 0)
 
 
 def test_plakoto_by_default_the_whole_play_is_made_after_pinning_the_mother() -> None:
@@ -150,9 +150,9 @@ def test_plakoto_by_default_the_whole_play_is_made_after_pinning_the_mother() ->
 
 def test_plakoto_scores_two_for_a_gammon_and_never_three() -> None:
     gammon = parse_steps(P, "x ; o 3:15")  # o still has checkers in x's home: no triple
-    assert game_outcome(gammon) == Outcome(True, GameKind.GAMMON, 2)
+    assert game_outcome(gammon) == GameOutcome(True, GameKind.GAMMON, 2)
     single = parse_steps(P, "x ; o 3:14")
-    assert game_outcome(single) == Outcome(True, GameKind.SINGLE, 1)
+    assert game_outcome(single) == GameOutcome(True, GameKind.SINGLE, 1)
 
 
 # -- Fevga ------------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def test_fevga_the_nardy_reading_forbids_a_prime_with_nobody_past_it() -> None:
 
 
 def test_fevga_scores_two_when_the_loser_has_borne_off_none() -> None:
-    assert game_outcome(parse_steps(F, "x ; o 24:15")) == Outcome(True, GameKind.GAMMON, 2)
+    assert game_outcome(parse_steps(F, "x ; o 24:15")) == GameOutcome(True, GameKind.GAMMON, 2)
 
 
 # -- Long Nardy -------------------------------------------------------------------------------
@@ -270,5 +270,5 @@ def test_nardy_block_checked_at_the_end_lets_a_play_pass_through_one() -> None:
 
 
 def test_nardy_scores_mars_two() -> None:
-    assert game_outcome(parse_steps(N, "x ; o 18:15")) == Outcome(True, GameKind.GAMMON, 2)
-    assert game_outcome(parse_steps(N, "x ; o 18:1")) == Outcome(True, GameKind.SINGLE, 1)
+    assert game_outcome(parse_steps(N, "x ; o 18:15")) == GameOutcome(True, GameKind.GAMMON, 2)
+    assert game_outcome(parse_steps(N, "x ; o 18:1")) == GameOutcome(True, GameKind.SINGLE, 1)

@@ -23,8 +23,8 @@ from rules.common.movetext import format_moves
 from rules.common.scoring import game_kind, points_for
 from rules.game import (
     Capabilities,
+    GameOutcome,
     MatchKind,
-    Outcome,
     find_game,
     game_of,
     register_game,
@@ -138,11 +138,11 @@ class RaceGame:
         play = parse_play(portes(position), dice, text)
         return Play(play.moves, race(play.position))
 
-    def outcome(self, after: Position, *, no_triple: bool = False) -> Outcome | None:
+    def outcome(self, after: Position, *, no_triple: bool = False) -> GameOutcome | None:
         if after.mover_off != CHECKERS:
             return None
         kind = game_kind(after)
-        return Outcome(True, kind, points_for(kind, no_triple=no_triple))
+        return GameOutcome(True, kind, points_for(kind, no_triple=no_triple))
 
 
 @pytest.fixture
