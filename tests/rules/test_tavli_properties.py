@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from oracles.tavli_crafted import CRAFTERS
 from rules.common.dice import Dice
 from rules.portes.board import CHECKERS
 from rules.portes.legal import Play
@@ -16,7 +17,6 @@ from rules.steps.legal import legal_plays
 from rules.steps.notation import format_steps_play, parse_steps_play
 from rules.steps.singles import stepper
 from rules.steps.turninput import StepsTurnInput
-from tests.rules.tavli_crafted import CRAFTERS
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 
