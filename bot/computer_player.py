@@ -32,7 +32,7 @@ from telegram.error import Forbidden, TelegramError
 
 from bot.delivery.publish import Publisher
 from bot.state import Portes
-from bot.views import texts
+from bot.views import review as review_texts
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
 from computer.decide import (
     LEVEL_NAMES,
@@ -310,7 +310,7 @@ class ComputerSide:
                 continue
             t = self.p.t_user(player)
             try:
-                await self.bot.send_message(player.id, texts.review_text(t, final, review),
+                await self.bot.send_message(player.id, review_texts.review_text(t, final, review),
                                             parse_mode=HTML)
             except Forbidden:
                 await self.p.uc.set_can_message(player.id, False)

@@ -321,6 +321,12 @@ class MatchKind:
         return any(GAMES[g].caps.cafe_start for g in self.games)
 
     @property
+    def has_gnubg_games(self) -> bool:
+        """Whether some game of the kind is GNU Backgammon's (its games go in a ``.mat``: a
+        tavli match's Portes games)."""
+        return any(GAMES[g].caps.gnubg for g in self.games)
+
+    @property
     def gnubg(self) -> bool:
         """Whether GNU Backgammon describes every game of the kind (hints, reviews, ``.mat``)."""
         return all(GAMES[g].caps.gnubg for g in self.games)
