@@ -62,12 +62,11 @@ def test_a_shared_board_tells_each_player_whose_turns_were_all_played_for_them()
     from dataclasses import replace
     from datetime import UTC, datetime
 
-    from rules.common.dice import Dice, RecordedDice
-    from rules.portes.moves import Move
-
     from bot.views.i18n import tr
     from bot.views.texts import Names, caption
+    from rules.common.dice import Dice, RecordedDice
     from rules.match import Match
+    from rules.portes.moves import Move
     from storage.results import LoggedTurn
 
     match, _ = Match.new(1, game_type="fevga").start(RecordedDice([3, 2]))
