@@ -1,7 +1,8 @@
 """Benchmark: GNU Backgammon's own move text for every legal play must read back as gnubg's play.
 
 For a fixed, seeded set of self-play positions x all 21 rolls, every legal play gnubg finds is
-written by gnubg (``gnubg.move_tuple_to_string``) and read by :func:`rules.notation.parse_play`;
+written by gnubg (``gnubg.move_tuple_to_string``) and read by
+:func:`rules.portes.notation.parse_play`;
 the result must be gnubg's resulting position. Needs the ``gnubg`` and ``gnubg-nn`` test
 dependencies. The suite checks a sample (``tests/rules/test_notation_gnubg.py``); this runs the
 full corpus (about two minutes for 2,000 positions on the project's machine).

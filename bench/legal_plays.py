@@ -30,10 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules.position import ALL_ROLLS, Position, TurnInput, legal_plays
-from rules.selfplay import selfplay_positions, tavli_selfplay_positions
-from rules.tavliboard import Variant
-from rules.tavliinput import TavliTurnInput
-from rules.tavlilegal import legal_plays as tavli_plays
+from rules.selfplay import selfplay_positions, steps_selfplay_positions
+from rules.steps.board import Variant
+from rules.steps.legal import legal_plays as tavli_plays
+from rules.steps.turninput import StepsTurnInput
 
 
 def to_gnubg(position: Position) -> list[list[int]]:
@@ -50,7 +50,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def bench_game(variant: Variant, positions: int, seed: int) -> str:
     """One game's line: legal_plays per position x roll, and a new turn's first keyboard."""
-    corpus = tavli_selfplay_positions(variant, positions, seed)
+    corpus = steps_selfplay_positions(variant, positions, seed)
     clock = time.perf_counter_ns
     times: list[float] = []
     taps: list[float] = []
@@ -62,7 +62,7 @@ def bench_game(variant: Variant, positions: int, seed: int) -> str:
     for i, position in enumerate(corpus[:1000]):
         roll = ALL_ROLLS[i % 21]
         t0 = clock()
-        TavliTurnInput(position, roll).next_moves()
+        StepsTurnInput(position, roll).next_moves()
         taps.append((clock() - t0) / 1000)
     return (
         f"legal_plays[{variant}]: median_us={statistics.median(times):.1f} "

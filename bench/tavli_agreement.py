@@ -24,15 +24,15 @@ sys.path.insert(0, str(ROOT))
 
 from oracles.bruteforce_tavli import brute_results  # noqa: E402
 from oracles.tavli_crafted import OPTION_SETS, crafted_positions  # noqa: E402
-from rules.dice import ALL_ROLLS  # noqa: E402
-from rules.selfplay import tavli_selfplay_positions  # noqa: E402
-from rules.tavliboard import Variant  # noqa: E402
-from rules.tavlilegal import legal_plays  # noqa: E402
-from rules.tavlioptions import RuleOptions  # noqa: E402
+from rules.common.dice import ALL_ROLLS  # noqa: E402
+from rules.selfplay import steps_selfplay_positions  # noqa: E402
+from rules.steps.board import Variant  # noqa: E402
+from rules.steps.legal import legal_plays  # noqa: E402
+from rules.steps.options import RuleOptions  # noqa: E402
 
 
 def pairs(variant: Variant, selfplay: int, crafted: int, seed: int):
-    for position in tavli_selfplay_positions(variant, selfplay, seed):
+    for position in steps_selfplay_positions(variant, selfplay, seed):
         for roll in ALL_ROLLS:
             yield position, (roll.die1, roll.die2), RuleOptions()
     rng = random.Random(seed)

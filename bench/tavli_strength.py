@@ -76,7 +76,7 @@ from bench._stats import percentile, wilson
 from computer.players import ComputerPlayer
 from computer.tavli_medium import tavli_player
 from rules.games import game_outcome, legal_plays, start_position
-from rules.tavliboard import Variant
+from rules.steps.board import Variant
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 DEFAULT_PAIRS = (("easy", "random"), ("medium", "random"), ("medium", "easy"))

@@ -30,22 +30,28 @@ from telegram import Bot
 from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 
-import computer
 from bot.delivery.publish import Publisher
 from bot.state import Portes
 from bot.views import review as review_texts
-from bot.views.texts import DEFAULT_LEVEL
-from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player, tavli_player
+from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
+from computer.decide import (
+    LEVEL_NAMES,
+    accepts_offer,
+    match_context,
+    mover_for,
+    resignation_verdict,
+)
 from computer.engine import available as engine_available
-from computer.met import match_equity
 from computer.players import ComputerPlayer
-from rules.match import Match, Phase
-from rules.position import Play, Position, apply_move
-from rules.tavliboard import TavliPosition
+from rules.common.fairdice import FairDice
+from rules.game import find_kind
+from rules.games import turn_input
+from rules.match import Match, Phase, TurnPlayed
+from rules.position import Play
+from storage.replay import replay
 from storage.results import (
     COMPUTER,
     ActionResult,
-    LoggedTurn,
     MatchRecord,
     MatchStatus,
     MatchView,
@@ -54,57 +60,37 @@ from storage.results import (
 log = logging.getLogger("bot.computer")
 HTML = ParseMode.HTML
 
-LEVELS: dict[int, str] = dict(enumerate(computer.LEVELS, start=1))
-"""``computer_level`` as stored (an integer: 1 easy, 2 medium, 3 strong) -> the level's name in
-:mod:`computer`."""
 REVIEWED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABANDONED)
 """The matches that have a review: finished, or lost on time."""
 HINT_TIMEOUT = 10.0
 
 
-def tavli_level(level: int | None) -> str:
-    """The level of a Plakoto, Fevga, Long Nardy or tavli match (``computer.TAVLI_LEVELS``):
-    easy (1) or medium (2, and 3 from a card of before)."""
-    return "easy" if level == 1 else "medium"
-
-
-def match_context(state: Match, player: int) -> MatchContext:
-    """The match situation from ``player``'s side (length, score, no triple)."""
-    length = state.length
-    mine = min(state.score[player], length - 1)
-    theirs = min(state.score[1 - player], length - 1)
-    return MatchContext(length, mine, theirs, state.no_triple)
-
-
 def decisions_from_record(record: MatchRecord) -> list[Decision]:
-    """Every logged turn as a :class:`computer.Decision`, rebuilt by replaying each game's
-    moves from the starting position (the log keeps the dice and the moves; the positions
-    follow from the rules). Scores before each game come from the games' results."""
-    state = record.match.state
-    games = {g.number: g for g in record.games}
-    turns_by_game: dict[int, list[LoggedTurn]] = {}
-    for turn in record.turns:
-        turns_by_game.setdefault(turn.game, []).append(turn)
+    """Every logged turn as a :class:`computer.Decision`, from the one replay of the move log
+    (:func:`storage.replay.replay`, with the match's revealed dice); empty while the dice are
+    not revealed. Scores before each game come from the games' results."""
+    mv = record.match
+    state = mv.state
+    if mv.seed_hex is None or mv.mix is None:
+        return []
+    played: list[TurnPlayed] = []
+    replay(record, FairDice(mv.seed_hex, mv.mix), played=played)
     score = [0, 0]
-    out: list[Decision] = []
-    for number in sorted(set(games) | set(turns_by_game)):
-        if max(score) >= state.length:
-            break
-        contexts = (
-            MatchContext(state.length, score[0], score[1], state.no_triple),
-            MatchContext(state.length, score[1], score[0], state.no_triple),
-        )
-        position = Position.start()
-        for turn in sorted(turns_by_game.get(number, ()), key=lambda t: t.turn):
-            final = position
-            for move in turn.moves:
-                final = apply_move(final, move)
-            out.append(Decision(turn.player, position, turn.dice, Play(turn.moves, final),
-                                contexts[turn.player]))
-            position = final.flip()
-        game = games.get(number)
-        if game is not None and game.winner is not None and game.points:
+    before: dict[int, tuple[int, int]] = {}
+    for game in sorted(record.games, key=lambda g: g.number):
+        before[game.number] = (score[0], score[1])
+        if game.winner is not None and game.points:
             score[game.winner] += game.points
+    out: list[Decision] = []
+    for turn in played:
+        mine, theirs = before.get(turn.game, (score[0], score[1]))
+        if turn.player == 1:
+            mine, theirs = theirs, mine
+        final = turn_input(turn.position_before, turn.dice, state.options).position_after(
+            turn.moves)
+        out.append(Decision(turn.player, turn.position_before, turn.dice,
+                            Play(turn.moves, final),
+                            MatchContext(state.length, mine, theirs, state.no_triple)))
     return out
 
 
@@ -116,7 +102,7 @@ class ComputerSide:
         self.p = portes
         self.bot = bot
         self.players: dict[int, ComputerPlayer] = {
-            level: make_player(name) for level, name in LEVELS.items()
+            level: make_player(name) for level, name in LEVEL_NAMES.items()
         }
         self.busy: dict[int, str] = {}
         """Matches whose turn a call of this instance is playing, and that call's claim."""
@@ -129,11 +115,6 @@ class ComputerSide:
         self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:computer"
         self.turns = 0
         """Turn calls so far (each claims under its own name: ``<worker>:<n>``)."""
-
-    def player_for(self, level: int | None) -> ComputerPlayer:
-        if not self.engine:  # without gnubg-nn every match gets the easy level
-            return self.players[1]
-        return self.players.get(level or DEFAULT_LEVEL) or self.players[DEFAULT_LEVEL]
 
     @property
     def delay(self) -> float:
@@ -250,18 +231,13 @@ class ComputerSide:
     async def choose(self, mv: MatchView) -> Play:
         state = mv.state
         assert state.dice is not None
-        player = self.player_for(mv.computer_level)
-        if state.game_type != "portes":
-            # Plakoto, Fevga, Long Nardy and the tavli rotation: no net for these games;
-            # computer.tavli_player plays them, easy or medium (a search within about 200 ms),
-            # in this process; a tavli match's Portes games go to the engine's worker.
-            player = tavli_player(tavli_level(mv.computer_level), state.options)
-            if isinstance(state.position, TavliPosition):
-                return await asyncio.to_thread(player.choose_play, state.position, state.dice)
+        mover = mover_for(state, mv.computer_level, self.players, engine=self.engine)
+        if not mover.in_worker:
+            return await asyncio.to_thread(mover.player.choose_play, state.position, state.dice)
         context = match_context(state, state.turn)
         began = time.monotonic()
         try:
-            play = await aio.choose_play_async(player, state.position, state.dice, context)
+            play = await aio.choose_play_async(mover.player, state.position, state.dice, context)
             if self.p.metrics is not None:
                 self.p.metrics.computer_seconds.observe(time.monotonic() - began)
             return play
@@ -271,31 +247,19 @@ class ComputerSide:
             return await asyncio.to_thread(easy.choose_play, state.position, state.dice, context)
 
     async def accepts_resignation(self, state: Match) -> bool:
-        """Accept when the points offered win the computer at least as much as playing on is
-        expected to (by match-winning chance: the engine's chances after the offerer's best
-        play with the dice rolled, against the match equity after taking the points)."""
-        offerer = state.turn
-        me = 1 - offerer
-        points = state.resign_offer
-        my_away = state.length - state.score[me]
-        their_away = state.length - state.score[offerer]
-        if points >= my_away:
-            return True  # the points win the match
-        if state.game_type != "portes":
-            return points >= 2  # no engine for these games: the most a game can give
-        if state.dice is None or not self.engine:
-            return False
+        """The computer's answer to a resignation offer (:mod:`computer.decide`'s policy; the
+        engine judges the offerer's chances when the policy needs them)."""
+        verdict = resignation_verdict(state, engine=self.engine)
+        if verdict is not None:
+            return verdict
+        assert state.dice is not None
         try:
-            h = await aio.hint_async(state.position, state.dice, match_context(state, offerer),
-                                     plies=0)
+            h = await aio.hint_async(state.position, state.dice,
+                                     match_context(state, state.turn), plies=0)
         except Exception:
             log.exception("the engine failed to judge a resignation offer; declining")
             return False
-        if h.match_winning_chance is None:
-            return False
-        playing_on = 1.0 - h.match_winning_chance
-        taking = match_equity(my_away - points, their_away, no_triple=state.no_triple)
-        return taking >= playing_on - 1e-9
+        return accepts_offer(state, h.match_winning_chance)
 
     # -- hints -----------------------------------------------------------------------------
 
@@ -329,8 +293,8 @@ class ComputerSide:
     async def match_finished(self, mv: MatchView) -> None:
         """At match end: each human player gets the review privately (if the bot may write)."""
         if (mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed or not self.engine
-                or mv.state.game_type != "portes"):
-            return  # reviews are GNU Backgammon's judgement: Portes only
+                or not find_kind(mv.state.game_type).gnubg):
+            return  # reviews are GNU Backgammon's judgement: its games only
         self.reviewed.add(mv.id)
         try:
             found = await self.review(mv.id)

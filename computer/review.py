@@ -79,9 +79,9 @@ class MatchReview:
 
 
 def moves_text(moves: Sequence[Move]) -> str:
-    """Standard notation via ``rules.notation.format_moves`` when available."""
+    """Standard notation via ``rules.portes.notation.format_moves`` when available."""
     try:
-        from rules.notation import format_moves
+        from rules.portes.notation import format_moves
     except ImportError:  # pragma: no cover - the notation module arrived later
         return " ".join(str(m) for m in moves) if moves else "-"
     return str(format_moves(tuple(moves)))

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from computer.context import MONEY, MatchContext
 from computer.players import TipsPlayer, decision_rng
 from computer.tavli_eval import blocked_pips
-from rules.board import Position
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.games import game_outcome
 from rules.games import legal_plays as game_plays
-from rules.legal import Play
-from rules.tavliboard import TavliPosition, Variant, same_way_point
-from rules.tavlioptions import RuleOptions
+from rules.portes.board import Position
+from rules.portes.legal import Play
+from rules.steps.board import StepsPosition, Variant, same_way_point
+from rules.steps.options import RuleOptions
 
 _WIN = 1000.0
 _PIN = 6.0  # an opposing checker pinned, plus its pips still to go
@@ -40,7 +40,7 @@ _STACK = 0.3
 _MOBILITY = 0.5  # pips their next roll is expected to lose to our points
 
 
-def _decided(position: TavliPosition) -> float | None:
+def _decided(position: StepsPosition) -> float | None:
     outcome = game_outcome(position)
     if outcome is None:
         return None
@@ -49,7 +49,7 @@ def _decided(position: TavliPosition) -> float | None:
     return _WIN * outcome.points if outcome.mover_wins else -_WIN * outcome.points
 
 
-def plakoto_score(position: TavliPosition) -> float:
+def plakoto_score(position: StepsPosition) -> float:
     """Plakoto: pins, blots within reach, points, the mother, the race."""
     b, t = position.board, position.pins
     score = -_RACE * position.pips()[0]
@@ -72,7 +72,7 @@ def plakoto_score(position: TavliPosition) -> float:
     return score
 
 
-def same_way_score(position: TavliPosition) -> float:
+def same_way_score(position: StepsPosition) -> float:
     """Fevga and Long Nardy: the race, blocks in front of their checkers, no piles."""
     b = position.board
     score = -_RACE * position.pips()[0]
@@ -96,7 +96,7 @@ def same_way_score(position: TavliPosition) -> float:
     return score
 
 
-def tavli_score(position: TavliPosition) -> float:
+def tavli_score(position: StepsPosition) -> float:
     decided = _decided(position)
     if decided is not None:
         return decided
@@ -119,7 +119,7 @@ class TavliEasyPlayer:
     def choose_play(
         self, position: Position, dice: Dice | tuple[int, int], context: MatchContext = MONEY
     ) -> Play:
-        if not isinstance(position, TavliPosition):
+        if not isinstance(position, StepsPosition):
             return TipsPlayer(seed=self.seed, name=self.name).choose_play(position, dice, context)
         plays = game_plays(position, dice, self.options)
         if len(plays) == 1:
@@ -127,7 +127,7 @@ class TavliEasyPlayer:
         rng = decision_rng(self.seed, position, dice)
 
         def score(play: Play) -> float:
-            assert isinstance(play.position, TavliPosition)
+            assert isinstance(play.position, StepsPosition)
             return tavli_score(play.position) + rng.gauss(0.0, self.noise)
 
         return max(plays, key=score)

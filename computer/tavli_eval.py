@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rules.games import game_outcome
-from rules.tavliboard import TavliPosition, Variant, same_way_point
+from rules.steps.board import StepsPosition, Variant, same_way_point
 
 WIN = 40.0
 """A game point in pips, while the game goes on (a pinned mother is 2 of them)."""
@@ -100,7 +100,7 @@ def prime_value(stacks: dict[int, int], blocked: set[int]) -> float:
     return value
 
 
-def _decided(position: TavliPosition) -> float | None:
+def _decided(position: StepsPosition) -> float | None:
     outcome = game_outcome(position)
     if outcome is None:
         return None
@@ -109,7 +109,7 @@ def _decided(position: TavliPosition) -> float | None:
     return DECIDED * outcome.points * (1 if outcome.mover_wins else -1)
 
 
-def evaluate(position: TavliPosition) -> float:
+def evaluate(position: StepsPosition) -> float:
     """The position after a play, in pips, from the side that played it."""
     decided = _decided(position)
     if decided is not None:
@@ -119,7 +119,7 @@ def evaluate(position: TavliPosition) -> float:
     return same_way_eval(position)
 
 
-def _race(position: TavliPosition) -> float:
+def _race(position: StepsPosition) -> float:
     """Their pips minus ours, and ``CHECKER`` pips per checker still on the board, theirs less
     ours: a checker borne off is one fewer to bear off, and the pips of a roll that bears off
     from a low point are partly wasted."""
@@ -182,7 +182,7 @@ def _plakoto_blots(b: tuple[int, ...], t: tuple[int, ...]) -> float:
     return BLOT_SCALE * (THEIR_BLOTS * gain - cost)
 
 
-def plakoto_eval(position: TavliPosition) -> float:
+def plakoto_eval(position: StepsPosition) -> float:
     b, t = position.board, position.pins
     score = _race(position)
     for p in range(1, 25):
@@ -224,7 +224,7 @@ def _blocking(
 # -- Fevga and Long Nardy --------------------------------------------------------------------
 
 
-def same_way_eval(position: TavliPosition) -> float:
+def same_way_eval(position: StepsPosition) -> float:
     b = position.board
     score = _race(position)
     ours = {p: b[p] for p in range(1, 25) if b[p] > 0}

@@ -22,13 +22,13 @@ from computer.engine import available
 from computer.players import ComputerPlayer, NetPlayer, TipsPlayer, decision_rng
 from computer.tavli import TavliEasyPlayer
 from computer.tavli_eval import DECIDED, evaluate
-from rules.board import Position
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.games import game_outcome
 from rules.games import legal_plays as game_plays
-from rules.legal import Play
-from rules.tavliboard import TavliPosition
-from rules.tavlioptions import RuleOptions
+from rules.portes.board import Position
+from rules.portes.legal import Play
+from rules.steps.board import StepsPosition
+from rules.steps.options import RuleOptions
 
 TAVLI_LEVELS = ("easy", "medium")
 """The levels of Plakoto, Fevga and Long Nardy (no net, so no strong level)."""
@@ -43,7 +43,7 @@ def _portes_player(level: str, seed: int) -> ComputerPlayer:
 
 def _value(play: Play) -> float:
     after = play.position
-    assert isinstance(after, TavliPosition)
+    assert isinstance(after, StepsPosition)
     return evaluate(after)
 
 
@@ -68,7 +68,7 @@ class TavliMediumPlayer:
         self, position: Position, dice: Dice | tuple[int, int], context: MatchContext = MONEY
     ) -> Play:
         deadline = time.perf_counter() + self.budget_ms / 1000
-        if not isinstance(position, TavliPosition):
+        if not isinstance(position, StepsPosition):
             return _portes_player("medium", self.seed).choose_play(position, dice, context)
         plays = game_plays(position, dice, self.options)
         if len(plays) == 1:
@@ -82,7 +82,7 @@ class TavliMediumPlayer:
         self,
         plays: list[Play],
         deadline: float,
-        position: TavliPosition,
+        position: StepsPosition,
         dice: Dice | tuple[int, int],
     ) -> list[tuple[float, Play]]:
         rng = decision_rng(self.seed, position, dice) if self.noise > 0 else None
@@ -128,7 +128,7 @@ def _look_ahead(
     sides = []
     for play in shortlist:
         after = play.position
-        assert isinstance(after, TavliPosition)
+        assert isinstance(after, StepsPosition)
         sides.append(None if game_outcome(after) is not None else after.flip())
     fixed = [_value(play) for play in shortlist]
     totals = [0.0] * len(shortlist)
@@ -145,7 +145,7 @@ def _look_ahead(
 
 
 def _their_best(
-    theirs: TavliPosition, roll: tuple[int, int], options: RuleOptions, deadline: float
+    theirs: StepsPosition, roll: tuple[int, int], options: RuleOptions, deadline: float
 ) -> float | None:
     """Our value after the opponent's best reply to ``roll`` by :func:`evaluate` (minus theirs);
     None when the deadline passes first."""

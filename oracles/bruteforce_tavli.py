@@ -1,5 +1,5 @@
 """A deliberately simple, slow move generator for Plakoto, Fevga and Long Nardy, written from the
-rule text (``tavli-rules.md``) and separately from ``rules.tavlisteps`` / ``rules.tavlilegal``:
+rule text (``tavli-rules.md``) and separately from ``rules.steps.singles`` / ``rules.steps.legal``:
 it shares only the position type. It checks the fast generator, nothing else.
 
 The board is a stack of owners per point, bottom first (``"x"`` the side to move, ``"o"`` the
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.tavliboard import TavliPosition, Variant
-from rules.tavlioptions import RuleOptions
+from rules.steps.board import StepsPosition, Variant
+from rules.steps.options import RuleOptions
 
 Stacks = dict[int, list[str]]
 
@@ -22,7 +22,7 @@ Stacks = dict[int, list[str]]
 THEIR_PATH = [*range(12, 0, -1), *range(24, 12, -1)]
 
 
-def to_stacks(position: TavliPosition) -> Stacks:
+def to_stacks(position: StepsPosition) -> Stacks:
     stacks: Stacks = {p: [] for p in range(1, 25)}
     for p in range(1, 25):
         count, pin = position.board[p], position.pins[p]
@@ -34,7 +34,7 @@ def to_stacks(position: TavliPosition) -> Stacks:
     return stacks
 
 
-def from_stacks(variant: Variant, stacks: Stacks) -> TavliPosition:
+def from_stacks(variant: Variant, stacks: Stacks) -> StepsPosition:
     board = [0] * 26
     pins = [0] * 26
     for p, stack in stacks.items():
@@ -45,7 +45,7 @@ def from_stacks(variant: Variant, stacks: Stacks) -> TavliPosition:
         board[p] = on_top if top == "x" else -on_top
         if stack[0] != top:
             pins[p] = 1 if stack[0] == "x" else -1
-    return TavliPosition(variant, board, pins)
+    return StepsPosition(variant, board, pins)
 
 
 def copy(stacks: Stacks) -> Stacks:
@@ -64,7 +64,7 @@ def holds(stacks: Stacks, p: int) -> bool:
 class Game:
     """One turn's rules for one game, read from the rule text."""
 
-    def __init__(self, position: TavliPosition, dice: tuple[int, int], options: RuleOptions):
+    def __init__(self, position: StepsPosition, dice: tuple[int, int], options: RuleOptions):
         self.variant = position.variant
         self.opts = options
         self.start = to_stacks(position)
@@ -219,7 +219,7 @@ class Game:
             extend(self.start, order, [], [], 0)
         return found
 
-    def legal_results(self) -> set[TavliPosition]:
+    def legal_results(self) -> set[StepsPosition]:
         full = 4 if self.dice[0] == self.dice[1] else 2
         candidates = [
             (moves, used, stacks, ended)
@@ -239,8 +239,8 @@ class Game:
 
 
 def brute_results(
-    position: TavliPosition, dice: tuple[int, int], options: RuleOptions | None = None
-) -> set[TavliPosition]:
+    position: StepsPosition, dice: tuple[int, int], options: RuleOptions | None = None
+) -> set[StepsPosition]:
     """The positions the legal plays lead to (the position itself alone: nothing can be
     played)."""
     return Game(position, dice, options or RuleOptions()).legal_results()

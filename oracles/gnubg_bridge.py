@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from rules.errors import PortesError
-from rules.notation import parse_play
+from rules.common.errors import PortesError
+from rules.portes.notation import parse_play
 from rules.position import Dice, Position
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import random
 
-from rules.tavliboard import TavliPosition, Variant, same_way_point
-from rules.tavlioptions import FevgaOptions, NardyOptions, PlakotoOptions, RuleOptions
+from rules.steps.board import StepsPosition, Variant, same_way_point
+from rules.steps.options import FevgaOptions, NardyOptions, PlakotoOptions, RuleOptions
 
 OPTION_SETS: dict[Variant, list[RuleOptions]] = {
     Variant.PLAKOTO: [
@@ -39,7 +39,7 @@ def _place(rng: random.Random, points: list[int], n: int, weights: list[float]) 
     return out
 
 
-def crafted_plakoto(rng: random.Random) -> TavliPosition:
+def crafted_plakoto(rng: random.Random) -> StepsPosition:
     """Checkers spread with pins, often a mother near or under a pin, sometimes bearing off."""
     board = [0] * 26
     pins = [0] * 26
@@ -66,10 +66,10 @@ def crafted_plakoto(rng: random.Random) -> TavliPosition:
     if rng.random() < 0.15 and board[24] == 0 and pins.count(1) < 15 - sum(
             c for c in board if c > 0):  # my own mother pinned under one of theirs
         board[24], pins[24] = -1, 1
-    return TavliPosition(Variant.PLAKOTO, board, pins)
+    return StepsPosition(Variant.PLAKOTO, board, pins)
 
 
-def crafted_fevga(rng: random.Random) -> TavliPosition:
+def crafted_fevga(rng: random.Random) -> StepsPosition:
     kind = rng.randrange(3)
     board = [0] * 26
     if kind == 0:  # the first checker on its way, the rest on the start
@@ -94,17 +94,17 @@ def crafted_fevga(rng: random.Random) -> TavliPosition:
         for p in rng.choices(range(1, 25), k=max(0, spare - rng.randint(0, 3))):
             if board[p] >= 0:
                 board[p] += 1
-    return TavliPosition(Variant.FEVGA, board)
+    return StepsPosition(Variant.FEVGA, board)
 
 
-def crafted_nardy(rng: random.Random) -> TavliPosition:
+def crafted_nardy(rng: random.Random) -> StepsPosition:
     board = [0] * 26
     if rng.random() < 0.3:  # a first turn, the other side moved or not
         board[24] = 15
         board[12] = -rng.choice([15, 14])
         if board[12] == -14:
             board[rng.randint(1, 11)] = -1
-        return TavliPosition(Variant.NARDY, board)
+        return StepsPosition(Variant.NARDY, board)
     start = rng.randint(1, 19)  # five or six of mine in a row, theirs before or past them
     for p in range(start, start + rng.choice([5, 6])):
         board[p] = rng.randint(1, 2)
@@ -116,7 +116,7 @@ def crafted_nardy(rng: random.Random) -> TavliPosition:
     free = [p for p in range(1, 25) if board[p] == 0]
     for p in rng.choices(free, k=rng.randint(1, 15)):
         board[p] -= 1
-    return TavliPosition(Variant.NARDY, board)
+    return StepsPosition(Variant.NARDY, board)
 
 
 CRAFTERS = {
@@ -126,9 +126,9 @@ CRAFTERS = {
 }
 
 
-def crafted_positions(variant: Variant, count: int, seed: int = 15) -> list[TavliPosition]:
+def crafted_positions(variant: Variant, count: int, seed: int = 15) -> list[StepsPosition]:
     rng = random.Random(seed)
-    out: list[TavliPosition] = []
+    out: list[StepsPosition] = []
     while len(out) < count:
         try:
             out.append(CRAFTERS[variant](rng))

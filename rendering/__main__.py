@@ -12,8 +12,8 @@ from pathlib import Path
 
 from rendering.board import ImageFormat, render_board
 from rendering.theme import THEMES
-from rules.errors import PortesError
-from rules.notation import parse_hops
+from rules.common.errors import PortesError
+from rules.portes.notation import parse_hops
 from rules.position import BAR, OFF, Move, Position
 
 

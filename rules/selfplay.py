@@ -10,9 +10,9 @@ import random
 
 from rules.games import game_outcome
 from rules.position import Position, legal_plays
-from rules.tavliboard import TavliPosition, Variant
-from rules.tavlilegal import legal_plays as tavli_plays
-from rules.tavlioptions import RuleOptions
+from rules.steps.board import StepsPosition, Variant
+from rules.steps.legal import legal_plays as tavli_plays
+from rules.steps.options import RuleOptions
 
 
 def selfplay_positions(count: int, seed: int = 2026) -> list[Position]:
@@ -31,23 +31,23 @@ def selfplay_positions(count: int, seed: int = 2026) -> list[Position]:
     return out
 
 
-def tavli_selfplay_positions(
+def steps_selfplay_positions(
     variant: Variant | str, count: int, seed: int = 2026, options: RuleOptions | None = None
-) -> list[TavliPosition]:
+) -> list[StepsPosition]:
     """``count`` distinct Plakoto, Fevga or Long Nardy positions from random legal self-play
     (a game ends when a side bears off or a mother decides it)."""
     rng = random.Random(seed)
-    seen: set[TavliPosition] = set()
-    out: list[TavliPosition] = []
+    seen: set[StepsPosition] = set()
+    out: list[StepsPosition] = []
     while len(out) < count:
-        position = TavliPosition.start_of(variant)
+        position = StepsPosition.start_of(variant)
         while len(out) < count:
             if position not in seen:
                 seen.add(position)
                 out.append(position)
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             after = rng.choice(tavli_plays(position, dice, options)).position
-            assert isinstance(after, TavliPosition)
+            assert isinstance(after, StepsPosition)
             if after.is_game_over() or game_outcome(after) is not None:
                 break
             position = after.flip()

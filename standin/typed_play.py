@@ -11,7 +11,7 @@ import asyncio
 import time
 
 from rules.match import Match
-from rules.notation import format_play
+from rules.portes.notation import format_play
 from standin import Chat, Message, User
 from standin.cluster import (
     HANG,

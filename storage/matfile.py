@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.games import analysed_by_gnubg
+from rules.game import find_game
 from storage.results import GameRecord, LoggedTurn, MatchRecord
 
 COLUMN = 28
@@ -90,19 +90,19 @@ def game_lines(turns: Sequence[LoggedTurn], wins: tuple[int, int] | None,
 
 
 def game_variants(record: MatchRecord) -> dict[int, str]:
-    """The game each game number of ``record`` played (a ``Variant`` value), from its results
+    """The game each game number of ``record`` played (a game's key), from its results
     and the game last played; a drawn Plakoto, played again, has no result and is not here."""
     state = record.match.state
     games = {result.game: result.variant for result in state.results}
     if state.game and state.game not in games:
-        games[state.game] = state.variant.value
+        games[state.game] = state.variant
     return games
 
 
 def gnubg_games(record: MatchRecord) -> frozenset[int]:
     """The numbers of the games of ``record`` that GNU Backgammon plays: all of a Portes match,
     the Portes games of a tavli match."""
-    return frozenset(n for n, game in game_variants(record).items() if analysed_by_gnubg(game))
+    return frozenset(n for n, game in game_variants(record).items() if find_game(game).caps.gnubg)
 
 
 def _missing_win(record: MatchRecord, score: tuple[int, int]) -> tuple[int, int] | None:

@@ -33,6 +33,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from rules.game import DEFAULT_KIND
+
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -177,7 +179,7 @@ class MatchRow(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     move_seconds: Mapped[int | None] = mapped_column(Integer)
     """The time per move chosen at ``/new``; NULL: the operator's default."""
-    game_type: Mapped[str] = mapped_column(String(16), server_default="portes")
+    game_type: Mapped[str] = mapped_column(String(16), server_default=DEFAULT_KIND)
     """What the match plays: ``portes``, ``plakoto``, ``fevga``, ``nardy`` or ``tavli``."""
 
 

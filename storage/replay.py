@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from rules.dice import DiceSource
-from rules.errors import CorruptState
+from rules.common.dice import DiceSource
+from rules.common.errors import CorruptState
 from rules.games import turn_input
 from rules.match import Event, Match, Phase, TurnPlayed
-from rules.matchstate import LastPlay
-from rules.position import Play, Position, apply_move
-from rules.tavliboard import TavliPosition
+from rules.match.state import LastPlay
+from rules.position import Play, Position
 from storage.results import LoggedTurn, MatchRecord
 
 
@@ -31,9 +30,10 @@ class LogCursor:
     """Walks the move log alongside the replay: every turn the rules play must be the next one
     logged."""
 
-    def __init__(self, turns: Sequence[LoggedTurn]) -> None:
+    def __init__(self, turns: Sequence[LoggedTurn], played: list[TurnPlayed] | None = None) -> None:
         self.log = list(turns)
         self.position = 0
+        self.played = played
 
     def next_in(self, game: int) -> LoggedTurn | None:
         """The next logged turn if it belongs to ``game``."""
@@ -60,6 +60,8 @@ class LogCursor:
                     f"turn {logged.game}.{logged.turn}: logged {logged.text!r} with "
                     f"{logged.dice}, replayed {event.text!r} with {event.dice}"
                 )
+            if self.played is not None:
+                self.played.append(event)
             self.position += 1
 
     def check_done(self) -> None:
@@ -68,17 +70,13 @@ class LogCursor:
 
 
 def _after(match: Match, turn: LoggedTurn) -> Position:
-    """The board after the logged turn's moves (the other games through their own input)."""
-    if isinstance(match.position, TavliPosition):
-        return turn_input(match.position, turn.dice, match.options).position_after(turn.moves)
-    final = match.position
-    for move in turn.moves:
-        final = apply_move(final, move)
-    return final
+    """The board after the logged turn's moves, through the game's own turn input."""
+    return turn_input(match.position, turn.dice, match.options).position_after(turn.moves)
 
 
 def replay(
-    record: MatchRecord, dice: DiceSource, steps: list[tuple[LoggedTurn, Match]] | None = None
+    record: MatchRecord, dice: DiceSource, steps: list[tuple[LoggedTurn, Match]] | None = None,
+    played: list[TurnPlayed] | None = None,
 ) -> Match:
     """Rebuild the match from ``record``'s log with ``dice``; raise :class:`ReplayMismatch` when
     the log and the rules disagree. A resignation offer still pending, and moves chosen but not
@@ -87,9 +85,11 @@ def replay(
     ``steps``, when given, receives the match as it stood right after each logged turn: the
     mover still on roll with that turn's dice, the board with the play made and marked as the
     last play (what a replay shows, one step per turn; a pass, which changes nothing, is not
-    a step)."""
+    a step). ``played``, when given, receives every logged turn as the rules played it again
+    (:class:`TurnPlayed`, passes included, with the position the player faced): what a review
+    judges."""
     stored = record.match.state
-    cursor = LogCursor(record.turns)
+    cursor = LogCursor(record.turns, played)
     resigned_games = {g.number: g for g in record.games if g.resigned}
     match = Match.new(stored.length, no_triple=stored.no_triple, game_type=stored.game_type,
                       options=stored.options, winner_starts=stored.winner_starts)

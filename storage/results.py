@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
+from rules.game import DEFAULT_KIND
 from rules.match import Event, Match, Phase
 from rules.position import Dice, Move
 
@@ -300,7 +301,7 @@ class ChallengeView:
     card_inline_message_id: str | None = None
     move_seconds: int | None = None
     """The time per move chosen at ``/new``; ``None``: the operator's default."""
-    game_type: str = "portes"
+    game_type: str = DEFAULT_KIND
     """What the match plays: ``portes``, ``plakoto``, ``fevga``, ``nardy`` or ``tavli``."""
     winner_starts: bool = False
     """The café start: each game's winner rolls first in the next (no opening roll)."""
@@ -318,7 +319,8 @@ class ActionResult:
     """What happened, in order: TurnPlayed (including forced plays and passes played for the
     players), Rolled, GameEnded, GameStarted, MatchEnded, Resignation*, Cancelled."""
     code: str | None = None
-    """Stable reason code when not OK (``rules.errors`` codes, or ``stale``, ``not_a_player``,
+    """Stable reason code when not OK (``rules.common.errors`` codes, or ``stale``,
+    ``not_a_player``,
     ``not_found``, ``corrupt_state``, ``own_challenge``, ``not_for_you``, ``challenge_closed``,
     ``not_author``, ``invalid_action``...)."""
     message: str | None = None
@@ -372,7 +374,7 @@ class MatchSummary:
     readable: bool = True
     """False when the active match's stored state cannot be read: it cannot be played, only
     closed (``UseCases.close_unreadable``)."""
-    game_type: str = "portes"
+    game_type: str = DEFAULT_KIND
 
 
 @dataclass(frozen=True)
@@ -435,7 +437,7 @@ class Fairness:
         if self.seed_hex is None or self.mix is None:
             return None
         return (
-            f"python -m rules.fairdice --seed {self.seed_hex} --mix '{self.mix}' "
+            f"python -m rules.common.fairdice --seed {self.seed_hex} --mix '{self.mix}' "
             f"--count {self.dice_drawn} --commitment {self.commitment}"
         )
 

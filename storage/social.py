@@ -27,6 +27,7 @@ from enum import StrEnum
 
 from sqlalchemy import Connection, text
 
+from rules.game import DEFAULT_KIND
 from storage.ratings import LISTED_FROM, PROVISIONAL_BELOW, Standing
 
 TOP = 10
@@ -84,7 +85,7 @@ _ABOVE = text(
 
 
 def leaderboard(conn: Connection, scope: int, me: int | None = None, *,
-                game: str = "portes") -> Leaderboard:
+                game: str = DEFAULT_KIND) -> Leaderboard:
     """The ``scope``'s best :data:`TOP` players of ``game`` with at least :data:`LISTED_FROM`
     rated matches (hidden players left out), best first; equal ratings share a rank. With
     ``me``, the caller's own line (and why they are not listed when they are not)."""
@@ -191,7 +192,7 @@ def _streak(results: list[int]) -> int:
 
 
 def player_stats(conn: Connection, player: int, group: int | None = None, *,
-                 game: str = "portes") -> PlayerStats:
+                 game: str = DEFAULT_KIND) -> PlayerStats:
     """``player``'s record in ``game`` against people and against the computer, their global
     rating in it (and ``group``'s) and their latest rating changes."""
     args = {"p": player, "g": game}
@@ -235,7 +236,7 @@ class HeadToHead:
     second: int
     first_name: str
     second_name: str
-    game: str = "portes"
+    game: str = DEFAULT_KIND
     played: int = 0
     first_won: int = 0
     first_points: int = 0
@@ -255,7 +256,7 @@ _BETWEEN = text(
 
 
 def head_to_head(conn: Connection, first: int, second: int, *,
-                 game: str = "portes") -> HeadToHead:
+                 game: str = DEFAULT_KIND) -> HeadToHead:
     played = won = points_a = points_b = 0
     for seat, winner, mine, theirs in conn.execute(_BETWEEN, {"a": first, "b": second,
                                                               "g": game}):

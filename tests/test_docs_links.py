@@ -2,7 +2,7 @@
 docs/*.md names an existing file (and, with ``#...``, a heading of it), and every path to a
 ``.py`` file or a folder written in backticks exists in the repository; and the operator's
 page lists every setting ``portes-bot --help`` lists. A dotted name of ours in backticks
-(``bot.views.texts.move_words``, ``rules.fairdice.games_of``) must import and resolve.
+(``bot.views.texts.move_words``, ``rules.common.fairdice.games_of``) must import and resolve.
 
 CHANGELOG.md's backticks are not checked: the history names files that have moved since."""
 
@@ -116,7 +116,8 @@ def test_the_checks_see_links_paths_and_headings() -> None:
     assert "docs/rules.md" in links(readme)
     assert "bot/app.py" in code_paths(ROOT / "docs" / "architecture.md")
     assert "bot.views.texts.move_words" in dotted_names(ROOT / "docs" / "bot.md")
-    assert resolves("rules.fairdice.games_of") and not resolves("rules.fairdice.no_such_name")
+    assert resolves("rules.common.fairdice.games_of")
+    assert not resolves("rules.common.fairdice.no_such_name")
     assert "several-instances" in anchors(ROOT / "docs" / "operating.md")
     assert slug("What chats show: a projection of the database") == \
         "what-chats-show-a-projection-of-the-database"

@@ -263,24 +263,25 @@ def test_allowed_imports_pass(module: str, text: str) -> None:
     assert floor_violations(module.split(".")[0], [_source(module, text)]) == []
 
 
-KNOWN = {"rules", "rules.position", "rules.notation", "storage", "storage.usecases",
+KNOWN = {"rules", "rules.position", "rules.games", "storage", "storage.usecases",
          "storage.usecases._kernel", "storage.usecases.turns", "storage.history"}
 
 
 @pytest.mark.parametrize(("module", "text", "expected"), [
-    ("rules.notation", "from rules.position import (\n    Play,\n    _apply,\n    _moves,\n)\n",
-     ["rules/notation.py:1 imports rules.position._apply",
-      "rules/notation.py:1 imports rules.position._moves"]),
-    ("rules.notation", "from .position import _single_moves as moves\n",
-     ["rules/notation.py:1 imports rules.position._single_moves"]),
+    ("rules.games",
+     "from rules.position import (\n    Play,\n    _apply,\n    _moves,\n)\n",
+     ["rules/games.py:1 imports rules.position._apply",
+      "rules/games.py:1 imports rules.position._moves"]),
+    ("rules.games", "from .position import _single_moves as moves\n",
+     ["rules/games.py:1 imports rules.position._single_moves"]),
     ("storage.history", "import rules.position\nx = rules.position._apply(1, 2)\n",
      ["storage/history.py:2 uses rules.position._apply (as rules.position._apply)"]),
     ("storage.history", "import rules.position as p\ndef f():\n    return p._apply\n",
      ["storage/history.py:3 uses rules.position._apply (as p._apply)"]),
     ("storage.history", "from rules import position\nposition._apply.__name__\n",
      ["storage/history.py:2 uses rules.position._apply (as position._apply)"]),
-    ("rules.notation", "from rules.position import Position\nPosition._trusted(b)\n",
-     ["rules/notation.py:2 uses rules.position.Position._trusted (as Position._trusted)"]),
+    ("rules.games", "from rules.position import Position\nPosition._trusted(b)\n",
+     ["rules/games.py:2 uses rules.position.Position._trusted (as Position._trusted)"]),
     ("storage.history", "from storage.usecases import _kernel\n",
      ["storage/history.py:1 imports storage.usecases._kernel"]),
     ("storage.history", "from storage.usecases._kernel import Kernel\n",
@@ -295,7 +296,8 @@ def test_a_private_name_from_elsewhere_is_named(module: str, text: str,
     ("storage.usecases.turns", "from ._kernel import Kernel\nfrom . import _kernel\n"
                                "_kernel.Kernel\n", False),
     ("storage.usecases", "from ._kernel import Kernel\n", True),
-    ("rules.notation", "from rules.position import Play\nPlay.__name__\nPlay.moves\n", False),
+    ("rules.games", "from rules.position import Play\nPlay.__name__\nPlay.moves\n",
+     False),
     ("bot.app", "from __future__ import annotations\nimport os\nos._exit(0)\n", False),
 ])
 def test_public_names_and_a_packages_own_private_modules_pass(module: str, text: str,

@@ -29,9 +29,9 @@ from bot.views.i18n import Tr
 from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.views.texts import names
-from rules.games import analysed_by_gnubg
+from rules.common.scoring import GameKind
+from rules.game import find_kind
 from rules.match import Event, Phase
-from rules.scoring import GameKind
 from storage.delivery.claims import KeyboardAsked
 from storage.results import BoardMessageView, LoggedTurn, MatchStatus, MatchView, PlayerView
 
@@ -176,9 +176,9 @@ class Publisher:
             return turn_keyboard(t, mv.id, mv.version, mv.state, selected=selected,
                                  direct_limit=self.p.settings.plays_direct,
                                  hint=(mv.computer_level is not None and not mv.computer_to_act
-                                       and analysed_by_gnubg(mv.state.game_type)))
+                                       and find_kind(mv.state.game_type).gnubg))
         if mv.state.phase == Phase.MATCH_OVER:
-            return rematch_keyboard(t, mv.id, review=analysed_by_gnubg(mv.state.game_type))
+            return rematch_keyboard(t, mv.id, review=find_kind(mv.state.game_type).gnubg)
         return None
 
     def shared_keyboard(self, t: Tr, mv: MatchView, *,

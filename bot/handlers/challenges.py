@@ -18,6 +18,7 @@ from bot.views import texts
 from bot.views.callbacks import Action, Callback
 from bot.views.games import (
     CAFE_GAMES,
+    GAME_LETTERS,
     GAME_OF_LETTER,
     cafe_default,
     cafe_line,
@@ -29,11 +30,12 @@ from bot.views.keyboards import (
     challenge_keyboard,
     computer_card_keyboard,
     computer_challenge_keyboard,
-    default_level,
     new_card_keyboard,
     offered_levels_for,
 )
 from bot.views.player_settings import move_seconds_of
+from computer.decide import default_level
+from rules.game import DEFAULT_KIND
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
@@ -63,14 +65,14 @@ async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeV
 
 async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None,
                         hours: int | None, default_move: float, *, edit: bool, owner: int,
-                        game: str = "portes", cafe: bool | None = None) -> Message:
+                        game: str = DEFAULT_KIND, cafe: bool | None = None) -> Message:
     """The /new card (sent as a reply to /new, or ``edit``-ed in place after a choice): the
     games (Portes ticked until another is chosen), the lengths, the times per move with
     ``hours`` ticked (``None``: the operator's default), the "no triple" switch, and in a
     private chat the way to a match against the computer; where it applies, the café start
     (``cafe``; ``None``: the game's default). ``owner``: the player who sent /new."""
     text = texts.new_card_text(t, no_triple, hours * 3600 if hours else default_move)
-    if game != "portes":
+    if game != DEFAULT_KIND:
         text = game_line(t, game) + "\n" + text
     on = cafe_default(game) if cafe is None else cafe
     line = cafe_line(t, game, on)
@@ -154,7 +156,7 @@ async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
     else:
         link = p.link(f"c{c.token}")
         share = "https://t.me/share/url?" + urllib.parse.urlencode(
-            {"url": link, "text": t._("Play Portes with me!") if c.game_type == "portes" else
+            {"url": link, "text": t._("Play Portes with me!") if c.game_type == DEFAULT_KIND else
              t._("Play {game} with me!", game=game_name(t, c.game_type))})
         text = texts.challenge_card_text(t, c, author_name, target_name, default) + "\n\n" + t._(
             "Send this link to a friend: {link}", link=link)
@@ -201,14 +203,14 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         return
     mode, flag, level_raw, letter = m.groups()
     no_triple = flag == "n"
-    game = GAME_OF_LETTER.get(letter or "p", "portes")
+    game = GAME_OF_LETTER.get(letter or GAME_LETTERS[DEFAULT_KIND], DEFAULT_KIND)
     level = await card_level(p, user.id, game, int(level_raw), chosen=mode == "l")
     if mode in ("o", "l"):
         # the answer comes at once, the card when the chat's budget allows
         await q.answer(t._("🤖 Level: {level}", level=texts.level_text(t, level))
                        if mode == "l" else None)
         text = texts.computer_card_text(t, no_triple)
-        if game != "portes":
+        if game != DEFAULT_KIND:
             text = game_line(t, game) + "\n" + text
         await quietly(msg.edit_text(text, reply_markup=computer_card_keyboard(
             t, no_triple, level, game, owner=user.id)))
@@ -240,7 +242,7 @@ async def card_level(p: Portes, user_id: int, game: str, shown: int, *, chosen: 
         return last
     if shown in offered:
         return shown
-    return default_level() if game == "portes" else 2
+    return default_level(game)
 
 
 async def on_accept(update: Update, context: Ctx, cb: Callback) -> None:

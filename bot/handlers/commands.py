@@ -37,6 +37,7 @@ from bot.views.keyboards import (
     url_keyboard,
 )
 from bot.views.reveal import dice_help_text
+from rules.game import DEFAULT_KIND
 from storage.results import ActionResult
 
 
@@ -155,7 +156,7 @@ async def game_played(p: Portes, msg: Message, user_id: int) -> str:
         mine = [replied]
     if mine:
         loaded = await p.uc.load_match(mine[0].id)
-        return loaded.match.state.variant.value if loaded.match is not None else "portes"
+        return loaded.match.state.variant if loaded.match is not None else DEFAULT_KIND
     if group:
         played = await p.uc.active_matches_in_chat(msg.chat.id)
         target = msg.reply_to_message
@@ -163,8 +164,8 @@ async def game_played(p: Portes, msg: Message, user_id: int) -> str:
             b.chat_id == target.chat_id and b.message_id == target.message_id
             for b in mv.board_messages)]
         if on_board or played:
-            return (on_board or played)[-1].state.variant.value
-    return "portes"
+            return (on_board or played)[-1].state.variant
+    return DEFAULT_KIND
 
 
 async def cmd_lang(update: Update, context: Ctx) -> None:
@@ -285,10 +286,10 @@ async def new_card_or_challenge(p: Portes, t: Tr, msg: Message, user: User, targ
         return
     game, length = read
     if length is not None:
-        await new_from_args(p, t, msg, user, target, game or "portes", length)
+        await new_from_args(p, t, msg, user, target, game or DEFAULT_KIND, length)
         return
     await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
-                        edit=False, owner=user.id, game=game or "portes")
+                        edit=False, owner=user.id, game=game or DEFAULT_KIND)
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:

@@ -19,7 +19,7 @@ from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
 from bot.views.keyboards import finished_matches_keyboard, url_keyboard
 from computer.engine import available as engine_available
-from rules.games import GNUBG_GAME, analysed_by_gnubg
+from rules.game import find_kind, gnubg_kinds
 from rules.match import Phase
 
 log = logging.getLogger("bot.computer")
@@ -47,7 +47,7 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(t._("Hints are only for games against the computer."), show_alert=True)
         return
     state = mv.state
-    if not analysed_by_gnubg(state.game_type):
+    if not find_kind(state.game_type).gnubg:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     if mv.to_act != seat or state.phase != Phase.PLAYING or state.dice is None:
@@ -77,7 +77,7 @@ async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
     if mv.status not in REVIEWED_STATUSES:
         await q.answer(t._("The review is ready when the match is over."), show_alert=True)
         return
-    if not analysed_by_gnubg(mv.state.game_type):
+    if not find_kind(mv.state.game_type).gnubg:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     msg = q.message if isinstance(q.message, Message) else None
@@ -141,7 +141,7 @@ async def cmd_review(update: Update, context: Ctx) -> None:
         await review_one(p, context.bot, msg, user, t, context.args[0])
         return
     # only Portes matches have a review (GNU Backgammon's): the others are not listed
-    matches = await p.uc.finished_matches(user.id, 10, game_type=GNUBG_GAME)
+    matches = await p.uc.finished_matches(user.id, 10, game_types=gnubg_kinds())
     if not matches:
         others = await p.uc.finished_matches(user.id, 1)
         await msg.reply_text(no_review_text(t) if others
@@ -172,7 +172,7 @@ async def review_one(p: Portes, bot: Bot, msg: Message, user: User, t: Tr, ref: 
     if mv.status not in REVIEWED_STATUSES:
         await msg.reply_text(t._("The review is ready when the match is over."))
         return
-    if not analysed_by_gnubg(mv.state.game_type):
+    if not find_kind(mv.state.game_type).gnubg:
         await msg.reply_text(portes_only_text(t))
         return
     if not is_group_chat(msg.chat):

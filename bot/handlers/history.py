@@ -26,8 +26,8 @@ from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
 from bot.views.mat import mat_caption, mat_comment
 from bot.views.texts import move_words, opponent_name
-from rules.fairdice import FairDice
-from rules.games import has_gnubg_games
+from rules.common.fairdice import FairDice
+from rules.game import find_kind
 from rules.match import Match
 from storage.history import finished_matches
 from storage.matfile import match_text
@@ -77,7 +77,7 @@ async def cmd_history(update: Update, context: Ctx) -> None:
         lines.append(f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}")
     await msg.reply_text("\n".join(lines),
                          reply_markup=history_keyboard(t, [s.id for s in matches], user.id, {
-                             s.id for s in matches if has_gnubg_games(s.game_type)}))
+                             s.id for s in matches if find_kind(s.game_type).has_gnubg_games}))
 
 
 async def _own_record(update: Update, context: Ctx, cb: Callback) -> MatchRecord | None:
@@ -100,7 +100,7 @@ async def on_download(update: Update, context: Ctx, cb: Callback) -> None:
     if record is None:
         return
     _, q, t = await tapped(update, context)
-    if not has_gnubg_games(record.match.state.game_type):
+    if not find_kind(record.match.state.game_type).has_gnubg_games:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     await q.answer()

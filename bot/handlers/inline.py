@@ -21,9 +21,17 @@ from bot.handlers.common import HTML, Ctx
 from bot.state import Portes, portes, tapped
 from bot.views import texts
 from bot.views.callbacks import Callback
-from bot.views.games import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, cafe_default, game_name
+from bot.views.games import (
+    GAME_LETTERS,
+    GAME_NAMES,
+    GAME_OF_LETTER,
+    cafe_default,
+    game_name,
+    inline_description,
+)
 from bot.views.i18n import Tr
 from bot.views.keyboards import challenge_keyboard, inline_accept_keyboard
+from rules.game import DEFAULT_KIND, KINDS, find_kind
 from rules.match import MATCH_LENGTHS, match_lengths
 from storage.results import ChallengeResult, ChallengeView
 
@@ -40,16 +48,7 @@ the private chat says why."""
 MAX_RESULTS = 50
 """Telegram takes at most 50 results per answer to an inline query."""
 
-TRIPLE_GAMES = ("portes", "tavli")
-"""The games with a "no triple" choice (the others never score a triple)."""
-
-GAME_WORDS = {
-    "portes": ("port", "πορτ"),
-    "plakoto": ("plak", "πλακ"),
-    "fevga": ("fevg", "φευγ"),
-    "tavli": ("tavl", "ταβλ"),
-    "nardy": ("nard", "ναρδ", "нард"),
-}
+GAME_WORDS = {key: kind.stems for key, kind in KINDS.items()}
 """What in a query names a game (lower case, without accents), in Greek or English."""
 
 
@@ -90,13 +89,13 @@ def inline_choices(query: str) -> list[tuple[str, int, bool]]:
     for game in games:  # the lengths /new offers for the game (a tavli match: 3, 5, 7)
         lengths = [n for n in match_lengths(game) if n in asked] or list(match_lengths(game))
         flags = (True, False) if no_triple_first else (False, True)
-        for nt in flags if game in TRIPLE_GAMES else (False,):
+        for nt in flags if find_kind(game).triple else (False,):
             choices.extend((game, n, nt) for n in lengths)
     return choices[:MAX_RESULTS]
 
 
 def result_id(game: str, length: int, no_triple: bool) -> str:
-    letter = "" if game == "portes" else GAME_LETTERS[game]
+    letter = "" if game == DEFAULT_KIND else GAME_LETTERS[game]
     return f"{length}{'n' if no_triple else 't'}{letter}"
 
 
@@ -107,12 +106,6 @@ def inline_result_title(t: Tr, game: str, length: int, no_triple: bool) -> str:
     if no_triple:
         title += " · " + t._("no triple")
     return title
-
-
-def inline_description(t: Tr, game: str) -> str:
-    if game == "tavli":
-        return t._("Portes, Plakoto and Fevga in turn; a challenge with an Accept button")
-    return t._("Post a challenge with an Accept button")
 
 
 async def on_inline_query(update: Update, context: Ctx) -> None:
@@ -192,7 +185,7 @@ async def on_uncommitted_accept(update: Update, context: Ctx, cb: Callback) -> N
 
 async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, length: int,
                              no_triple: bool, context: Ctx, *, show_again: bool = False,
-                             game: str = "portes") -> ChallengeView | ChallengeResult | None:
+                             game: str = DEFAULT_KIND) -> ChallengeView | ChallengeResult | None:
     """Create the challenge behind an inline card (once), and show its commitment on the card
     (again with ``show_again``: a tap came from a card still without it). ``game``: what the
     match plays (the café start as the game's default). The refusal when the challenge cannot
@@ -208,7 +201,7 @@ async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, 
                 return c
         else:
             res = await p.uc.create_challenge(
-                author_id, length=length, no_triple=no_triple and game in TRIPLE_GAMES,
+                author_id, length=length, no_triple=no_triple and find_kind(game).triple,
                 inline=True, game_type=game, winner_starts=cafe_default(game))
             if not res.ok or res.challenge is None:
                 return res

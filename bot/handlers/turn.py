@@ -33,7 +33,7 @@ from bot.views.echo import echoed
 from bot.views.i18n import Tr
 from bot.views.keyboards import pick_keyboard
 from bot.views.turn_choices import example_play
-from rules.notation import looks_like_play
+from rules.portes.notation import looks_like_play
 from storage.results import ActionResult, MatchView
 from storage.usecases.turns import (
     BackToList,

@@ -12,15 +12,18 @@ import asyncio
 import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import cast
 
+from bot.views.i18n import tr
 from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_board, render_table
 from rendering.geometry import Side
 from rendering.paint import OPPONENT, VIEWER
 from rendering.theme import CLASSIC, THEMES
-from rules.dice import Dice
+from rules.common.dice import Dice
+from rules.game import DEFAULT_KIND, GAMES, find_game, find_kind, game_of
 from rules.match import Match, Phase
 from rules.position import Move, Position
-from rules.tavliboard import TavliPosition, Variant, other_side_point
+from rules.steps.board import StepsPosition, other_side_point
 from storage.results import PlayerView
 
 
@@ -57,8 +60,9 @@ def _draw(
     title: str = "",
     moves_made: tuple[Move, ...] = (),
 ) -> bytes:
-    if isinstance(position, TavliPosition):
-        return render_table(tavli_view(position, viewer_on_roll, colour, dice, last_play,
+    if not game_of(position).caps.bar_and_hits:  # the table of the step-engine games
+        board = cast(StepsPosition, position)
+        return render_table(tavli_view(board, viewer_on_roll, colour, dice, last_play,
                                        last_by_viewer, score, look, moves_made))
     return render_board(
         position,
@@ -75,20 +79,25 @@ def _draw(
     )
 
 
-TITLES = {Variant.PLAKOTO: "Πλακωτό · Plakoto", Variant.FEVGA: "Φεύγα · Fevga",
-          Variant.NARDY: "Μακρύ νάρδι · Long Nardy", Variant.PORTES: "Πόρτες · Portes"}
-"""The game's name on a board, in both languages (one image serves every reader). A Portes
-board has it only in a tavli match, where the games change (a Portes match's boards have none)."""
+@functools.cache
+def game_board_title(game: str) -> str:
+    """The game's name on a board, in both languages (one image serves every reader):
+    "Πλακωτό · Plakoto"."""
+    name = find_game(game).name
+    return f"{tr('el')._(name)} · {tr('en')._(name)}"
 
 
 def board_title(match: Match) -> str:
-    if match.variant == Variant.PORTES and match.game_type != "tavli":
+    """The title of a match's boards: the game's name, except on the default game's boards
+    outside a rotation (a Portes match's boards have none; a tavli match's have it, as the
+    games change)."""
+    if match.variant == DEFAULT_KIND and not find_kind(match.game_type).is_rotation:
         return ""
-    return TITLES.get(match.variant, "")
+    return game_board_title(match.variant)
 
 
 def tavli_view(
-    position: TavliPosition,
+    position: StepsPosition,
     viewer_on_roll: bool,
     colour: str,
     dice: tuple[int, int] | None,
@@ -117,8 +126,8 @@ def tavli_view(
         return other_side_point(variant, point)
 
     return TableView(
-        points_of(stacks), title=TITLES[variant],
-        courses=OPPOSITE_WAYS if variant == Variant.PLAKOTO else SAME_WAY,
+        points_of(stacks), title=game_board_title(variant),
+        courses=SAME_WAY if game_of(position).caps.same_way else OPPOSITE_WAYS,
         off=(position.mover_off, position.opponent_off),
         viewer_color="white" if colour == "white" else "black",
         viewer_on_roll=viewer_on_roll, dice=dice,
@@ -171,6 +180,9 @@ def warm_up() -> None:
     """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for). The
     first drawing of a process loads the fonts and sprites (most of a second); a player's first
     tap, which draws their move, should not pay for it."""
-    for game in ("portes", "plakoto"):  # a board of each renderer, its dice drawn too
+    renderers: dict[bool, str] = {}
+    for key, game_rules in GAMES.items():
+        renderers.setdefault(game_rules.caps.bar_and_hits, key)
+    for game in renderers.values():  # a board of each renderer, its dice drawn too
         match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
         _RENDERER.submit(draw_board, match, 0)

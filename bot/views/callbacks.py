@@ -158,7 +158,7 @@ class Callback:
         return encode(self.action, self.match_id, self.version, self.arg, owner=self.owner)
 
     def move(self) -> tuple[int, int, int]:
-        """The ``(from, to, variant)`` of a :attr:`Action.MOVE` argument."""
+        """The ``(from, to, route)`` of a :attr:`Action.MOVE` argument."""
         m = MOVE_ARG_RE.fullmatch(self.arg or "")
         if not m:
             raise ValueError(f"not a move argument: {self.arg!r}")

@@ -29,11 +29,12 @@ from bot.views.callbacks import Action, encode
 from bot.views.echo import echoed
 from bot.views.games import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, game_name
 from bot.views.i18n import Tr
+from rules.game import DEFAULT_KIND, KINDS
 from rules.match import MATCH_LENGTHS
 
-DEFAULT_GAME = "portes"
-ROWS = (("portes", "plakoto", "fevga"), ("tavli", "nardy"))
-"""The switch buttons, in /new's order."""
+DEFAULT_GAME = DEFAULT_KIND
+ROWS = tuple(tuple(list(KINDS)[i:i + 3]) for i in range(0, len(KINDS), 3))
+"""The switch buttons, in /new's order, three to a row."""
 
 
 def plain(text: str) -> str:
@@ -43,14 +44,10 @@ def plain(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-ALIASES = {plain(name): game for game, names in {
-    "portes": ("portes", "Πόρτες"),
-    "plakoto": ("plakoto", "Πλακωτό"),
-    "fevga": ("fevga", "Φεύγα"),
-    "tavli": ("tavli", "Τάβλι"),
-    "nardy": ("nardy", "nardi", "long nardy", "long nardi", "Νάρδι", "Μακρύ νάρδι"),
-}.items() for name in names}
-"""Every name a game is known by (English and Greek), as :func:`plain` leaves it."""
+ALIASES = {plain(name): key for key, kind in KINDS.items()
+           for name in (key, kind.name, *kind.aliases)}
+"""Every name a game is known by (English and Greek, from the registry :mod:`rules.game`), as
+:func:`plain` leaves it."""
 
 
 def split_game(args: Sequence[str]) -> tuple[str | None, list[str]]:

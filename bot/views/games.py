@@ -5,22 +5,18 @@ mother and a drawn Plakoto, why hints are Portes only, and each game's rules on 
 from __future__ import annotations
 
 from bot.views.i18n import N_, Tr
+from rules.game import DEFAULT_KIND, KINDS
 from rules.match import Match
 
-GAME_NAMES = {
-    "portes": N_("Portes"),
-    "plakoto": N_("Plakoto"),
-    "fevga": N_("Fevga"),
-    "tavli": N_("Tavli"),
-    "nardy": N_("Long Nardy"),
-}
-"""What ``/new`` offers, in this order: a match's ``game_type`` -> its name."""
+GAME_NAMES = {key: kind.name for key, kind in KINDS.items()}
+"""What ``/new`` offers, in this order: a match's ``game_type`` -> its name (a message id,
+from the registry of games, :mod:`rules.game`)."""
 
-GAME_LETTERS = {"portes": "p", "plakoto": "k", "fevga": "f", "tavli": "v", "nardy": "n"}
+GAME_LETTERS = {key: kind.letter for key, kind in KINDS.items()}
 """The one letter a game takes in callback data."""
 GAME_OF_LETTER = {letter: game for game, letter in GAME_LETTERS.items()}
 
-CAFE_GAMES = frozenset({"tavli", "plakoto", "fevga", "nardy"})
+CAFE_GAMES = frozenset(key for key, kind in KINDS.items() if kind.cafe_start)
 """The games whose /new card has the café start switch (the last game's winner rolls first in
 the next game, no opening roll); Portes keeps its opening roll, as its rule sheet says."""
 
@@ -28,7 +24,8 @@ the next game, no opening roll); Portes keeps its opening roll, as its rule shee
 def cafe_default(game: str) -> bool:
     """The café start's default: on in a tavli match (the rotation is played the café way, as
     /rules tavli says), off elsewhere (an opening roll for every game, as in Portes)."""
-    return game == "tavli"
+    kind = KINDS.get(game)
+    return kind is not None and kind.cafe_default
 
 
 def cafe_line(t: Tr, game: str, on: bool, length: int | None = None) -> str | None:
@@ -45,20 +42,33 @@ def cafe_line(t: Tr, game: str, on: bool, length: int | None = None) -> str | No
 
 
 def game_name(t: Tr, game: str) -> str:
-    return t._(GAME_NAMES.get(game, GAME_NAMES["portes"]))
+    return t._(GAME_NAMES.get(game, GAME_NAMES[DEFAULT_KIND]))
 
 
 def game_title(t: Tr, match: Match) -> str:
-    """The name at the head of a caption: the game, and in a tavli match "Tavli · the game"."""
-    name = game_name(t, match.variant.value)
-    return f"{t._('Tavli')} · {name}" if match.game_type == "tavli" else name
+    """The name at the head of a caption: the game, and in a rotation "Tavli · the game"."""
+    name = game_name(t, match.variant)
+    kind = KINDS.get(match.game_type)
+    return f"{t._(kind.name)} · {name}" if kind is not None and kind.is_rotation else name
+
+
+ROTATION_LINES = {"tavli": N_("🎲 Tavli: Portes, Plakoto and Fevga in turn.")}
+"""What the /new card says a rotation plays."""
+ROTATION_DESCRIPTIONS = {
+    "tavli": N_("Portes, Plakoto and Fevga in turn; a challenge with an Accept button")}
+"""An inline result's description of a rotation."""
 
 
 def game_line(t: Tr, game: str) -> str:
-    """The game on the /new card (a tavli match says what it plays)."""
-    if game == "tavli":
-        return t._("🎲 Tavli: Portes, Plakoto and Fevga in turn.")
-    return "🎲 " + game_name(t, game)
+    """The game on the /new card (a rotation says what it plays)."""
+    line = ROTATION_LINES.get(game)
+    return t._(line) if line else "🎲 " + game_name(t, game)
+
+
+def inline_description(t: Tr, game: str) -> str:
+    """An inline result's description (a rotation says what it plays)."""
+    line = ROTATION_DESCRIPTIONS.get(game)
+    return t._(line) if line else t._("Post a challenge with an Accept button")
 
 
 def games_intro(t: Tr) -> str:

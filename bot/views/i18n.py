@@ -5,7 +5,8 @@ one is used when it is at least as new as the ``.po``; otherwise the ``.po`` is 
 memory at load time with ``babel.messages``, so a fresh ``pip install -e .`` works without a build
 step. Message ids are the English texts; placeholders are named, ``{player}``.
 
-To change texts: ``pybabel extract -F bot/babel.cfg -o bot/locales/portes.pot bot``, then
+To change texts (the games' names are in the registry, ``rules/game.py``):
+``pybabel extract -F bot/babel.cfg -o bot/locales/portes.pot bot rules/game.py``, then
 ``pybabel update -i bot/locales/portes.pot -d bot/locales -D portes``, translate, and
 ``pybabel compile -d bot/locales -D portes`` (optional). ``tests/bot/test_i18n.py`` fails when a
 message id lacks a translation in either language.

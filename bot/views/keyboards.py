@@ -12,32 +12,20 @@ from bot.views.callbacks import Action, encode, move_arg
 from bot.views.games import CAFE_GAMES, GAME_LETTERS, GAME_NAMES, cafe_default, game_name
 from bot.views.i18n import LANG_NAMES, LANGS, Tr
 from bot.views.player_settings import move_buttons
-from bot.views.texts import DEFAULT_LEVEL, match_label, match_state, move_words, opponent_name
+from bot.views.texts import match_label, match_state, move_words, opponent_name
 from bot.views.turn_choices import destinations, direct_plays, point_label, sources
-from computer import LEVELS, playable_levels
+from computer.decide import default_level, offered_levels
+from rules.game import DEFAULT_KIND, find_kind
 from rules.match import Match, Phase, match_lengths
 from storage.results import MatchSummary
 
 PER_ROW = 6
 
 
-def offered_levels() -> tuple[int, ...]:
-    """The computer's levels on offer, as storage keeps them (1 easy, 2 medium, 3 strong):
-    without the ``computer`` extra (gnubg-nn), easy only."""
-    playable = playable_levels()
-    return tuple(n for n, name in enumerate(LEVELS, start=1) if name in playable)
-
-
 def offered_levels_for(game: str) -> tuple[int, ...]:
-    """The levels on offer in a game: outside Portes easy and medium (no net plays the other
-    games, so no strong level; ``computer.tavli_player`` plays them, with or without
-    gnubg-nn)."""
-    return offered_levels() if game == "portes" else (1, 2)
-
-
-def default_level() -> int:
-    offered = offered_levels()
-    return DEFAULT_LEVEL if DEFAULT_LEVEL in offered else offered[0]
+    """The computer's levels on offer in a game, as storage keeps them (1 easy, 2 medium,
+    3 strong): :func:`computer.decide.offered_levels`."""
+    return offered_levels(game)
 
 
 def _rows(buttons: list[Btn], per_row: int = PER_ROW) -> list[list[Btn]]:
@@ -125,7 +113,7 @@ def game_rows(game: str, t: Tr, arg: Callable[[str], str], owner: int) -> list[l
 
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
                       computer: bool = False, hours: int | None = None,
-                      default_move: float = 7 * 24 * 3600.0, game: str = "portes",
+                      default_move: float = 7 * 24 * 3600.0, game: str = DEFAULT_KIND,
                       cafe: bool | None = None) -> Markup:
     """The /new card: the games (``game`` ticked, Portes unless another was chosen), a button
     per match length, the times per move (``hours`` ticked; ``None``: the operator's
@@ -153,7 +141,7 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
         *move_buttons(t, hours, default_move, lambda h: encode(
             Action.NEW, 0, 0, f"o{flag}{suffix}" + (f"h{h}" if h else "") + g, owner=owner)),
     ]
-    if game in ("portes", "tavli"):
+    if find_kind(game).triple:
         rows.append([Btn(toggle_text, callback_data=encode(
             Action.NEW, 0, 0, f"o{toggle_flag}{suffix}{chosen}{g}", owner=owner))])
     if game in CAFE_GAMES:
@@ -164,7 +152,7 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
                                               owner=owner))])
     rows.append(lengths)
     if computer:
-        level = default_level() if game == "portes" else 2
+        level = default_level(game)
         rows.append([Btn("🤖 " + t._("Against the computer"),
                          callback_data=encode(Action.NEW_COMPUTER, 0, 0,
                                               f"o{flag}{level}g{GAME_LETTERS[game]}",
@@ -173,14 +161,14 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
     return Markup(rows)
 
 
-def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "portes", *,
+def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = DEFAULT_KIND, *,
                            owner: int) -> Markup:
     """The /new card against the computer: the level (one ticked), the lengths (each starts a
     challenge), the "no triple" switch, back to a match against a person. Outside Portes the
     computer has one level (:func:`offered_levels_for`)."""
     flag = "n" if no_triple else "t"
     g = f"g{GAME_LETTERS[game]}"
-    # Level numbers as storage keeps them (bot.computer_player.LEVELS names them).
+    # Level numbers as storage keeps them (computer.decide.LEVEL_NAMES names them).
     names = {1: t._("Easy"), 2: t._("Medium"), 3: t._("Strong")}
     levels = [  # "l": a level chosen (remembered for the player; "o" only draws the card)
         Btn(("✔ " if n == level else "") + names[n],
@@ -196,7 +184,7 @@ def computer_card_keyboard(t: Tr, no_triple: bool, level: int, game: str = "port
     toggle_text = ("☑ " if no_triple else "☐ ") + t._("No triple (backgammon counts 2)")
     toggle = "t" if no_triple else "n"
     rows = [levels, lengths]
-    if game in ("portes", "tavli"):  # the other games have no triple anyway
+    if find_kind(game).triple:  # the other games have no triple anyway
         rows.append([Btn(toggle_text, callback_data=encode(Action.NEW_COMPUTER, 0, 0,
                                                            f"o{toggle}{level}{g}", owner=owner))])
     rows.append([Btn("👥 " + t._("Against a person"),
@@ -305,7 +293,7 @@ def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup 
     ``None`` when there is none (Telegram refuses a keyboard without buttons)."""
     rows = []
     for s in matches:
-        if s.game_type != "portes":
+        if not find_kind(s.game_type).gnubg:
             continue
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         rows.append([Btn(f"📊 #{s.id} {opponent_name(t, s)} {me}–{them}",

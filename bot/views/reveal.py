@@ -1,8 +1,9 @@
 """The end of a match: its dice seed revealed, in plain words, with every roll and how to check.
 
 The rolls are recomputed from the revealed seed and the mixed-in value by the code that rolled
-them (:mod:`rules.fairdice`), and split into games the way the match drew them
-(:func:`rules.fairdice.games_of`), so the list is what the seed gives, to compare with what was
+them (:mod:`rules.common.fairdice`), and split into games the way the match drew them
+(:func:`rules.common.fairdice.games_of`), so the list is what the seed gives, to compare with what
+was
 played. ``docs/dice.md`` says the same at length.
 """
 
@@ -13,8 +14,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from bot.views.i18n import Tr
-from rules.dice import Dice
-from rules.fairdice import GameRolls, games_of
+from rules.common.dice import Dice
+from rules.common.fairdice import GameRolls, games_of
 from storage.results import Fairness, MatchRecord
 
 MESSAGE_LIMIT = 4096
@@ -142,6 +143,7 @@ def dice_help_text(t: Tr) -> str:
         "\n"
         "At the end the bot reveals the seed. Check that its SHA-256 is the one shown before the "
         "match, and that it gives the rolls you played: the command in that message does both "
-        "(rules/fairdice.py, from the bot's source), and so do these lines of Python, given the "
+        "(rules/common/fairdice.py, from the bot's source), and so do these lines of Python, "
+        "given the "
         "seed, the value mixed in and the number of dice:"
     ) + f"\n<pre>{html.escape(PYTHON_CHECK, quote=False)}</pre>"

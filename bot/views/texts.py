@@ -22,7 +22,8 @@ from bot.views.games import (
 )
 from bot.views.i18n import N_, Tr
 from bot.views.player_settings import per_move_line
-from rules.errors import PortesError
+from rules.common.errors import PortesError
+from rules.game import DEFAULT_KIND
 from rules.games import format_moves_so_far
 from rules.match import GameKind, Match, Phase
 from storage.ratings import deleted_player
@@ -387,9 +388,9 @@ def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
     return text + ("\n" + per_move_line(t, per_move) if per_move else "")
 
 
-def challenge_line(t: Tr, author: str, who: str, length: int, game: str = "portes") -> str:
+def challenge_line(t: Tr, author: str, who: str, length: int, game: str = DEFAULT_KIND) -> str:
     """The first line of a challenge card: who challenges whom, to how many points."""
-    if game != "portes":
+    if game != DEFAULT_KIND:
         return t.ngettext("🎲 {author} challenges {who} to {game}: a match to {n} point.",
                           "🎲 {author} challenges {who} to {game}: a match to {n} points.",
                           length, author=author, who=who, game=game_name(t, game))
@@ -441,7 +442,7 @@ NO_ENGINE_REVIEW = N_("Reviews need the computer's engine (gnubg-nn), which is n
                       "on this bot.")
 DEFAULT_LEVEL = 2
 """The computer's level when none is known, as storage keeps levels (1 easy, 2 medium, 3
-strong; :data:`bot.computer_player.LEVELS` names them for the engine)."""
+strong; :data:`computer.decide.LEVEL_NAMES` names them for the engine)."""
 LEVEL_TEXT = {1: N_("easy"), 2: N_("medium"), 3: N_("strong")}
 
 
@@ -463,7 +464,7 @@ def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
     text = t.ngettext("🤖 A match against the computer ({level}) to {n} point.",
                       "🤖 A match against the computer ({level}) to {n} points.",
                       c.length, level=level_text(t, c.computer_level))
-    if c.game_type != "portes":
+    if c.game_type != DEFAULT_KIND:
         text = f"🎲 {game_name(t, c.game_type)}\n{text}"
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")

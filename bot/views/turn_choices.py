@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from rules.games import format_play
 from rules.match import Match, Phase
-from rules.offers import Destination, offered_plays
-from rules.offers import destinations as rules_destinations
+from rules.match.offers import Destination, offered_plays
+from rules.match.offers import destinations as rules_destinations
 from rules.position import Play
 
 __all__ = ["Destination", "destinations", "direct_plays", "example_play", "find_destination",
@@ -29,7 +29,7 @@ def sources(match: Match) -> list[int]:
 
 def destinations(match: Match, from_point: int) -> list[Destination]:
     """Every point the checker on ``from_point`` may reach (the rules' own
-    :func:`rules.offers.destinations`)."""
+    :func:`rules.match.offers.destinations`)."""
     return rules_destinations(match, from_point)
 
 
@@ -42,7 +42,7 @@ def find_destination(match: Match, from_point: int, to_point: int, route: int = 
 
 def direct_plays(match: Match, limit: int) -> list[tuple[Play, str]]:
     """The whole legal plays with their text, when they are offered at once
-    (:func:`rules.offers.offered_plays`); else an empty list (tap by tap)."""
+    (:func:`rules.match.offers.offered_plays`); else an empty list (tap by tap)."""
     dice = match.dice
     return [(p, format_play(match.position, dice, p.moves, match.options))
             for p in offered_plays(match, limit) if dice is not None]

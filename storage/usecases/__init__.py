@@ -151,7 +151,7 @@ class UseCases(
     the event loop while the worker thread waits for it) awaited with ``"read"`` after a use case
     has read and decided, before it writes, ``"written"`` after its writes but before its commit,
     and ``"committed"`` after its commit. ``seeds`` draws each new match's secret dice seed
-    (default :func:`rules.fairdice.new_seed`); tests pass a fixed source to replay a match
+    (default :func:`rules.common.fairdice.new_seed`); tests pass a fixed source to replay a match
     exactly. It is deliberately not a setting: a seed known in advance would empty the dice
     commitment of its meaning. ``wall`` is the wall clock of delivery and of the leases and
     budgets several instances share (see :class:`~storage.usecases.kernel.Kernel`).

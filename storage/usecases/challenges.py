@@ -11,8 +11,9 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from rules.errors import CorruptState, InvalidAction, PortesError
-from rules.fairdice import FairDice, commitment
+from rules.common.errors import CorruptState, InvalidAction, PortesError
+from rules.common.fairdice import FairDice, commitment
+from rules.game import DEFAULT_KIND
 from rules.match import Event, Match
 from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow
 from storage.results import (
@@ -30,7 +31,6 @@ from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rematches import rematch_refusal
 from storage.usecases.rows import (
     Plan,
-    auto_play,
     refused,
     storable_id,
     stored_state,
@@ -172,7 +172,7 @@ class ChallengeCases(Feature):
         computer_level: int | None = None,
         rematch_of: int | None = None,
         move_seconds: int | None = None,
-        game_type: str = "portes", winner_starts: bool = False,
+        game_type: str = DEFAULT_KIND, winner_starts: bool = False,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
@@ -350,7 +350,7 @@ class ChallengeCases(Feature):
                 new_state, events = state.start(dice)
             except InvalidAction:  # another acceptor won between the two reads (PostgreSQL)
                 return refused("challenge_closed", CLOSED_MESSAGE)
-            new_state, more = auto_play(new_state, dice)
+            new_state, more = new_state.play_forced(dice)
             events = [*events, *more]
             k.checkpoint("read")
             extra = _starting_values(ch, row, acceptor_id=acceptor_id, mix=mix, now=now,

@@ -21,8 +21,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from rules.errors import CorruptState, PortesError
-from rules.fairdice import FairDice, new_seed
+from rules.common.errors import CorruptState, PortesError
+from rules.common.fairdice import FairDice, new_seed
 from rules.match import Event, Match
 from storage.db import Database, current_loop
 from storage.delivery.outbox import outbox_step
@@ -60,7 +60,6 @@ from storage.usecases.rows import (
     MatchData,
     MatchLike,
     Plan,
-    auto_play,
     board_view,
     player_view,
     refused,
@@ -123,7 +122,8 @@ class Kernel:
     """Loading, planning and compare-and-swap writing of matches, over one database.
 
     ``seeds`` draws each new match's secret dice seed (default
-    :func:`rules.fairdice.new_seed`); only code passes another (tests replaying a match exactly).
+    :func:`rules.common.fairdice.new_seed`); only code passes another (tests replaying a match
+    exactly).
     ``wall`` is the wall clock of delivery (its claims' leases, back-offs and the outbox's due
     times) and of what several instances share (the computer's leases, the groups' Telegram
     budgets); seconds since the epoch, default :func:`time.time`: real time whatever ``clock``
@@ -415,7 +415,7 @@ class Kernel:
             try:
                 new_state, events = decide(state, seat, dice)
                 if auto:
-                    new_state, more = auto_play(new_state, dice)
+                    new_state, more = new_state.play_forced(dice)
                     events = [*events, *more]
             except Unchanged:
                 return ActionResult(Outcome.OK, match=self.loaded_view(loaded))

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection, text
 
+from rules.game import DEFAULT_KIND
 from storage.ratings import Standing, deleted_player, rate
 from storage.results import RatingChange
 
@@ -49,7 +50,7 @@ def scopes(chat_id: int | None) -> tuple[int, ...]:
 
 def game_of(match: Mapping[str, Any]) -> str:
     """The game a match rates in: its ``game_type`` (older callers' matches are Portes)."""
-    return str(match.get("game_type") or "portes")
+    return str(match.get("game_type") or DEFAULT_KIND)
 
 
 def _standing(conn: Connection, player: int, game: str, scope: int) -> Standing:

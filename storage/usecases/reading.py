@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, UnaryExpression, and_, or_, select
 from sqlalchemy.orm import Session
 
-from rules.errors import CorruptState
-from rules.fairdice import FairDice
+from rules.common.errors import CorruptState
+from rules.common.fairdice import FairDice
 from rules.match import Match
 from rules.position import Dice, Move
 from storage.models import GameRow, MatchRow, TurnRow
@@ -147,12 +147,12 @@ class ReadingCases(Feature):
 
     @off_loop
     def finished_matches(self, user_id: int, limit: int = 10, *,
-                         game_type: str | None = None) -> list[MatchSummary]:
+                         game_types: Sequence[str] | None = None) -> list[MatchSummary]:
         """The player's finished (or abandoned) matches, the most recently ended first; with
-        ``game_type``, those of that game only (``"portes"``: the ones a review can read)."""
+        ``game_types``, those of these kinds only (say, the ones a review can read)."""
         ended: ColumnElement[bool] = MatchRow.status.in_(REVIEWABLE)
-        if game_type is not None:
-            ended = and_(ended, MatchRow.game_type == game_type)
+        if game_types is not None:
+            ended = and_(ended, MatchRow.game_type.in_(tuple(game_types)))
         with self.kernel.sessions() as session:
             return self._player_summaries(
                 session, user_id, ended, (MatchRow.finished_at.desc(), MatchRow.id.desc()),

@@ -4,7 +4,7 @@ match, cancelling a match nobody has moved in. Each is one
 
 from __future__ import annotations
 
-from rules.dice import DiceSource
+from rules.common.dice import DiceSource
 from rules.match import Event, Match
 from storage.results import ActionResult, Actor
 from storage.usecases.kernel import Feature, off_loop

@@ -11,7 +11,8 @@ from typing import Any
 
 from sqlalchemy import Row, bindparam, delete, insert, select, update
 
-from rules.dice import DiceSource
+from rules.common.dice import DiceSource
+from rules.game import DEFAULT_KIND
 from rules.match import Event, Match, Phase
 from storage.models import Base, BoardMessageRow, MatchRow, Player
 from storage.results import (
@@ -83,7 +84,7 @@ class MatchData:
     started_at: datetime | None
     finished_at: datetime | None
     move_seconds: int | None = None
-    game_type: str = "portes"
+    game_type: str = DEFAULT_KIND
 
 
 MatchLike = MatchRow | MatchData
@@ -224,19 +225,6 @@ def seat_of(row: MatchLike, actor: Actor) -> int | None:
     if row.player1_id is not None and actor == row.player1_id:
         return 1
     return None
-
-
-def auto_play(state: Match, dice: DiceSource) -> tuple[Match, list[Event]]:
-    """Play forced plays for the players until a real decision is needed (passes are played
-    by the rules core itself)."""
-    events: list[Event] = []
-    while state.phase == Phase.PLAYING:
-        forced = state.forced_play()
-        if forced is None:
-            break
-        state, more = state.play(state.turn, forced, dice, forced=True)
-        events.extend(more)
-    return state, events
 
 
 def refused(code: str, message: str, match: MatchView | None = None) -> ActionResult:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy.exc import IntegrityError
 
+from rules.game import DEFAULT_KIND
 from storage.social import (
     ChatPlayer,
     Forgotten,
@@ -27,7 +28,7 @@ class SocialCases(Feature):
 
     @off_loop
     def leaderboard(self, scope: int, me: int | None = None, *,
-                    game: str = "portes") -> Leaderboard:
+                    game: str = DEFAULT_KIND) -> Leaderboard:
         """The leaderboard of ``game`` in ``scope`` (0: global; a group's chat id: the
         group's)."""
         with self.kernel.db.engine.connect() as conn:
@@ -35,12 +36,12 @@ class SocialCases(Feature):
 
     @off_loop
     def player_stats(self, player: int, group: int | None = None, *,
-                     game: str = "portes") -> PlayerStats:
+                     game: str = DEFAULT_KIND) -> PlayerStats:
         with self.kernel.db.engine.connect() as conn:
             return player_stats(conn, player, group, game=game)
 
     @off_loop
-    def head_to_head(self, first: int, second: int, *, game: str = "portes") -> HeadToHead:
+    def head_to_head(self, first: int, second: int, *, game: str = DEFAULT_KIND) -> HeadToHead:
         with self.kernel.db.engine.connect() as conn:
             return head_to_head(conn, first, second, game=game)
 

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules.dice import DiceSource
-from rules.errors import IllegalPlay
+from rules.common.dice import DiceSource
+from rules.common.errors import IllegalPlay
 from rules.match import Event, Match
-from rules.offers import destinations, offered_plays
+from rules.match.offers import destinations, offered_plays
 from rules.position import Move, Play
 from storage.delivery.claims import ask_keyboard
 from storage.models import BoardMessageRow
@@ -33,7 +33,7 @@ class Checker:
 @dataclass(frozen=True)
 class MoveTo:
     """The checker on ``from_point`` to ``to_point`` (by ``route``, when two routes there end
-    in different positions, see :class:`rules.offers.Destination`)."""
+    in different positions, see :class:`rules.match.offers.Destination`)."""
 
     from_point: int
     to_point: int
@@ -43,7 +43,7 @@ class MoveTo:
 @dataclass(frozen=True)
 class OfferedPlay:
     """The ``index``-th of the whole plays offered at once (at most ``limit`` are, see
-    :func:`rules.offers.offered_plays`)."""
+    :func:`rules.match.offers.offered_plays`)."""
 
     index: int
     limit: int

@@ -12,8 +12,8 @@ from typing import Any
 
 from sqlalchemy import update
 
-from rules.board import parse_fixture
-from rules.dice import Dice
+from rules.common.dice import Dice
+from rules.portes.board import parse_fixture
 from standin import StandIn
 from standin.players import live_board, new_board, start_group_match
 from storage.models import MatchRow

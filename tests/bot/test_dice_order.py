@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.views.board_image import board_key, draw_board
-from rules.dice import Dice, RecordedDice
+from rules.common.dice import Dice, RecordedDice
 from rules.match import Match
 
 

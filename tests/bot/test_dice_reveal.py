@@ -12,7 +12,7 @@ import pytest
 from bot.settings import ENV_HELP, SettingsError, from_env
 from bot.views.i18n import tr
 from bot.views.reveal import MESSAGE_LIMIT, PYTHON_CHECK, reveal_text, tg_len
-from rules.fairdice import TEST_VECTOR, TEST_VECTOR_MIX, TEST_VECTOR_SEED, FairDice
+from rules.common.fairdice import TEST_VECTOR, TEST_VECTOR_MIX, TEST_VECTOR_SEED, FairDice
 from standin import Message, StandIn
 from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from storage.results import Fairness

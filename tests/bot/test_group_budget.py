@@ -142,7 +142,7 @@ async def test_the_private_board_link_brings_the_board_back(
 async def test_a_play_typed_in_the_private_chat_goes_to_the_group_match(
     standin: StandIn, make_bot: Any
 ) -> None:
-    from rules.notation import format_play
+    from rules.portes.notation import format_play
 
     running = await make_bot()
     alice = standin.user("Alice", username="alice")

@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 from bot.views import i18n
@@ -17,6 +17,8 @@ from bot.views.i18n import LANGS, lang_of, po_path, tr
 from bot.views.texts import duration
 
 BOT = Path(i18n.__file__).parent.parent
+GAMES = BOT.parent / "rules" / "game.py"
+"""The registry of games, whose names are message ids too (``N_("Plakoto")``)."""
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 
@@ -29,7 +31,14 @@ def used_message_ids() -> set[str | tuple[str, str]]:
             found.add((message[0], message[1]))
         else:
             found.add(message)
+    for _line, message, _comments, _context in extract_from_file("python", str(GAMES),
+                                                                  keywords=KEYWORDS):
+        found.add(message)
     return found
+
+
+def test_the_games_names_are_extracted_from_the_registry() -> None:
+    assert {"Portes", "Plakoto", "Fevga", "Long Nardy", "Tavli"} <= used_message_ids()
 
 
 def fields(text: str) -> set[str]:

@@ -14,9 +14,9 @@ from sqlalchemy import update
 from bot.views.callbacks import decode
 from rendering import render_board, render_table
 from rendering.theme import CLASSIC
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.match import Match
-from rules.moves import Move
+from rules.portes.moves import Move
 from standin import Message, StandIn, User
 from standin.players import (
     board_version,

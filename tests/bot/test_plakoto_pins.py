@@ -10,8 +10,8 @@ from dataclasses import replace
 
 from sqlalchemy import update
 
-from rules.dice import Dice
-from rules.tavliboard import parse_tavli
+from rules.common.dice import Dice
+from rules.steps.board import parse_steps
 from standin import StandIn
 from standin.players import board_version, next_private_turn
 from storage.models import MatchRow
@@ -27,7 +27,7 @@ async def test_a_checker_passing_over_a_lone_checker_is_written_without_a_pin(
     alice, bob = await private_game(standin, "Plakoto")
     mover, board = await next_private_turn(standin, [alice, bob], 0)
     state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
-    crafted = replace(state, position=parse_tavli("plakoto", "x 13:1 6:14; o 17:1 24:14"),
+    crafted = replace(state, position=parse_steps("plakoto", "x 13:1 6:14; o 17:1 24:14"),
                       dice=Dice(5, 2), chosen=())
     with bot.uc.db.sessions.begin() as session:
         session.execute(update(MatchRow).where(MatchRow.id == 1)

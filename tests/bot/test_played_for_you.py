@@ -64,9 +64,9 @@ def test_a_shared_board_tells_each_player_whose_turns_were_all_played_for_them()
 
     from bot.views.i18n import tr
     from bot.views.texts import Names, caption
-    from rules.dice import Dice, RecordedDice
+    from rules.common.dice import Dice, RecordedDice
     from rules.match import Match
-    from rules.moves import Move
+    from rules.portes.moves import Move
     from storage.results import LoggedTurn
 
     match, _ = Match.new(1, game_type="fevga").start(RecordedDice([3, 2]))

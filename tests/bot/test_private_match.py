@@ -48,7 +48,7 @@ async def test_full_three_point_match_in_private_chats(standin: StandIn, make_bo
         assert final is not None
         assert "wins the match" in final.caption or "κερδίζει τον αγώνα" in final.caption
         texts = [m.content for m in user.private.bot_messages()]
-        assert any("python -m rules.fairdice" in t for t in texts)
+        assert any("python -m rules.common.fairdice" in t for t in texts)
         # only one live board per player
         assert len([m for m in user.private.bot_messages() if m.photo_bytes]) == 1
     record = await bot.uc.match_record(1)
@@ -60,7 +60,7 @@ async def test_a_play_typed_in_notation(standin: StandIn, bot: Running) -> None:
     mover, board = await next_private_turn(standin, [alice, bob], 0)
     match = (await bot.uc.load_match(1)).match
     assert match is not None and match.state.dice is not None
-    from rules.notation import format_play
+    from rules.portes.notation import format_play
 
     state = match.state
     bad = mover.send(mover.private, "24/1")
@@ -92,7 +92,7 @@ async def test_a_deleted_board_is_posted_again(standin: StandIn, bot: Running) -
     # the mover's board disappears (deleted), then they type their play
     await bot.app.bot.delete_message(board.chat_id, board.message_id)
     state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
-    from rules.notation import format_play
+    from rules.portes.notation import format_play
 
     play = state.legal_plays()[0]
     mover.send(mover.private, format_play(state.position, state.dice, play.moves))  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.views.i18n import tr
 from bot.views.keyboards import resign_keyboard
-from rules.dice import SeededDice
+from rules.common.dice import SeededDice
 from rules.match import Match
 
 

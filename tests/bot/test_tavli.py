@@ -65,7 +65,7 @@ async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
     assert max(record.match.state.score) >= 1
     assert all(r.variant == "plakoto" for r in record.match.state.results)
     # the seed is revealed as for Portes
-    assert any("python -m rules.fairdice" in m.content for m in group.bot_messages())
+    assert any("python -m rules.common.fairdice" in m.content for m in group.bot_messages())
 
 
 @pytest.mark.long
@@ -158,7 +158,7 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(
     assert final is not None and "wins the match" in final.caption
     # the dice reveal splits the rolls game by game, each later game opened by its winner
     reveal = next(m.content for m in alice.private.bot_messages()
-                  if "python -m rules.fairdice" in m.content)
+                  if "python -m rules.common.fairdice" in m.content)
     assert "Game 3:" in reveal
     # /history: a Download with the Portes game only (a .mat holds backgammon games), the
     # file's comment and the document's caption saying which games are left out

@@ -11,9 +11,9 @@ from dataclasses import replace
 
 from sqlalchemy import update
 
-from rules.dice import Dice
+from rules.common.dice import Dice
 from rules.games import format_play
-from rules.tavliboard import TavliPosition
+from rules.steps.board import StepsPosition
 from standin import Message, StandIn, User
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.models import MatchRow
@@ -22,7 +22,7 @@ from tests.bot.conftest import Running
 from tests.bot.helpers.tavli import private_game, resign_game
 
 
-def both_mothers_in_reach() -> TavliPosition:
+def both_mothers_in_reach() -> StepsPosition:
     """From the mover's side: his mother pinned on his start (24) under an opposing checker,
     14 checkers on his 7 and 8; the opponent's mother alone on her start (the mover's 1), her
     other 13 at home. With 6-5 every play pins her mother (7/1*): both mothers are pinned."""
@@ -31,14 +31,14 @@ def both_mothers_in_reach() -> TavliPosition:
     board[7], board[8] = 7, 7
     pins = [0] * 26
     pins[24] = 1
-    return TavliPosition("plakoto", board, pins)
+    return StepsPosition("plakoto", board, pins)
 
 
 async def set_up_the_draw(bot: Running, match_id: int) -> str:
     """Put the match (a Plakoto game on turn) in :func:`both_mothers_in_reach` with 6-5 to play,
     as its stored state; returns a play that pins the second mother, as typed."""
     state = (await bot.uc.load_match(match_id)).match.state  # type: ignore[union-attr]
-    assert state.variant.value == "plakoto"
+    assert state.variant == "plakoto"
     crafted = replace(state, position=both_mothers_in_reach(), dice=Dice(6, 5), chosen=())
     with bot.uc.db.sessions.begin() as session:
         session.execute(update(MatchRow).where(MatchRow.id == match_id)
@@ -83,8 +83,8 @@ async def test_a_drawn_plakoto_scores_nothing_and_is_played_again(
     assert greek is not None and "ισοπαλία" in (greek.caption or "")
     state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
     assert state.score == (0, 0) and state.game == 2 and not state.results
-    assert state.variant.value == "plakoto" and state.winner is None
-    assert state.position == TavliPosition.start_of("plakoto")  # the set-up again
+    assert state.variant == "plakoto" and state.winner is None
+    assert state.position == StepsPosition.start_of("plakoto")  # the set-up again
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.status != "finished"
 
@@ -110,7 +110,7 @@ async def test_a_drawn_plakoto_in_a_tavli_match_is_plakoto_again(
     assert "🤝 Both mothers pinned: a draw, the game is replayed." in caption
     assert caption.startswith("🎲 Tavli · Plakoto"), caption
     state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
-    assert state.variant.value == "plakoto" and state.game == 3
+    assert state.variant == "plakoto" and state.game == 3
     assert sorted(state.score) == [0, 1] and len(state.results) == 1
     # the café start holds for the replayed game: Bob, the last winner, rolls first
     assert "Game 3: Βασίλης won the last game and rolls first." in caption

@@ -13,9 +13,9 @@ from computer.tavli import TavliEasyPlayer
 from computer.tavli_medium import TavliMediumPlayer, tavli_player
 from rules.games import game_outcome, legal_plays, start_position
 from rules.position import Position
-from rules.selfplay import tavli_selfplay_positions
-from rules.tavliboard import TavliPosition, Variant, parse_tavli
-from rules.tavlioptions import FevgaOptions, RuleOptions
+from rules.selfplay import steps_selfplay_positions
+from rules.steps.board import StepsPosition, Variant, parse_steps
+from rules.steps.options import FevgaOptions, RuleOptions
 from tests.sampling import sample_or_full
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
@@ -39,14 +39,14 @@ def test_the_medium_player_always_chooses_a_legal_play(variant: Variant) -> None
     player = TavliMediumPlayer(plies=2, seed=3)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(2)
-    for position in tavli_selfplay_positions(variant, 40, seed=9):
+    for position in steps_selfplay_positions(variant, 40, seed=9):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         assert player.choose_play(position, dice) in legal_plays(position, dice)
 
 
 @pytest.mark.parametrize(("variant", "fixture"), CRAFTED)
 def test_the_medium_player_is_legal_in_crafted_positions(variant: Variant, fixture: str) -> None:
-    position = parse_tavli(variant, fixture)
+    position = parse_steps(variant, fixture)
     for player in (TavliMediumPlayer(), TavliMediumPlayer(plies=2)):
         for dice in ((6, 6), (6, 5), (4, 4), (3, 1), (2, 1), (1, 1)):
             assert player.choose_play(position, dice) in legal_plays(position, dice)
@@ -54,7 +54,7 @@ def test_the_medium_player_is_legal_in_crafted_positions(variant: Variant, fixtu
 
 def test_the_medium_player_plays_by_the_matchs_options() -> None:
     fixture = "x 24:9 21:1 20:1 18:1 17:1 16:1 15:1; o 24:15"
-    position = parse_tavli(Variant.FEVGA, fixture)
+    position = parse_steps(Variant.FEVGA, fixture)
     options = RuleOptions(fevga=FevgaOptions(fevga_prime="nardy"))
     player = tavli_player("medium", options)
     assert player.choose_play(position, (5, 1)) in legal_plays(position, (5, 1), options)
@@ -73,7 +73,7 @@ def test_the_medium_player_keeps_to_its_deadline() -> None:
     # A deadline already past still gives a legal play: the search returns what it has (how
     # long a decision takes is measured in bench/strength.py --tavli, not asserted here).
     for variant in GAMES:
-        for position in tavli_selfplay_positions(variant, 12, seed=1):
+        for position in steps_selfplay_positions(variant, 12, seed=1):
             hurried = TavliMediumPlayer(plies=2, budget_ms=0.0)
             for dice in ((2, 2), (6, 1)):
                 assert hurried.choose_play(position, dice) in legal_plays(position, dice)
@@ -83,7 +83,7 @@ def test_the_medium_player_keeps_to_its_deadline() -> None:
 def test_the_medium_player_is_deterministic(variant: Variant) -> None:
     # Unhurried (no deadline can cut the search short), the same position and roll always get
     # the same play, from two players alike.
-    positions = tavli_selfplay_positions(variant, 12, seed=4)
+    positions = steps_selfplay_positions(variant, 12, seed=4)
     first, second = (TavliMediumPlayer(seed=5, budget_ms=60_000.0) for _ in range(2))
     for position in positions[::3]:
         for dice in ((5, 3), (4, 4)):
@@ -91,20 +91,20 @@ def test_the_medium_player_is_deterministic(variant: Variant) -> None:
 
 
 def _pinned_theirs(position: Position) -> int:
-    assert isinstance(position, TavliPosition)
+    assert isinstance(position, StepsPosition)
     return position.pins.count(-1)
 
 
 def test_plakoto_medium_pins_a_lone_checker() -> None:
     # 8/5 pins their blot on our 5 (their 20); nothing of theirs can reach our checker there.
-    position = parse_tavli(Variant.PLAKOTO, "x 24:12 13:2 8:1; o 24:13 20:1 11:1")
+    position = parse_steps(Variant.PLAKOTO, "x 24:12 13:2 8:1; o 24:13 20:1 11:1")
     for plies in (1, 2):
         play = TavliMediumPlayer(plies=plies).choose_play(position, (3, 1))
         assert _pinned_theirs(play.position) == 1
 
 
 def test_plakoto_medium_pins_the_mother_to_win() -> None:
-    position = parse_tavli(Variant.PLAKOTO, "x 8:1 3:1 2:13; o 24:1 10:14")
+    position = parse_steps(Variant.PLAKOTO, "x 8:1 3:1 2:13; o 24:1 10:14")
     play = TavliMediumPlayer().choose_play(position, (2, 6))
     outcome = game_outcome(play.position)
     assert outcome is not None and outcome.mover_wins and outcome.points == 2
@@ -112,7 +112,7 @@ def test_plakoto_medium_pins_the_mother_to_win() -> None:
 
 def test_fevga_medium_blocks_in_front_of_the_opponents_start() -> None:
     # Their fourteen wait on our 12: 13/11 13/10 holds the two points right in front of them.
-    position = parse_tavli(Variant.FEVGA, "x 24:11 14:2 13:2; o 24:14 20:1")
+    position = parse_steps(Variant.FEVGA, "x 24:11 14:2 13:2; o 24:14 20:1")
     play = TavliMediumPlayer().choose_play(position, (3, 2))
     board = play.position.board
     assert board[11] > 0 and board[10] > 0
@@ -120,7 +120,7 @@ def test_fevga_medium_blocks_in_front_of_the_opponents_start() -> None:
 
 def test_nardy_medium_builds_a_block_ahead_of_the_head() -> None:
     # Rather than another checker off the head, two points in a row in front of their head.
-    position = parse_tavli(Variant.NARDY, "x 24:12 16:1 15:1 13:1; o 24:15")
+    position = parse_steps(Variant.NARDY, "x 24:12 16:1 15:1 13:1; o 24:15")
     play = TavliMediumPlayer().choose_play(position, (5, 4))
     board = play.position.board
     assert board[24] == 12

@@ -11,9 +11,9 @@ from computer.players import ComputerPlayer
 from computer.tavli import TavliEasyPlayer
 from rules.games import game_outcome, legal_plays, start_position
 from rules.position import Position
-from rules.selfplay import tavli_selfplay_positions
-from rules.tavliboard import Variant, parse_tavli
-from rules.tavlioptions import FevgaOptions, RuleOptions
+from rules.selfplay import steps_selfplay_positions
+from rules.steps.board import Variant, parse_steps
+from rules.steps.options import FevgaOptions, RuleOptions
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 
@@ -23,7 +23,7 @@ def test_the_easy_player_always_chooses_a_legal_play(variant: Variant) -> None:
     player = TavliEasyPlayer(seed=3)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(1)
-    for position in tavli_selfplay_positions(variant, 60, seed=4):
+    for position in steps_selfplay_positions(variant, 60, seed=4):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         assert player.choose_play(position, dice) in legal_plays(position, dice)
 
@@ -31,7 +31,7 @@ def test_the_easy_player_always_chooses_a_legal_play(variant: Variant) -> None:
 def test_the_easy_player_plays_by_the_matchs_options() -> None:
     # With the Nardy reading of Fevga's prime, 24/19 would make six in a row: not offered
     fixture = "x 24:9 21:1 20:1 18:1 17:1 16:1 15:1; o 24:15"
-    position = parse_tavli(Variant.FEVGA, fixture)
+    position = parse_steps(Variant.FEVGA, fixture)
     options = RuleOptions(fevga=FevgaOptions(fevga_prime="nardy"))
     play = TavliEasyPlayer(options=options).choose_play(position, (5, 1))
     assert play in legal_plays(position, (5, 1), options)
@@ -43,7 +43,7 @@ def test_the_easy_player_plays_portes_as_the_portes_easy_level() -> None:
 
 
 def test_the_easy_player_pins_the_mother_when_it_can() -> None:
-    position = parse_tavli(Variant.PLAKOTO, "x 8:1 3:1 2:13; o 24:1 10:14")
+    position = parse_steps(Variant.PLAKOTO, "x 8:1 3:1 2:13; o 24:1 10:14")
     play = TavliEasyPlayer().choose_play(position, (2, 6))
     outcome = game_outcome(play.position)
     assert outcome is not None and outcome.points == 2 and outcome.mover_wins

@@ -10,9 +10,9 @@ from collections import Counter
 
 import pytest
 
-from rules import fairdice
-from rules.dice import DiceSource
-from rules.fairdice import (
+from rules.common import fairdice
+from rules.common.dice import DiceSource
+from rules.common.fairdice import (
     ACCEPT_BELOW,
     TEST_VECTOR,
     TEST_VECTOR_COMMITMENT,
@@ -132,7 +132,7 @@ def test_chi_square_catches_a_modulo_biased_derivation() -> None:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "rules.fairdice", *args], capture_output=True, text=True
+        [sys.executable, "-m", "rules.common.fairdice", *args], capture_output=True, text=True
     )
 
 

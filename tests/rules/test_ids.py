@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from oracles.gnubg_bridge import from_gnubg, to_gnubg
-from rules.dice import Dice, RecordedDice
-from rules.errors import InvalidNotation
+from rules.common.dice import Dice, RecordedDice
+from rules.common.errors import InvalidNotation
 from rules.match import Match, Phase
-from rules.matchid import GAME_PLAYING, MatchId
+from rules.portes.matchid import GAME_PLAYING, MatchId
 from rules.position import Position
 from rules.selfplay import selfplay_positions
 

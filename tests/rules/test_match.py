@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from rules.dice import LoggingDice, RecordedDice, SeededDice
-from rules.errors import CorruptState, GameOver, IllegalPlay, InvalidAction, NotYourTurn
+from rules.common.dice import LoggingDice, RecordedDice, SeededDice
+from rules.common.errors import CorruptState, GameOver, IllegalPlay, InvalidAction, NotYourTurn
 from rules.match import (
     Cancelled,
     GameEnded,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation, PlayTooLong
-from rules.notation import format_moves, format_play, parse_play
+from rules.common.errors import AmbiguousPlay, IllegalPlay, InvalidNotation, PlayTooLong
+from rules.portes.notation import format_moves, format_play, parse_play
 from rules.position import ALL_ROLLS, Move, Position, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.conftest import pos

@@ -19,8 +19,8 @@ import pytest
 
 from oracles.gnubg_bridge import gnubg_texts, notation_mismatches
 from rules import notation
-from rules.errors import IllegalPlay, InvalidNotation, PlayTooLong, UnreadablePlay
-from rules.notation import MAX_PLAY_TEXT, looks_like_play, parse_play
+from rules.common.errors import IllegalPlay, InvalidNotation, PlayTooLong, UnreadablePlay
+from rules.portes.notation import MAX_PLAY_TEXT, looks_like_play, parse_play
 from rules.position import ALL_ROLLS, Position, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.crafted import TRAPS, crafted

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.errors import IllegalPlay
-from rules.notation import format_moves
+from rules.common.errors import IllegalPlay
+from rules.portes.notation import format_moves
 from rules.position import (
     ALL_ROLLS,
     Dice,

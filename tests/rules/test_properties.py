@@ -7,10 +7,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.dice import SeededDice
+from rules.common.dice import SeededDice
 from rules.match import Match, Phase
-from rules.matchid import MatchId
-from rules.moves import single_moves
+from rules.portes.matchid import MatchId
+from rules.portes.moves import single_moves
 from rules.position import CHECKERS, Dice, Position, legal_plays
 
 

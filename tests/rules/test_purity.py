@@ -31,9 +31,15 @@ CLI_ONLY = {"argparse", "sys"}
 
 
 def modules() -> list[Path]:
-    files = sorted(RULES.glob("*.py"))
+    files = sorted(RULES.rglob("*.py"))
     assert files
     return files
+
+
+def dotted(path: Path) -> str:
+    """``rules/portes/board.py`` -> ``rules.portes.board`` (a package's ``__init__``: its name)."""
+    parts = path.relative_to(RULES.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def imported(tree: ast.AST) -> set[str]:
@@ -84,8 +90,12 @@ def rules_imports(path: Path) -> set[str]:
             targets |= {a.name for a in node.names if a.name.startswith("rules.")}
         elif isinstance(node, ast.ImportFrom):
             module = node.module or ""
-            if node.level:  # relative: rules is flat, so "." is rules itself
-                module = "rules" + ("." + module if module else "")
+            if node.level:  # relative: from the module's own package
+                package = dotted(path).split(".")
+                if path.name != "__init__.py":
+                    package = package[:-1]
+                base = ".".join(package[: len(package) - node.level + 1])
+                module = base + ("." + module if module else "")
             if module == "rules":
                 targets |= {f"rules.{a.name}" for a in node.names}
             elif module.startswith("rules."):
@@ -94,7 +104,7 @@ def rules_imports(path: Path) -> set[str]:
 
 
 def test_no_import_cycle_inside_rules() -> None:
-    graph = {f"rules.{p.stem}": rules_imports(p) for p in modules()}
+    graph = {dotted(p): rules_imports(p) for p in modules()}
     done: set[str] = set()
 
     def visit(module: str, trail: list[str]) -> None:

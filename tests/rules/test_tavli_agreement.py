@@ -13,10 +13,10 @@ import pytest
 
 from oracles.bruteforce_tavli import brute_results
 from oracles.tavli_crafted import OPTION_SETS, crafted_positions
-from rules.dice import ALL_ROLLS
-from rules.selfplay import tavli_selfplay_positions
-from rules.tavliboard import Variant
-from rules.tavlilegal import legal_plays
+from rules.common.dice import ALL_ROLLS
+from rules.selfplay import steps_selfplay_positions
+from rules.steps.board import Variant
+from rules.steps.legal import legal_plays
 from tests.sampling import sample_or_full
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
@@ -33,7 +33,7 @@ EVERY = sample_or_full(5, 1)
 @pytest.mark.parametrize("step", EVERY)
 @pytest.mark.parametrize("variant", GAMES)
 def test_agrees_on_self_play_positions_and_every_roll(variant: Variant, step: int) -> None:
-    positions = tavli_selfplay_positions(variant, 15, seed=77)[::step]
+    positions = steps_selfplay_positions(variant, 15, seed=77)[::step]
     for position in positions:
         for roll in ALL_ROLLS:
             assert fast(position, roll) == brute_results(position, roll), (position, roll)

@@ -10,11 +10,11 @@ from dataclasses import replace
 
 import pytest
 
-from rules.dice import Dice, RecordedDice, SeededDice
-from rules.errors import InvalidAction
+from rules.common.dice import Dice, RecordedDice, SeededDice
+from rules.common.errors import InvalidAction
 from rules.match import GameDrawn, GameEnded, GameKind, GameResult, GameStarted, Match, Phase
-from rules.tavliboard import TavliPosition, Variant, parse_tavli
-from rules.tavlioptions import PlakotoOptions, RuleOptions
+from rules.steps.board import StepsPosition, Variant, parse_steps
+from rules.steps.options import PlakotoOptions, RuleOptions
 
 
 def play_out(match: Match, seed: int) -> tuple[Match, list[object]]:
@@ -68,7 +68,7 @@ def test_the_winner_of_the_previous_game_starts_the_next_with_the_cafe_option() 
 
 def _plakoto_at(fixture: str, dice: Dice) -> Match:
     match, _ = Match.new(3, game_type="plakoto").start(RecordedDice([5, 3]))
-    return replace(match, position=parse_tavli(Variant.PLAKOTO, fixture), dice=dice,
+    return replace(match, position=parse_steps(Variant.PLAKOTO, fixture), dice=dice,
                    variant=Variant.PLAKOTO)
 
 
@@ -89,13 +89,13 @@ def test_both_mothers_pinned_is_a_draw_replayed_scoring_nothing() -> None:
         "GameDrawn", "GameStarted"]
     assert match.score == (0, 0) and not match.results
     assert match.variant == Variant.PLAKOTO and match.game == 2
-    assert match.position == TavliPosition.start_of(Variant.PLAKOTO)
+    assert match.position == StepsPosition.start_of(Variant.PLAKOTO)
 
 
 def test_a_drawn_plakoto_is_played_again_in_the_rotation() -> None:
     match, _ = Match.new(5, game_type="tavli").start(RecordedDice([5, 3]))
     won = GameResult(1, 0, GameKind.SINGLE, 1, False, "portes")
-    match = replace(match, results=(won,), score=(1, 0), position=parse_tavli(
+    match = replace(match, results=(won,), score=(1, 0), position=parse_steps(
         Variant.PLAKOTO, "x 8:1 3:1 2:12; o 24:1 10:13 1:1p"), dice=Dice(2, 6),
         variant=Variant.PLAKOTO, game=2)
     match, events = match.play(match.turn, "8/2 3/1*", RecordedDice([6, 1, 4, 2]))
@@ -115,7 +115,7 @@ def test_resigning_is_for_two_points_at_most_outside_portes() -> None:
 def test_the_stored_form_keeps_the_game_options_and_pins() -> None:
     options = RuleOptions(plakoto=PlakotoOptions(plakoto_mother_ends_turn=True))
     match, _ = Match.new(3, game_type="plakoto", options=options).start(RecordedDice([5, 3]))
-    match = replace(match, position=parse_tavli(Variant.PLAKOTO, "x 8:1p 2:14; o 24:14"))
+    match = replace(match, position=parse_steps(Variant.PLAKOTO, "x 8:1p 2:14; o 24:14"))
     again = Match.from_json(match.to_json())
     assert again == match and again.options == options
     assert json.loads(match.to_json())["format"] == 2  # a Portes-only reader refuses it

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rules.dice import Dice
-from rules.tavliboard import parse_tavli
-from rules.tavlilegal import legal_plays
+from rules.common.dice import Dice
+from rules.steps.board import parse_steps
+from rules.steps.legal import legal_plays
 
 
 def cases() -> list[tuple[str, str, Dice, int]]:
@@ -32,4 +32,4 @@ def test_the_file_covers_every_start_and_roll() -> None:
 
 @pytest.mark.parametrize(("game", "fixture", "roll", "count"), CASES)
 def test_number_of_distinct_plays(game: str, fixture: str, roll: Dice, count: int) -> None:
-    assert len(legal_plays(parse_tavli(game, fixture), roll)) == count
+    assert len(legal_plays(parse_steps(game, fixture), roll)) == count

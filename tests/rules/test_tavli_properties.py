@@ -9,20 +9,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracles.tavli_crafted import CRAFTERS
-from rules.board import CHECKERS
-from rules.dice import Dice
-from rules.legal import Play
-from rules.tavliboard import TavliPosition, Variant, parse_tavli
-from rules.tavliinput import TavliTurnInput
-from rules.tavlilegal import legal_plays
-from rules.tavlinotation import format_tavli_play, parse_tavli_play
-from rules.tavlisteps import stepper
+from rules.common.dice import Dice
+from rules.portes.board import CHECKERS
+from rules.portes.legal import Play
+from rules.steps.board import StepsPosition, Variant, parse_steps
+from rules.steps.legal import legal_plays
+from rules.steps.notation import format_steps_play, parse_steps_play
+from rules.steps.singles import stepper
+from rules.steps.turninput import StepsTurnInput
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 
 
 @st.composite
-def positions(draw: st.DrawFn) -> TavliPosition:
+def positions(draw: st.DrawFn) -> StepsPosition:
     """A crafted board of one of the three games, from a drawn seed."""
     variant = draw(st.sampled_from(GAMES))
     rng = random.Random(draw(st.integers(0, 10**9)))
@@ -36,7 +36,7 @@ def positions(draw: st.DrawFn) -> TavliPosition:
 dice = st.builds(Dice, st.integers(1, 6), st.integers(1, 6))
 
 
-def totals(position: TavliPosition) -> tuple[int, int]:
+def totals(position: StepsPosition) -> tuple[int, int]:
     return (
         sum(position.mover_points().values()) + position.mover_off,
         sum(position.opponent_points().values()) + position.opponent_off,
@@ -46,11 +46,11 @@ def totals(position: TavliPosition) -> tuple[int, int]:
 @settings(max_examples=200, deadline=None)
 @given(positions(), dice)
 def test_checkers_are_conserved_and_the_opponent_never_moves(
-    position: TavliPosition, roll: Dice
+    position: StepsPosition, roll: Dice
 ) -> None:
     for play in legal_plays(position, roll):
         after = play.position
-        assert isinstance(after, TavliPosition)
+        assert isinstance(after, StepsPosition)
         assert totals(after) == (CHECKERS, CHECKERS)
         assert after.board[0] == after.board[25] == 0  # no bar, nobody is hit
         assert after.opponent_points() == position.opponent_points()
@@ -58,7 +58,7 @@ def test_checkers_are_conserved_and_the_opponent_never_moves(
 
 @settings(max_examples=200, deadline=None)
 @given(positions(), dice)
-def test_every_play_uses_as_many_dice_as_possible(position: TavliPosition, roll: Dice) -> None:
+def test_every_play_uses_as_many_dice_as_possible(position: StepsPosition, roll: Dice) -> None:
     plays = legal_plays(position, roll)
     used = {len(p.moves) for p in plays}
     assert len(used) == 1
@@ -71,20 +71,20 @@ def test_every_play_uses_as_many_dice_as_possible(position: TavliPosition, roll:
 
 @settings(max_examples=200, deadline=None)
 @given(positions())
-def test_flip_twice_fixture_and_pickle_give_the_position_back(position: TavliPosition) -> None:
+def test_flip_twice_fixture_and_pickle_give_the_position_back(position: StepsPosition) -> None:
     assert position.flip().flip() == position
-    assert parse_tavli(position.variant, position.to_fixture()) == position
+    assert parse_steps(position.variant, position.to_fixture()) == position
     assert pickle.loads(pickle.dumps(position)) == position
-    assert eval(repr(position), {"parse_tavli": parse_tavli}) == position
+    assert eval(repr(position), {"parse_steps": parse_steps}) == position
     assert position.flip().pips() == tuple(reversed(position.pips()))
 
 
 @settings(max_examples=150, deadline=None)
 @given(positions(), dice)
 def test_every_legal_play_can_be_tapped_in_and_nothing_else_can(
-    position: TavliPosition, roll: Dice
+    position: StepsPosition, roll: Dice
 ) -> None:
-    keyboard = TavliTurnInput(position, roll)
+    keyboard = StepsTurnInput(position, roll)
     plays = legal_plays(position, roll)
     finals = {p.position for p in plays}
     for play in plays:
@@ -104,13 +104,13 @@ def test_every_legal_play_can_be_tapped_in_and_nothing_else_can(
 
 @settings(max_examples=150, deadline=None)
 @given(positions(), dice)
-def test_move_text_reads_back_as_the_same_play(position: TavliPosition, roll: Dice) -> None:
+def test_move_text_reads_back_as_the_same_play(position: StepsPosition, roll: Dice) -> None:
     for play in legal_plays(position, roll)[:6]:
-        text = format_tavli_play(position, roll, play.moves)
-        assert parse_tavli_play(position, roll, text).position == play.position, text
+        text = format_steps_play(position, roll, play.moves)
+        assert parse_steps_play(position, roll, text).position == play.position, text
 
 
 def test_a_pass_is_the_one_empty_play() -> None:
-    position = parse_tavli(Variant.PLAKOTO, "x 13:1; o 17:2 24:13")
+    position = parse_steps(Variant.PLAKOTO, "x 13:1; o 17:2 24:13")
     assert legal_plays(position, (5, 5)) == [Play((), position)]
-    assert parse_tavli_play(position, (5, 5), "pass").moves == ()
+    assert parse_steps_play(position, (5, 5), "pass").moves == ()

@@ -6,8 +6,9 @@ Fixtures: ``x ...; o ...`` with each side's points in its own numbering (x moves
 
 from __future__ import annotations
 
+from rules.common.scoring import GameKind
 from rules.games import (
-    Outcome,
+    GameOutcome,
     format_moves_so_far,
     format_play,
     game_outcome,
@@ -15,23 +16,22 @@ from rules.games import (
     parse_play,
     start_position,
 )
-from rules.legal import Play
-from rules.scoring import GameKind
-from rules.tavliboard import TavliPosition, Variant, parse_tavli
-from rules.tavlioptions import FevgaOptions, NardyOptions, PlakotoOptions, RuleOptions
+from rules.portes.legal import Play
+from rules.steps.board import StepsPosition, Variant, parse_steps
+from rules.steps.options import FevgaOptions, NardyOptions, PlakotoOptions, RuleOptions
 
 P, F, N = Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY
 
 
 def results(variant: Variant, fixture: str, dice: tuple[int, int],
             options: RuleOptions | None = None) -> set[str]:
-    position = parse_tavli(variant, fixture)
+    position = parse_steps(variant, fixture)
     return {p.position.to_fixture() for p in legal_plays(position, dice, options)}
 
 
 def texts(variant: Variant, fixture: str, dice: tuple[int, int],
           options: RuleOptions | None = None) -> set[str]:
-    position = parse_tavli(variant, fixture)
+    position = parse_steps(variant, fixture)
     return {p.to_text() for p in legal_plays(position, dice, options)}
 
 
@@ -56,7 +56,7 @@ def test_plakoto_landing_on_a_lone_checker_pins_it() -> None:
 def test_plakoto_a_checker_passing_over_a_lone_checker_does_not_pin_it() -> None:
     # Given a lone o checker on x's 8 (o's 17), and x's checker on 13
     fixture = "x 13:1 6:14; o 17:1 24:14"
-    position = parse_tavli(P, fixture)
+    position = parse_steps(P, fixture)
     by_result = {p.position.to_fixture(): p for p in legal_plays(position, (5, 2))}
     # When x's checker lands on 8 with the 5 and goes on with the 2
     passing = by_result["x 6:15; o 24:14 17:1"]
@@ -117,25 +117,25 @@ def test_plakoto_a_higher_die_bears_off_only_when_no_checker_stands_higher() -> 
 
 def test_plakoto_pinning_the_mother_wins_two_points() -> None:
     # o's last checker on its start (x's 1) is pinned and x has left his own start
-    plays = [p for p in legal_plays(parse_tavli(P, "x 8:1 3:1 2:13; o 24:1 10:14"), (2, 1))
+    plays = [p for p in legal_plays(parse_steps(P, "x 8:1 3:1 2:13; o 24:1 10:14"), (2, 1))
              if "1*" in p.to_text()]
     assert plays
     for play in plays:
-        assert game_outcome(play.position) == Outcome(True, GameKind.MOTHER, 2)
+        assert game_outcome(play.position) == GameOutcome(True, GameKind.MOTHER, 2)
 
 
 def test_plakoto_no_win_while_the_pinner_still_has_checkers_on_his_start() -> None:
-    after = parse_tavli(P, "x 24:1 1:1p 2:13; o 10:14")
+    after = parse_steps(P, "x 24:1 1:1p 2:13; o 10:14")
     assert game_outcome(after) is None
     # ... and the win comes once he has left it, the mother still pinned
-    assert game_outcome(parse_tavli(P, "x 20:1 1:1p 2:13; o 10:14")) == Outcome(
+    assert game_outcome(parse_steps(P, "x 20:1 1:1p 2:13; o 10:14")) == GameOutcome(
         True, GameKind.MOTHER, 2
     )
 
 
 def test_plakoto_both_mothers_pinned_is_a_draw() -> None:
-    after = parse_tavli(P, "x 1:1p 2:13; o 1:1p 10:13")
-    assert game_outcome(after) == Outcome(None, None, 0)
+    after = parse_steps(P, "x 1:1p 2:13; o 1:1p 10:13")
+    assert game_outcome(after) == GameOutcome(None, None, 0)
 
 
 def test_plakoto_by_default_the_whole_play_is_made_after_pinning_the_mother() -> None:
@@ -149,10 +149,10 @@ def test_plakoto_by_default_the_whole_play_is_made_after_pinning_the_mother() ->
 
 
 def test_plakoto_scores_two_for_a_gammon_and_never_three() -> None:
-    gammon = parse_tavli(P, "x ; o 3:15")  # o still has checkers in x's home: no triple
-    assert game_outcome(gammon) == Outcome(True, GameKind.GAMMON, 2)
-    single = parse_tavli(P, "x ; o 3:14")
-    assert game_outcome(single) == Outcome(True, GameKind.SINGLE, 1)
+    gammon = parse_steps(P, "x ; o 3:15")  # o still has checkers in x's home: no triple
+    assert game_outcome(gammon) == GameOutcome(True, GameKind.GAMMON, 2)
+    single = parse_steps(P, "x ; o 3:14")
+    assert game_outcome(single) == GameOutcome(True, GameKind.SINGLE, 1)
 
 
 # -- Fevga ------------------------------------------------------------------------------------
@@ -161,9 +161,9 @@ def test_plakoto_scores_two_for_a_gammon_and_never_three() -> None:
 def test_fevga_starts_in_opposite_corners_and_both_move_the_same_way() -> None:
     start = start_position(F)
     assert start.board[24] == 15 and start.board[12] == -15
-    assert isinstance(start, TavliPosition)
+    assert isinstance(start, StepsPosition)
     assert start.flip().board[24] == 15 and start.flip().board[12] == -15
-    after = parse_tavli(F, "x 24:14 18:1; o 24:15").flip()
+    after = parse_steps(F, "x 24:14 18:1; o 24:15").flip()
     assert after.opponent_points() == {24: 14, 18: 1}
 
 
@@ -202,9 +202,9 @@ def test_fevga_first_until_11_makes_the_first_checker_pass_their_start() -> None
 def test_fevga_nobody_holds_all_six_points_of_his_starting_quarter() -> None:
     fixture = "x 24:3 23:2 22:2 21:2 20:2 10:4; o 24:15"
     quarter = range(19, 25)
-    assert not any(_holds(p, quarter) for p in legal_plays(parse_tavli(F, fixture), (5, 1)))
+    assert not any(_holds(p, quarter) for p in legal_plays(parse_steps(F, fixture), (5, 1)))
     off = RuleOptions(fevga=FevgaOptions(fevga_start_quarter=False))
-    assert any(_holds(p, quarter) for p in legal_plays(parse_tavli(F, fixture), (5, 1), off))
+    assert any(_holds(p, quarter) for p in legal_plays(parse_steps(F, fixture), (5, 1), off))
 
 
 def _holds(play: Play, points: range) -> bool:
@@ -215,22 +215,22 @@ def test_fevga_a_block_in_front_of_all_their_checkers_must_be_opened_when_a_play
     # All of o on its 20 (x's 8); x holds x's 7..2, right in front of them
     fixture = "x 7:2 6:2 5:2 4:2 3:2 2:2 1:3; o 20:15"
     six = range(2, 8)
-    plays = legal_plays(parse_tavli(F, fixture), (1, 1))
+    plays = legal_plays(parse_steps(F, fixture), (1, 1))
     assert plays and not any(_holds(p, six) for p in plays)
     off = RuleOptions(fevga=FevgaOptions(fevga_unblock=False))
-    assert any(_holds(p, six) for p in legal_plays(parse_tavli(F, fixture), (1, 1), off))
+    assert any(_holds(p, six) for p in legal_plays(parse_steps(F, fixture), (1, 1), off))
 
 
 def test_fevga_the_nardy_reading_forbids_a_prime_with_nobody_past_it() -> None:
     fixture = "x 24:6 19:1 18:1 17:1 16:1 15:1 10:4; o 24:15"
     nardy = RuleOptions(fevga=FevgaOptions(fevga_prime="nardy"))
     six = range(15, 21)
-    assert any(_holds(p, six) for p in legal_plays(parse_tavli(F, fixture), (4, 4)))
-    assert not any(_holds(p, six) for p in legal_plays(parse_tavli(F, fixture), (4, 4), nardy))
+    assert any(_holds(p, six) for p in legal_plays(parse_steps(F, fixture), (4, 4)))
+    assert not any(_holds(p, six) for p in legal_plays(parse_steps(F, fixture), (4, 4), nardy))
 
 
 def test_fevga_scores_two_when_the_loser_has_borne_off_none() -> None:
-    assert game_outcome(parse_tavli(F, "x ; o 24:15")) == Outcome(True, GameKind.GAMMON, 2)
+    assert game_outcome(parse_steps(F, "x ; o 24:15")) == GameOutcome(True, GameKind.GAMMON, 2)
 
 
 # -- Long Nardy -------------------------------------------------------------------------------
@@ -253,11 +253,11 @@ def test_nardy_first_turn_doubles_take_two_from_the_head() -> None:
 def test_nardy_no_six_points_in_a_row_unless_an_opposing_checker_is_ahead() -> None:
     fixture = "x 24:9 21:1 20:1 18:1 17:1 16:1 15:1; o 24:15"  # o all on its head (x's 12)
     six = range(15, 21)
-    assert not any(_holds(p, six) for p in legal_plays(parse_tavli(N, fixture), (5, 1)))
+    assert not any(_holds(p, six) for p in legal_plays(parse_steps(N, fixture), (5, 1)))
     ahead = "x 24:9 21:1 20:1 18:1 17:1 16:1 15:1; o 24:14 1:1"  # one of o past (x's 13)
-    assert any(_holds(p, six) for p in legal_plays(parse_tavli(N, ahead), (5, 1)))
+    assert any(_holds(p, six) for p in legal_plays(parse_steps(N, ahead), (5, 1)))
     off = RuleOptions(nardy=NardyOptions(nardy_prime=False))
-    assert any(_holds(p, six) for p in legal_plays(parse_tavli(N, fixture), (5, 1), off))
+    assert any(_holds(p, six) for p in legal_plays(parse_steps(N, fixture), (5, 1), off))
 
 
 def test_nardy_block_checked_at_the_end_lets_a_play_pass_through_one() -> None:
@@ -270,5 +270,5 @@ def test_nardy_block_checked_at_the_end_lets_a_play_pass_through_one() -> None:
 
 
 def test_nardy_scores_mars_two() -> None:
-    assert game_outcome(parse_tavli(N, "x ; o 18:15")) == Outcome(True, GameKind.GAMMON, 2)
-    assert game_outcome(parse_tavli(N, "x ; o 18:1")) == Outcome(True, GameKind.SINGLE, 1)
+    assert game_outcome(parse_steps(N, "x ; o 18:15")) == GameOutcome(True, GameKind.GAMMON, 2)
+    assert game_outcome(parse_steps(N, "x ; o 18:1")) == GameOutcome(True, GameKind.SINGLE, 1)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from rules.dice import RecordedDice
-from rules.fairdice import FairDice, verify_commitment
+from rules.common.dice import RecordedDice
+from rules.common.fairdice import FairDice, verify_commitment
 from rules.match import Phase
 from storage.db import Database
 from storage.replay import ReplayMismatch, replay
@@ -48,7 +48,7 @@ async def test_full_match_replays_from_the_log(uc: UseCases, db_url: str, clock:
             [
                 sys.executable,
                 "-m",
-                "rules.fairdice",
+                "rules.common.fairdice",
                 "--seed",
                 seed_hex,
                 "--mix",

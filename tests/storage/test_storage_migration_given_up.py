@@ -9,7 +9,7 @@ import json
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from rules.dice import SeededDice
+from rules.common.dice import SeededDice
 from rules.match import Match, Phase
 from storage import migrate
 from tests.storage.helpers import sql_rows

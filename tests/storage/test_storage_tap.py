@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from rules.offers import Destination, destinations
+from rules.match.offers import Destination, destinations
 from storage.models import DeliveryRow
 from storage.results import ActionResult, MatchView
 from storage.usecases import UseCases

@@ -8,7 +8,7 @@ import json
 from datetime import UTC, datetime
 
 from bot.views.reveal import rolls_after_opening, winner_rolls
-from rules.fairdice import FairDice, games_of
+from rules.common.fairdice import FairDice, games_of
 from rules.games import Variant
 from rules.match import GameDrawn
 from storage import migrate

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from rules.notation import format_play
+from rules.portes.notation import format_play
 from storage.results import MatchView, Outcome
 from storage.usecases import UseCases
 from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match

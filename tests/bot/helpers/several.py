@@ -62,7 +62,7 @@ async def version(bot: Running, match_id: int) -> int:
 
 
 async def a_legal_play(bot: Running, match_id: int) -> str:
-    from rules.notation import format_play
+    from rules.portes.notation import format_play
 
     mv = (await bot.uc.load_match(match_id)).match
     assert mv is not None and mv.state.dice is not None

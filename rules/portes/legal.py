@@ -3,7 +3,7 @@
 Rules enforced: a play uses as many dice as possible (all four of a double when it can); when
 only one die of a mixed roll can be played, the larger one if it can be; plays are
 deduplicated by the position they lead to. Which single moves a die allows is
-:func:`rules.moves.single_moves`.
+:func:`rules.portes.moves.single_moves`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.moves import Move, apply_single, single_moves
-from rules.movetext import format_moves
+from rules.common.dice import Dice
+from rules.common.movetext import format_moves
+from rules.portes.board import Position, require_portes
+from rules.portes.moves import Move, apply_single, single_moves
 
 
 class Play(NamedTuple):
@@ -90,6 +90,7 @@ def legal_plays(position: Position, dice: Dice | tuple[int, int]) -> list[Play]:
     played the single empty play (a pass) is returned. Plays use as many dice as possible; when
     only one die of a mixed roll can be played, the larger one if it can be.
     """
+    require_portes(position)
     d1, d2 = dice
     b = position.board
     found = _doubles(b, d1) if d1 == d2 else _mixed(b, d1, d2)
@@ -102,6 +103,7 @@ def legal_results(position: Position, dice: Dice | tuple[int, int]) -> frozenset
     """The boards (``Position.board``) the legal plays lead to; ``{position.board}`` alone
     means nothing can be played. Cached: a turn's taps, typed plays and the automatic pass
     and forced-play checks all ask again for the same turn."""
+    require_portes(position)
     d1, d2 = dice
     return _final_boards_cached(position.board, min(d1, d2), max(d1, d2))
 

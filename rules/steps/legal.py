@@ -1,6 +1,6 @@
 """The legal plays of Plakoto, Fevga and Long Nardy: the one source of truth for these games.
 
-Rules enforced here, common to the three (single moves are :mod:`rules.tavlisteps`): a play
+Rules enforced here, common to the three (single moves are :mod:`rules.steps.singles`): a play
 uses as many dice as possible (four of a double); when only one die of a mixed roll can be played,
 the larger one if it can be; plays are deduplicated by the position they lead to. A play is any
 sequence of single moves, each legal where it is made; rules checked only at the end of a play
@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import functools
 
-from rules.dice import Dice
-from rules.legal import Play
-from rules.moves import Move
-from rules.tavliboard import TavliPosition
-from rules.tavlioptions import RuleOptions
-from rules.tavlisteps import Key, Raw, State, Steps, stepper
+from rules.common.dice import Dice
+from rules.portes.legal import Play
+from rules.portes.moves import Move
+from rules.steps.board import StepsPosition
+from rules.steps.options import RuleOptions
+from rules.steps.singles import Key, Raw, State, Steps, stepper
 
 Found = dict[Key, tuple[Raw, ...]]
 
@@ -89,7 +89,7 @@ def search(st: Steps) -> Found:
 
 
 def legal_plays(
-    position: TavliPosition, dice: Dice | tuple[int, int], options: RuleOptions | None = None
+    position: StepsPosition, dice: Dice | tuple[int, int], options: RuleOptions | None = None
 ) -> list[Play]:
     """Every distinct legal play for the roll, deduplicated by resulting position; never empty
     (a pass is the one empty play). ``Play.position`` is still seen from the side that played."""
@@ -99,13 +99,13 @@ def legal_plays(
         return [Play((), position)]
     v = position.variant
     return [
-        Play(tuple([_as_move(Move, m) for m in moves]), TavliPosition.make(v, b, t))
+        Play(tuple([_as_move(Move, m) for m in moves]), StepsPosition.make(v, b, t))
         for (b, t), moves in found.items()
     ]
 
 
 def legal_finals(
-    position: TavliPosition, dice: Dice | tuple[int, int], options: RuleOptions | None = None
+    position: StepsPosition, dice: Dice | tuple[int, int], options: RuleOptions | None = None
 ) -> dict[Key, int]:
     """The positions ``(board, pins)`` the legal plays lead to, with how many single moves each
     takes; ``{(board, pins): 0}`` alone means nothing can be played. Cached: every tap of a turn
@@ -116,7 +116,7 @@ def legal_finals(
 
 @functools.lru_cache(maxsize=512)
 def _finals_cached(
-    position: TavliPosition, d1: int, d2: int, options: RuleOptions
+    position: StepsPosition, d1: int, d2: int, options: RuleOptions
 ) -> dict[Key, int]:
     found = search(stepper(position, (d1, d2), options))
     if not found:

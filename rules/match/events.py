@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.moves import Move
-from rules.scoring import GameKind
+from rules.common.dice import Dice
+from rules.common.scoring import GameKind
+from rules.portes.board import Position
+from rules.portes.moves import Move
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Reading never trusts what it reads: anything missing, mistyped or inconsistent (a bad player, a
 move no die makes, a match in play without dice, a partial turn the rules would refuse) is a
-:class:`~rules.errors.CorruptState`.
+:class:`~rules.common.errors.CorruptState`.
 """
 
 from __future__ import annotations
@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 from typing import Any, TypeVar
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.errors import CorruptState, IllegalPlay, InvalidAction
-from rules.matchstate import MATCH_LENGTHS, LastPlay, MatchState, Phase
-from rules.moves import Move
-from rules.scoring import GameKind, GameResult
-from rules.tavliboard import NO_PINS, TavliPosition, Variant
-from rules.tavlioptions import RuleOptions
+from rules.common.dice import Dice
+from rules.common.errors import CorruptState, IllegalPlay, InvalidAction
+from rules.common.scoring import GameKind, GameResult
+from rules.game import GAMES, KINDS, Game
+from rules.match.state import MATCH_LENGTHS, LastPlay, MatchState, Phase
+from rules.portes.board import Position
+from rules.portes.moves import Move
+from rules.steps.board import NO_PINS, StepsPosition, Variant
+from rules.steps.options import RuleOptions
 
 FORMAT_VERSION = 1
-FORMAT_VERSION_TAVLI = 2
+FORMAT_VERSION_GAMES = 2
 """Written instead of :data:`FORMAT_VERSION` by a match of another game than Portes (its extra
 fields: ``game_type``, ``variant``, ``pins``, ``options``, ``winner_starts``, a 6th item in a
 result), so that a reader that knows only Portes refuses it instead of misreading it. A Portes
@@ -69,9 +70,9 @@ def match_to_dict(match: MatchState) -> dict[str, Any]:
         "winner": match.winner,
         "end_reason": match.end_reason,
     }
-    extra = _tavli_fields(match)
+    extra = _game_fields(match)
     if extra or any(r.variant != Variant.PORTES for r in match.results):
-        out.update(extra, format=FORMAT_VERSION_TAVLI)
+        out.update(extra, format=FORMAT_VERSION_GAMES)
     return out
 
 
@@ -80,15 +81,15 @@ def _result_list(r: GameResult) -> list[Any]:
     return out if r.variant == Variant.PORTES else [*out, r.variant]
 
 
-def _tavli_fields(match: MatchState) -> dict[str, Any]:
+def _game_fields(match: MatchState) -> dict[str, Any]:
     """The fields of the other games, written only when not Portes's (a Portes match's stored
     form is as it was before them)."""
     out: dict[str, Any] = {}
     if match.game_type != Variant.PORTES or match.variant != Variant.PORTES:
         out["game_type"] = match.game_type
-        out["variant"] = match.variant.value
+        out["variant"] = match.variant
     position = match.position
-    if isinstance(position, TavliPosition) and any(position.pins):
+    if isinstance(position, StepsPosition) and any(position.pins):
         out["pins"] = list(position.pins)
     if match.options != RuleOptions():
         out["options"] = match.options.to_dict()
@@ -161,31 +162,36 @@ def _results(raw: Any) -> tuple[GameResult, ...]:
     out = []
     for item in raw:
         g, w, k, p, r = item[:5]
-        variant = Variant(item[5] if len(item) > 5 else "portes")
-        out.append(GameResult(int(g), _player(w), GameKind(k), int(p), bool(r), variant.value))
+        variant = _game(item[5] if len(item) > 5 else Variant.PORTES).key
+        out.append(GameResult(int(g), _player(w), GameKind(k), int(p), bool(r), variant))
     return tuple(out)
 
 
-def _position(data: dict[str, Any], variant: Variant) -> Position:
+def _game(key: Any) -> Game:
+    game = GAMES.get(str(key))
+    if game is None:
+        raise CorruptState(f"Unknown game {key!r}")
+    return game
+
+
+def _position(data: dict[str, Any], variant: str) -> Position:
     board = [int(x) for x in data["board"]]
-    if variant == Variant.PORTES:
-        return Position(board)
-    return TavliPosition(variant, board, [int(x) for x in data.get("pins", NO_PINS)])
+    return _game(variant).board(board, [int(x) for x in data.get("pins", NO_PINS)])
 
 
 def _read(cls: type[State], data: Any) -> State:
     if not isinstance(data, dict):
         raise CorruptState("The stored match state is not an object")
     version = data.get("format")
-    if version not in (FORMAT_VERSION, FORMAT_VERSION_TAVLI):
+    if version not in (FORMAT_VERSION, FORMAT_VERSION_GAMES):
         raise CorruptState(f"Unknown match state format {version!r}")
     last = data["last_play"]
     opening = data["opening"]
     score = data["score"]
     winner = data["winner"]
-    variant = Variant(data.get("variant", "portes"))
-    game_type = str(data.get("game_type", "portes"))
-    if game_type not in (*(v.value for v in Variant), "tavli"):
+    variant = _game(data.get("variant", Variant.PORTES)).key
+    game_type = str(data.get("game_type", Variant.PORTES))
+    if game_type not in KINDS:
         raise CorruptState(f"Unknown game {game_type!r}")
     match = cls(
         length=int(data["length"]),

@@ -3,15 +3,15 @@
 
 Moves are sorted from the back, a checker that plays several dice is written once (``24/13``;
 with a hit in passing ``24/18*/13``), identical moves are grouped (``8/5(2)``), and a ``*``
-follows each point where a blot is hit. Reading what players type is :mod:`rules.notation`.
+follows each point where a blot is hit. Reading what players type is :mod:`rules.portes.notation`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.board import BAR, OFF
-from rules.moves import Move
+from rules.portes.board import BAR, OFF
+from rules.portes.moves import Move
 
 
 def point_text(point: int) -> str:

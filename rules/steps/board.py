@@ -1,6 +1,7 @@
-"""The board of Plakoto, Fevga and Long Nardy: :class:`TavliPosition`.
+"""The board of Plakoto, Fevga and Long Nardy: :class:`StepsPosition`.
 
-Like Portes's :class:`~rules.board.Position` (which it extends), a position is 26 signed slots
+Like Portes's :class:`~rules.portes.board.Position` (which it extends), a position is 26 signed
+slots
 seen from the side to move, who moves from 24 towards 1 with home 1-6; positive counts are the
 mover's checkers, negative the opponent's. These games have no bar: slots 0 and 25 stay 0.
 What differs is the geometry and, in Plakoto, pinned checkers:
@@ -13,7 +14,7 @@ What differs is the geometry and, in Plakoto, pinned checkers:
   opponent's point ``q`` is the mover's ``q - 12`` (``q > 12``) or ``q + 12``; the opponent starts
   on the mover's 12 and bears off from the mover's 13-18.
 
-:meth:`TavliPosition.flip` hands the turn over in the game's geometry.
+:meth:`StepsPosition.flip` hands the turn over in the game's geometry.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
-from rules.board import CHECKERS, Position
-from rules.errors import InvalidNotation
+from rules.common.errors import InvalidNotation
+from rules.portes.board import CHECKERS, Position
 
 
 class Variant(StrEnum):
@@ -35,7 +36,7 @@ class Variant(StrEnum):
 
 
 NO_PINS: tuple[int, ...] = (0,) * 26
-_Reduced = tuple[type["TavliPosition"], tuple[Variant, tuple[int, ...], tuple[int, ...]]]
+_Reduced = tuple[type["StepsPosition"], tuple[Variant, tuple[int, ...], tuple[int, ...]]]
 
 
 def same_way_point(point: int) -> int:
@@ -50,7 +51,7 @@ def other_side_point(variant: Variant, point: int) -> int:
     return same_way_point(point)
 
 
-class TavliPosition(Position):
+class StepsPosition(Position):
     """An immutable, hashable Plakoto, Fevga or Long Nardy board seen from the side to move."""
 
     __slots__ = ("pins", "variant")
@@ -89,7 +90,7 @@ class TavliPosition(Position):
     @classmethod
     def make(
         cls, variant: Variant, slots: tuple[int, ...], marks: tuple[int, ...] = NO_PINS
-    ) -> TavliPosition:
+    ) -> StepsPosition:
         """Wrap slots the rules core built itself, skipping validation (see ``unchecked``)."""
         obj = cls.__new__(cls)
         obj._set(variant, slots, marks)
@@ -97,10 +98,10 @@ class TavliPosition(Position):
 
     def __reduce__(self) -> _Reduced:  # type: ignore[override]
         # Pickle through the constructor, with the game and the pins.
-        return (TavliPosition, (self.variant, self.board, self.pins))
+        return (StepsPosition, (self.variant, self.board, self.pins))
 
     @classmethod
-    def start_of(cls, variant: Variant | str) -> TavliPosition:
+    def start_of(cls, variant: Variant | str) -> StepsPosition:
         """The set-up: all 15 of each side on its start (the mover's 24; the opponent's start is
         the mover's 1 in Plakoto and 12 in Fevga and Long Nardy)."""
         game = Variant(variant)
@@ -111,16 +112,16 @@ class TavliPosition(Position):
 
     # -- views ---------------------------------------------------------------------------------
 
-    def flip(self) -> TavliPosition:
+    def flip(self) -> StepsPosition:
         """The same board seen from the other side (hands over the turn)."""
         b, t = self.board, self.pins
         if self.variant == Variant.PLAKOTO:
-            return TavliPosition.make(
+            return StepsPosition.make(
                 self.variant,
                 tuple(-b[25 - i] for i in range(26)),
                 tuple(-t[25 - i] for i in range(26)) if any(t) else NO_PINS,
             )
-        return TavliPosition.make(
+        return StepsPosition.make(
             self.variant, (0, *(-b[same_way_point(q)] for q in range(1, 25)), 0)
         )
 
@@ -165,7 +166,7 @@ class TavliPosition(Position):
 
     def __eq__(self, other: object) -> bool:
         return (
-            isinstance(other, TavliPosition)
+            isinstance(other, StepsPosition)
             and self.variant == other.variant
             and self.board == other.board
             and self.pins == other.pins
@@ -180,7 +181,7 @@ class TavliPosition(Position):
             return value
 
     def __repr__(self) -> str:
-        return f"parse_tavli({self.variant.value!r}, {self.to_fixture()!r})"
+        return f"parse_steps({self.variant.value!r}, {self.to_fixture()!r})"
 
     def to_fixture(self) -> str:
         """``x 24:13 20:2p; o 24:14`` (each side in its own numbering; ``p``: these checkers pin
@@ -203,8 +204,8 @@ class TavliPosition(Position):
         raise InvalidNotation(f"{self.variant} has no GNU Backgammon Position ID")
 
 
-def parse_tavli(variant: Variant | str, text: str) -> TavliPosition:
-    """Read :meth:`TavliPosition.to_fixture`'s notation (``x 24:14 3:1p; o 24:14``)."""
+def parse_steps(variant: Variant | str, text: str) -> StepsPosition:
+    """Read :meth:`StepsPosition.to_fixture`'s notation (``x 24:14 3:1p; o 24:14``)."""
     game = Variant(variant)
     slots = [0] * 26
     marks = [0] * 26
@@ -229,6 +230,6 @@ def parse_tavli(variant: Variant | str, text: str) -> TavliPosition:
             if pin:
                 marks[p] = -sign
     try:
-        return TavliPosition(game, slots, marks)
+        return StepsPosition(game, slots, marks)
     except ValueError as exc:
         raise InvalidNotation(f"Not a {game} position: {exc}") from exc

@@ -1,5 +1,5 @@
 """Single moves of Plakoto, Fevga and Long Nardy: which checker a die may move, one step at a
-time, for the fast legal-play generator (:mod:`rules.tavlilegal`) and the tap-by-tap input.
+time, for the fast legal-play generator (:mod:`rules.steps.legal`) and the tap-by-tap input.
 
 A *stepper* is built once per turn (position, dice, options) and knows what the turn's start
 decides (the first turn of Long Nardy, the opponent's most advanced checker, Fevga's block to
@@ -25,8 +25,8 @@ before it, so a block the turn began with does not freeze the board.
 
 from __future__ import annotations
 
-from rules.tavliboard import TavliPosition, Variant, same_way_point
-from rules.tavlioptions import FevgaOptions, NardyOptions, PlakotoOptions, RuleOptions
+from rules.steps.board import StepsPosition, Variant, same_way_point
+from rules.steps.options import FevgaOptions, NardyOptions, PlakotoOptions, RuleOptions
 
 State = tuple[tuple[int, ...], tuple[int, ...], int]
 """``(board, pins, head)``: a position's slots and pins, and checkers taken from the head."""
@@ -59,7 +59,7 @@ class Steps:
     """Whether :meth:`final_ok` and :meth:`terminal` always say True and False (the search
     then skips asking)."""
 
-    def __init__(self, position: TavliPosition, dice: tuple[int, int]) -> None:
+    def __init__(self, position: StepsPosition, dice: tuple[int, int]) -> None:
         self.position = position
         self.dice = dice
 
@@ -86,7 +86,7 @@ class PlakotoSteps(Steps):
     variant = Variant.PLAKOTO
 
     def __init__(
-        self, position: TavliPosition, dice: tuple[int, int], options: PlakotoOptions
+        self, position: StepsPosition, dice: tuple[int, int], options: PlakotoOptions
     ) -> None:
         super().__init__(position, dice)
         self.blocks = options.plakoto_pinned_blocks_bearoff
@@ -141,7 +141,7 @@ class SameWaySteps(Steps):
     head = False
     """Whether the state counts checkers taken from the head (Long Nardy)."""
 
-    def __init__(self, position: TavliPosition, dice: tuple[int, int], prime: bool,
+    def __init__(self, position: StepsPosition, dice: tuple[int, int], prime: bool,
                  prime_check: str) -> None:
         super().__init__(position, dice)
         b = position.board
@@ -215,7 +215,7 @@ class FevgaSteps(SameWaySteps):
     variant = Variant.FEVGA
 
     def __init__(
-        self, position: TavliPosition, dice: tuple[int, int], options: FevgaOptions
+        self, position: StepsPosition, dice: tuple[int, int], options: FevgaOptions
     ) -> None:
         super().__init__(position, dice, options.fevga_prime == "nardy", options.prime_check)
         self.until = options.fevga_first_until
@@ -273,7 +273,7 @@ class NardySteps(SameWaySteps):
     head = True
 
     def __init__(
-        self, position: TavliPosition, dice: tuple[int, int], options: NardyOptions
+        self, position: StepsPosition, dice: tuple[int, int], options: NardyOptions
     ) -> None:
         super().__init__(position, dice, options.nardy_prime, options.prime_check)
         b = position.board
@@ -286,7 +286,7 @@ class NardySteps(SameWaySteps):
 
 
 def stepper(
-    position: TavliPosition, dice: tuple[int, int], options: RuleOptions | None = None
+    position: StepsPosition, dice: tuple[int, int], options: RuleOptions | None = None
 ) -> Steps:
     """The turn's stepper for the position's game."""
     opts = options or RuleOptions()

@@ -39,7 +39,8 @@ class AmbiguousPlay(InvalidNotation):
 
 
 class PlayTooLong(InvalidNotation):
-    """Move text longer than any legal play written in full (``rules.notation.MAX_PLAY_TEXT``)."""
+    """Move text longer than any legal play written in full
+    (``rules.portes.notation.MAX_PLAY_TEXT``)."""
 
     code = "play_too_long"
 
@@ -79,3 +80,9 @@ class CorruptState(PortesError):
     """A serialised match state that cannot be read back (malformed, truncated, wrong version)."""
 
     code = "corrupt_state"
+
+
+class WrongGame(TypeError):
+    """A position of one game handed to another game's rules (a programming error, not a
+    player's: it is not a :class:`PortesError`). Ask :func:`rules.game.game_of` for the
+    position's own game."""

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from rules.errors import IllegalPlay, InvalidAction
+from rules.common.errors import IllegalPlay, InvalidAction
 
 
 class Dice(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from rules.errors import InvalidAction
+from rules.common.errors import InvalidAction
 
 PrimeCheck = Literal["step", "end"]
 

@@ -1,6 +1,6 @@
 """One checker moved by one die: :class:`Move`, and the single moves the rules allow.
 
-These work on a :class:`~rules.board.Position`'s raw slots (``Position.board``), because the
+These work on a :class:`~rules.portes.board.Position`'s raw slots (``Position.board``), because the
 legal-play generator and the tap-by-tap input call them thousands of times per turn.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from rules.board import BAR, OFF, Position
-from rules.errors import IllegalPlay
+from rules.common.errors import IllegalPlay
+from rules.portes.board import BAR, OFF, Position
 
 
 class Move(NamedTuple):

@@ -1,8 +1,9 @@
-"""Tap-by-tap input of a Plakoto, Fevga or Long Nardy turn, as :class:`rules.turninput.TurnInput`
+"""Tap-by-tap input of a Plakoto, Fevga or Long Nardy turn, as
+:class:`rules.portes.turninput.TurnInput`
 is for Portes (the same methods, so the keyboard code serves every game).
 
 A move is offered exactly when some completion with the remaining dice still reaches one of the
-legal final positions (:func:`rules.tavlilegal.legal_finals`), so every legal order is accepted
+legal final positions (:func:`rules.steps.legal.legal_finals`), so every legal order is accepted
 and no dead end is offered.
 """
 
@@ -10,27 +11,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from rules.dice import Dice
-from rules.errors import IllegalPlay
-from rules.legal import Play
-from rules.moves import Move
-from rules.tavliboard import TavliPosition
-from rules.tavlilegal import legal_finals
-from rules.tavlioptions import RuleOptions
-from rules.tavlisteps import State, stepper
+from rules.common.dice import Dice
+from rules.common.errors import IllegalPlay
+from rules.portes.legal import Play
+from rules.portes.moves import Move
+from rules.steps.board import StepsPosition
+from rules.steps.legal import legal_finals
+from rules.steps.options import RuleOptions
+from rules.steps.singles import State, stepper
 
 Stage = tuple[State, tuple[int, ...], int]
 """A turn part-way: the state, the dice left, the single moves made."""
 
 
-class TavliTurnInput:
+class StepsTurnInput:
     """Which single move may come next, given the moves so far (see the module's text)."""
 
     __slots__ = ("_finals", "_memo", "_stages", "_steps", "dice", "position")
 
     def __init__(
         self,
-        position: TavliPosition,
+        position: StepsPosition,
         dice: Dice | tuple[int, int],
         options: RuleOptions | None = None,
     ) -> None:
@@ -101,10 +102,10 @@ class TavliTurnInput:
         offered.sort(key=lambda m: (-m.from_point, -m.die))
         return tuple(offered)
 
-    def position_after(self, chosen: Sequence[Move]) -> TavliPosition:
+    def position_after(self, chosen: Sequence[Move]) -> StepsPosition:
         """The board after the moves chosen so far (complete or not), from the mover's side."""
         state, _, _ = self._replay(chosen)
-        return TavliPosition.make(self.position.variant, state[0], state[1])
+        return StepsPosition.make(self.position.variant, state[0], state[1])
 
     def is_complete(self, chosen: Sequence[Move] = ()) -> bool:
         """True when the moves chosen make a whole legal play (the turn may be confirmed)."""
@@ -117,7 +118,7 @@ class TavliTurnInput:
             raise IllegalPlay("The play is not complete: more dice must be played")
         state, _, _ = self._replay(chosen)
         moves = tuple(self._replay_moves(chosen))
-        return Play(moves, TavliPosition.make(self.position.variant, state[0], state[1]))
+        return Play(moves, StepsPosition.make(self.position.variant, state[0], state[1]))
 
     def _replay_moves(self, chosen: Sequence[Move]) -> Iterator[Move]:
         """The chosen moves with their pin flags settled by the board."""

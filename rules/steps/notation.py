@@ -1,8 +1,9 @@
 """Move text in Plakoto, Fevga and Long Nardy: printing a play, reading what players type.
 
-The text is Portes's (:mod:`rules.movetext`): ``24/18 13/11``, ``6/off``, ``8/5(2)``, ``24/13``,
+The text is Portes's (:mod:`rules.common.movetext`): ``24/18 13/11``, ``6/off``, ``8/5(2)``,
+``24/13``,
 with the points in the mover's own numbering; in Plakoto a ``*`` marks a pin (``13/7*``), as it
-marks a hit in Portes. Reading takes the same lenient forms as Portes (:func:`rules.notation.
+marks a hit in Portes. Reading takes the same lenient forms as Portes (:func:`rules.portes.notation.
 parse_hops`) and never guesses: when text reads as several legal plays with different results,
 the one that pins exactly where stars are written is taken, else it is refused as ambiguous.
 """
@@ -11,25 +12,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.board import OFF
-from rules.dice import Dice
-from rules.errors import AmbiguousPlay, IllegalPlay, InvalidNotation, UnreadablePlay
-from rules.legal import Play
-from rules.moves import Move
-from rules.movetext import checker_paths, format_moves
-from rules.notation import Hop, parse_hops
-from rules.tavliboard import TavliPosition
-from rules.tavlilegal import legal_finals
-from rules.tavlioptions import RuleOptions
-from rules.tavlisteps import Key, State, Steps, stepper
+from rules.common.dice import Dice
+from rules.common.errors import AmbiguousPlay, IllegalPlay, InvalidNotation, UnreadablePlay
+from rules.common.movetext import checker_paths, format_moves
+from rules.portes.board import OFF
+from rules.portes.legal import Play
+from rules.portes.moves import Move
+from rules.portes.notation import Hop, parse_hops
+from rules.steps.board import StepsPosition
+from rules.steps.legal import legal_finals
+from rules.steps.options import RuleOptions
+from rules.steps.singles import Key, State, Steps, stepper
 
 PASS_WORDS = ("-", "pass", "no move")
 
 Reading = dict[Key, tuple[tuple[Move, ...], bool]]
 
 
-def format_tavli_play(
-    position: TavliPosition,
+def format_steps_play(
+    position: StepsPosition,
     dice: Dice | tuple[int, int],
     moves: Sequence[Move],
     options: RuleOptions | None = None,
@@ -40,8 +41,8 @@ def format_tavli_play(
     if len(checker_paths(moves)) == len(moves):
         return text
     try:
-        parsed = parse_tavli_play(position, dice, text, options).position
-        assert isinstance(parsed, TavliPosition)
+        parsed = parse_steps_play(position, dice, text, options).position
+        assert isinstance(parsed, StepsPosition)
         if _result(position, dice, moves, options) == (parsed.board, parsed.pins):
             return text
     except InvalidNotation:
@@ -50,7 +51,7 @@ def format_tavli_play(
 
 
 def pins_made(
-    position: TavliPosition,
+    position: StepsPosition,
     dice: Dice | tuple[int, int],
     moves: Sequence[Move],
     options: RuleOptions | None = None,
@@ -81,7 +82,7 @@ def pins_made(
 
 
 def _result(
-    position: TavliPosition,
+    position: StepsPosition,
     dice: Dice | tuple[int, int],
     moves: Sequence[Move],
     options: RuleOptions | None,
@@ -137,14 +138,14 @@ def _realisations(st: Steps, dice: Dice, hops: list[Hop], finals: dict[Key, int]
     return results
 
 
-def parse_tavli_play(
-    position: TavliPosition,
+def parse_steps_play(
+    position: StepsPosition,
     dice: Dice | tuple[int, int],
     text: str,
     options: RuleOptions | None = None,
 ) -> Play:
     """Read a whole play typed by a player (see the module's text); the errors are
-    :func:`rules.notation.parse_play`'s."""
+    :func:`rules.portes.notation.parse_play`'s."""
     roll = Dice(*dice)
     cleaned = " ".join(text.replace(",", " ").split())
     finals = legal_finals(position, roll, options)
@@ -162,7 +163,7 @@ def parse_tavli_play(
         found = literal if len(literal) == 1 else found
     if len(found) == 1:
         ((key, (moves, _)),) = found.items()
-        return Play(moves, TavliPosition.make(position.variant, key[0], key[1]))
+        return Play(moves, StepsPosition.make(position.variant, key[0], key[1]))
     if found:
         readings = tuple(format_moves(m, full_path=True) for m, _ in found.values())
         raise AmbiguousPlay(

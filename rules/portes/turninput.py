@@ -1,19 +1,21 @@
 """Tap-by-tap input of one turn: which single move may come next, given the moves so far.
 
 A move is offered exactly when some completion with the remaining dice still reaches one of the
-legal final positions (:func:`rules.legal.legal_results`), so every legal order is accepted
+legal final positions (:func:`rules.portes.legal.legal_results`), so every legal order is accepted
 (24/19 before 19/13 with 6-5) and no dead end is offered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.errors import IllegalPlay
-from rules.legal import Play, legal_results
-from rules.moves import Move, apply_checked, apply_single, single_moves
+from rules.common.dice import Dice
+from rules.common.errors import IllegalPlay
+from rules.portes.board import Position
+from rules.portes.legal import Play, legal_results
+from rules.portes.moves import Move, apply_checked, apply_single, single_moves
 
 
 def _successors(
@@ -113,6 +115,62 @@ class TurnInput:
             ):
                 return offered
         raise IllegalPlay(f"{move} cannot be played now")
+
+
+class TurnInputLike(Protocol):
+    """The tap-by-tap input of a turn, as every game gives it (:meth:`rules.game.Game.turn_input`):
+    Portes' :class:`TurnInput`, the step engine's :class:`rules.steps.turninput.StepsTurnInput`."""
+
+    @property
+    def position(self) -> Position: ...
+    def next_moves(self, chosen: Sequence[Move] = ()) -> tuple[Move, ...]: ...
+    def position_after(self, chosen: Sequence[Move]) -> Position: ...
+    def is_complete(self, chosen: Sequence[Move] = ()) -> bool: ...
+    def play(self, chosen: Sequence[Move]) -> Play: ...
+    def check_step(self, chosen: Sequence[Move], move: Move) -> Move: ...
+
+
+@dataclass(frozen=True)
+class Destination:
+    """Where the checker on a point may go, and the single moves that take it there;
+    ``route`` numbers the routes to the same point that end in different positions (one hits
+    or pins on the way)."""
+
+    to_point: int
+    moves: tuple[Move, ...]
+    route: int = 0
+
+    @property
+    def hit(self) -> bool:
+        return any(m.hit for m in self.moves)
+
+
+def destinations(
+    turn_input: TurnInputLike, chosen: Sequence[Move], from_point: int
+) -> list[Destination]:
+    """Every point the checker on ``from_point`` may reach after ``chosen``, with one die or
+    several in a row, highest first; two routes to a point that end in different positions
+    are both offered, the later with a higher ``route``."""
+    found: dict[int, list[tuple[tuple[Move, ...], Position]]] = {}
+    frontier: list[tuple[tuple[Move, ...], int]] = [((), from_point)]
+    while frontier:
+        nxt: list[tuple[tuple[Move, ...], int]] = []
+        for path, point in frontier:
+            for move in turn_input.next_moves((*chosen, *path)):
+                if move.from_point != point:
+                    continue
+                new_path = (*path, move)
+                board = turn_input.position_after((*chosen, *new_path))
+                routes = found.setdefault(move.to_point, [])
+                if any(result == board for _, result in routes):
+                    continue
+                routes.append((new_path, board))
+                if move.to_point != 0:
+                    nxt.append((new_path, move.to_point))
+        frontier = nxt
+    return [Destination(to_point, path, route)
+            for to_point in sorted(found, reverse=True)
+            for route, (path, _) in enumerate(found[to_point])]
 
 
 def next_moves(

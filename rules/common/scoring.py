@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.board import CHECKERS, Position
-from rules.errors import InvalidAction
+from rules.common.errors import InvalidAction
+from rules.portes.board import CHECKERS, Position
 
 
 class GameKind(StrEnum):
@@ -59,5 +59,5 @@ class GameResult:
     points: int
     resigned: bool
     variant: str = "portes"
-    """The game played (``rules.tavliboard.Variant``'s value): a tavli match plays several."""
+    """The game played (``rules.steps.board.Variant``'s value): a tavli match plays several."""
 

@@ -1,11 +1,13 @@
 """The match flow as a pure state machine.
 
 A :class:`Match` is an immutable value (its fields and views are
-:class:`~rules.matchstate.MatchState`). Every action (``start``, ``step``, ``undo``,
+:class:`~rules.match.state.MatchState`). Every action (``start``, ``step``, ``undo``,
 ``confirm``, ``play``, resigning, cancelling) checks who may act and what the phase allows,
-then returns a new :class:`Match` and the :class:`~rules.events.Event`\\ s that happened, which
+then returns a new :class:`Match` and the :class:`~rules.match.events.Event`\\ s that happened,
+which
 storage logs and the bot turns into messages. Dice come from an injected
-:class:`~rules.dice.DiceSource`, drawn in one numbered sequence across every game of the match
+:class:`~rules.common.dice.DiceSource`, drawn in one numbered sequence across every game of the
+match
 (opening-roll ties included): the state remembers only how many dice it has drawn, so the same
 source replays the whole match.
 
@@ -13,13 +15,14 @@ Rules enforced here (see the rules page): every game starts with an opening roll
 ties rolled again, the higher die moving first with both numbers; turns alternate with the dice
 rolled automatically at the start of each turn (there is no cube, so nothing is ever decided
 before rolling); a roll with no legal move is passed automatically; the first to bear off 15
-checkers wins the game (its points: :mod:`rules.scoring`); the first to reach the match length
+checkers wins the game (its points: :mod:`rules.common.scoring`); the first to reach the match
+length
 wins the match. A player may, on their turn, offer to resign the game for 1, 2 or 3 points (at
 most 2 with "no triple"), which the opponent accepts or declines; resign the whole match at any
 time (the opponent wins it, reaching the match length); and either player may cancel a match
 until someone has moved or a game has a result.
 
-The match's stored form is :mod:`rules.matchjson`. This module also re-exports the match's
+The match's stored form is :mod:`rules.match.stored`. This module also re-exports the match's
 vocabulary (phases, events, results) so callers need one import.
 """
 
@@ -28,9 +31,26 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.dice import Dice, DiceSource
-from rules.errors import GameOver, IllegalPlay, InvalidAction, NotYourTurn
-from rules.events import (
+from rules.common.dice import Dice, DiceSource
+from rules.common.errors import GameOver, IllegalPlay, InvalidAction, NotYourTurn
+from rules.common.scoring import (
+    KIND_OF_POINTS,
+    KIND_VALUE,
+    GameKind,
+    GameResult,
+    game_kind,
+    points_for,
+)
+from rules.game import KINDS, find_kind
+from rules.games import (
+    can_move,
+    format_play,
+    game_outcome,
+    parse_play,
+    result_count,
+    start_position,
+)
+from rules.match.events import (
     Cancelled,
     Event,
     GameDrawn,
@@ -42,25 +62,7 @@ from rules.events import (
     Rolled,
     TurnPlayed,
 )
-from rules.games import (
-    GAME_TYPES,
-    TAVLI_ROTATION,
-    can_move,
-    format_play,
-    game_outcome,
-    parse_play,
-    result_count,
-    start_position,
-)
-from rules.legal import Play
-from rules.matchjson import (
-    FORMAT_VERSION,
-    match_from_dict,
-    match_from_json,
-    match_to_dict,
-    match_to_json,
-)
-from rules.matchstate import (
+from rules.match.state import (
     MATCH_LENGTHS,
     LastPlay,
     MatchState,
@@ -68,10 +70,16 @@ from rules.matchstate import (
     match_lengths,
     opponent_of,
 )
-from rules.moves import Move
-from rules.scoring import KIND_OF_POINTS, KIND_VALUE, GameKind, GameResult, game_kind, points_for
-from rules.tavliboard import Variant
-from rules.tavlioptions import RuleOptions
+from rules.match.stored import (
+    FORMAT_VERSION,
+    match_from_dict,
+    match_from_json,
+    match_to_dict,
+    match_to_json,
+)
+from rules.portes.legal import Play
+from rules.portes.moves import Move
+from rules.steps.options import RuleOptions
 
 __all__ = [
     "FORMAT_VERSION",
@@ -119,11 +127,11 @@ class Match(MatchState):
         ``winner_starts`` the café habit (the previous game's winner starts the next)."""
         if length not in MATCH_LENGTHS:
             raise InvalidAction(f"A match is played to 1, 3, 5 or 7 points, not {length}")
-        if game_type not in GAME_TYPES:
+        if game_type not in KINDS:
             raise InvalidAction(f"Unknown game {game_type!r}")
         if length not in match_lengths(game_type):
             raise InvalidAction(f"A tavli match is played to 3, 5 or 7 points, not {length}")
-        variant = TAVLI_ROTATION[0] if game_type == "tavli" else Variant(game_type)
+        variant = find_kind(game_type).game_at(0).key
         return cls(
             length=length,
             no_triple=no_triple,
@@ -160,10 +168,8 @@ class Match(MatchState):
         n = self.dice_drawn
         return Dice.of(dice.die(n), dice.die(n + 1)), n + 2
 
-    def _next_variant(self) -> Variant:
-        if self.game_type == "tavli":
-            return TAVLI_ROTATION[len(self.results) % len(TAVLI_ROTATION)]
-        return Variant(self.game_type)
+    def _next_variant(self) -> str:
+        return find_kind(self.game_type).game_at(len(self.results)).key
 
     def _begin_game(self, dice: DiceSource, events: list[Event]) -> Match:
         n = self.dice_drawn
@@ -186,7 +192,7 @@ class Match(MatchState):
             roll, opening = (Dice(a, b) if starter == 0 else Dice(b, a)), (a, b)
         game = self.game + 1
         events.append(GameStarted(game=game, opening=(a, b), ties=ties, starter=starter,
-                                  variant=variant.value, winner_starts=opening is None))
+                                  variant=variant, winner_starts=opening is None))
         match = replace(
             self,
             phase=Phase.PLAYING,
@@ -253,6 +259,19 @@ class Match(MatchState):
         (play,) = self.legal_plays()
         return play if play.moves else None
 
+    def play_forced(self, dice: DiceSource) -> tuple[Match, list[Event]]:
+        """Play the forced plays for the players until a real decision is needed (passes are
+        played by :meth:`_finish_turn` itself): what follows every action that ends a turn."""
+        events: list[Event] = []
+        match = self
+        while match.phase == Phase.PLAYING:
+            forced = match.forced_play()
+            if forced is None:
+                break
+            match, more = match.play(match.turn, forced, dice, forced=True)
+            events.extend(more)
+        return match, events
+
     def _finish_turn(
         self, play: Play, dice: DiceSource, *, forced: bool
     ) -> tuple[Match, list[Event]]:
@@ -290,7 +309,7 @@ class Match(MatchState):
             if outcome is not None:
                 if outcome.mover_wins is None or outcome.kind is None:
                     # Both mothers pinned: nobody scores and the game is played again.
-                    events.append(GameDrawn(game=match.game, variant=match.variant.value))
+                    events.append(GameDrawn(game=match.game, variant=match.variant))
                     return nxt._begin_game(dice, events), events
                 winner = player if outcome.mover_wins else opponent_of(player)
                 return nxt._end_game(
@@ -319,7 +338,7 @@ class Match(MatchState):
         score = list(self.score)
         score[winner] += value
         new_score = (score[0], score[1])
-        result = GameResult(self.game, winner, kind, value, resigned, self.variant.value)
+        result = GameResult(self.game, winner, kind, value, resigned, self.variant)
         events.append(GameEnded(self.game, winner, kind, value, resigned, new_score))
         ended = replace(
             self,
@@ -405,7 +424,7 @@ class Match(MatchState):
             )
         return replace(self, phase=Phase.CANCELLED, end_reason="cancelled"), [Cancelled(player)]
 
-    # -- the stored form (rules.matchjson) -------------------------------------------------
+    # -- the stored form (rules.match.stored) -------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         return match_to_dict(self)

@@ -22,7 +22,7 @@ bits   width field
 ====== ===== ===========================================
 
 gnubg writes the larger die first; so do we. The fields are filled as gnubg fills them
-(:meth:`rules.matchstate.MatchState.match_id`): a pending resignation keeps the game state
+(:meth:`rules.match.state.MatchState.match_id`): a pending resignation keeps the game state
 "playing", a match ended by an accepted resignation is "resigned" with the roll still set, and
 scores are never capped at the match length.
 """
@@ -32,7 +32,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 
-from rules.errors import InvalidNotation
+from rules.common.errors import InvalidNotation
 
 GAME_NONE = 0
 GAME_PLAYING = 1

@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 from collections.abc import Iterable
 
-from rules.errors import InvalidNotation
+from rules.common.errors import InvalidNotation, WrongGame
 
 CHECKERS = 15
 BAR = 25
@@ -245,3 +245,12 @@ def parse_fixture(text: str) -> Position:
             sides[side][point] = sides[side].get(point, 0) + int(count_text or "1")
     return Position.from_points(sides["x"], sides["o"])
 
+
+
+def require_portes(position: Position) -> None:
+    """Refuse a board of another game (a Plakoto, Fevga or Long Nardy board is a subclass of
+    :class:`Position`, and Portes' rules would silently misplay it)."""
+    if type(position) is not Position:
+        raise WrongGame(
+            f"Portes' rules were given a {type(position).__name__} ({position!r}): "
+            "use rules.game.game_of(position) or rules.games")

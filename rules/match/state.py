@@ -1,7 +1,7 @@
 """What a match is now: :class:`MatchState`, its fields and what can be read from them.
 
 The actions that move a match on are :class:`rules.match.Match` (a :class:`MatchState` with its
-flow); its stored form is :mod:`rules.matchjson`.
+flow); its stored form is :mod:`rules.match.stored`.
 """
 
 from __future__ import annotations
@@ -9,27 +9,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.board import Position
-from rules.dice import Dice
-from rules.errors import InvalidAction
+from rules.common.dice import Dice
+from rules.common.errors import InvalidAction
+from rules.common.scoring import GameResult
+from rules.game import find_game, find_kind
 from rules.games import legal_plays, turn_input
-from rules.legal import Play
-from rules.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
-from rules.moves import Move
-from rules.scoring import GameResult
-from rules.tavliboard import Variant
-from rules.tavliinput import TavliTurnInput
-from rules.tavlioptions import RuleOptions
-from rules.turninput import TurnInput
+from rules.portes.board import Position
+from rules.portes.legal import Play
+from rules.portes.matchid import GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchId
+from rules.portes.moves import Move
+from rules.portes.turninput import TurnInputLike
+from rules.steps.board import Variant
+from rules.steps.options import RuleOptions
 
 MATCH_LENGTHS = (1, 3, 5, 7)
-TAVLI_LENGTHS = (3, 5, 7)
-"""A tavli match plays its three games in turn, so it is played to 3, 5 or 7 points."""
 
 
 def match_lengths(game_type: str) -> tuple[int, ...]:
     """The lengths a new match of ``game_type`` may be played to."""
-    return TAVLI_LENGTHS if game_type == "tavli" else MATCH_LENGTHS
+    return find_kind(game_type).lengths
 
 
 class Phase(StrEnum):
@@ -85,8 +83,9 @@ class MatchState:
     end_reason: str | None = None
     game_type: str = "portes"
     """What the match plays: a game (``portes``, ``plakoto``, ``fevga``, ``nardy``) or
-    ``tavli``, the three Greek games in turn (:data:`rules.games.TAVLI_ROTATION`)."""
-    variant: Variant = Variant.PORTES
+    ``tavli``, the three Greek games in turn (:data:`rules.game.TAVLI`): a
+    :class:`rules.game.MatchKind`'s key."""
+    variant: str = Variant.PORTES
     """The game being played now (or last, once the match is over)."""
     options: RuleOptions = field(default_factory=RuleOptions)
     """The named rules of Plakoto, Fevga and Long Nardy (defaults: the spec's)."""
@@ -114,7 +113,7 @@ class MatchState:
             return []
         return legal_plays(self.position, self.dice, self.options)
 
-    def turn_input(self) -> TurnInput | TavliTurnInput:
+    def turn_input(self) -> TurnInputLike:
         if self.dice is None:
             raise InvalidAction("No dice have been rolled")
         return turn_input(self.position, self.dice, self.options)
@@ -136,7 +135,7 @@ class MatchState:
 
     def max_resign_points(self) -> int:
         """3 in Portes (2 with "no triple"); 2 in the other games, which have no triple."""
-        return 2 if self.no_triple or self.variant != Variant.PORTES else 3
+        return find_game(self.variant).caps.max_resign(self.no_triple)
 
     def match_id(self) -> str:
         """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match).
@@ -169,7 +168,7 @@ class MatchState:
 
     def gnubg_id(self) -> str:
         """``PositionID:MatchID``, the position from the side on roll, as GNU Backgammon shows;
-        empty outside Portes (GNU Backgammon plays only Portes)."""
-        if self.variant != Variant.PORTES:
+        empty in a game GNU Backgammon does not play (:attr:`rules.game.Capabilities.gnubg`)."""
+        if not find_game(self.variant).caps.gnubg:
             return ""
         return f"{self.position.to_id()}:{self.match_id()}"

@@ -1,6 +1,6 @@
 """Standard move text: printing a play so that it reads back, and reading what players type.
 
-Printing is :func:`rules.movetext.format_moves` (GNU Backgammon's style); :func:`format_play`
+Printing is :func:`rules.common.movetext.format_moves` (GNU Backgammon's style); :func:`format_play`
 adds the round trip: the short form unless it could be read as another play.
 
 Reading is lenient (``24-18``, ``b/22``, ``25/22``, ``6/0``, ``6/o``, commas, missing stars,
@@ -23,18 +23,18 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from rules.board import BAR, OFF, Position
-from rules.dice import Dice
-from rules.errors import (
+from rules.common.dice import Dice
+from rules.common.errors import (
     AmbiguousPlay,
     IllegalPlay,
     InvalidNotation,
     PlayTooLong,
     UnreadablePlay,
 )
-from rules.legal import Play, legal_results
-from rules.moves import Move, apply_single, single_moves
-from rules.movetext import checker_paths, format_moves, point_text
+from rules.common.movetext import checker_paths, format_moves, point_text
+from rules.portes.board import BAR, OFF, Position, require_portes
+from rules.portes.legal import Play, legal_results
+from rules.portes.moves import Move, apply_single, single_moves
 
 __all__ = [
     "MAX_PLAY_TEXT",
@@ -55,6 +55,7 @@ def format_play(position: Position, dice: Dice | tuple[int, int], moves: Sequenc
     The short form ``24/13`` is used unless it could also be read as another play with a
     different result (a hit in passing on one route only); then every point is written.
     """
+    require_portes(position)
     text = format_moves(moves)
     if len(checker_paths(moves)) == len(moves):
         return text

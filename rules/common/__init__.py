@@ -1,0 +1,1 @@
+"""What every game shares: errors, dice, scoring, the verifiable dice, move text."""
