@@ -188,7 +188,7 @@ def share_budgets(app: Application, portes: Portes) -> None:  # type: ignore[typ
     in the database, shared by every instance; on a SQLite file (one instance) in memory."""
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatLimiter) and not portes.uc.db.is_sqlite:
-        limiter.share_groups(portes.uc)
+        limiter.share_groups(portes.uc.delivery)
 
 
 def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]

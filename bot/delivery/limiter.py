@@ -16,7 +16,7 @@ sends after a wait is the latest state of the match, not the one from before the
 
 Several instances: a group's 20 calls a minute belong to the token, so with
 :meth:`ChatLimiter.share_groups` (the bot does it on PostgreSQL) the group windows are kept in
-the database (:class:`storage.delivery.instances.SendBudgetCases`): each counted call in a group
+the database (:class:`storage.delivery.budgets.SendBudgetCases`): each counted call in a group
 takes a slot there in one short transaction, which checks the chat's second (3 calls in any
 3 s) too, and so does every counted call in a private chat: the updates of one chat go to every
 instance in turn, and a chat's boards are delivered by whichever instance claims the place

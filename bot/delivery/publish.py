@@ -222,7 +222,7 @@ class Publisher:
         board when ``shared``, and ``seat``'s private board (of a group match: while it is
         their turn), with ``notes`` on its caption (a reminder's, see :func:`reminder_lines`).
         ``False`` when there was nothing to post."""
-        keys = await self.p.uc.redeliver(mv.id, seat=seat, shared=shared, notes=notes)
+        keys = await self.p.uc.delivery.redeliver(mv.id, seat=seat, shared=shared, notes=notes)
         if self.p.delivery is not None:
             self.p.delivery.kick(*keys)
         return bool(keys)
@@ -249,7 +249,7 @@ class Publisher:
         happens and where the board to play on is, in the tapper's language ``t``."""
         if message is None:
             return texts.error_text(t, "stale"), True
-        asked = await self.p.uc.ask_keyboard(mv.id, version=mv.version,
+        asked = await self.p.uc.delivery.ask_keyboard(mv.id, version=mv.version,
                                              chat_id=message.chat_id, selected=selected)
         if asked is None:
             self.p.views.pop(mv.id, None)  # this instance's view is older than the database's

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, func, or_
@@ -160,6 +160,24 @@ def notes_of(events: Sequence[Event]) -> list[dict[str, Any]]:
 Claimant = tuple[str, datetime]
 """A delivery worker of the process that commits an action, and until when it holds the
 places the action writes: it delivers them at once, without claiming them again."""
+
+
+@dataclass(frozen=True)
+class OwnClaim:
+    """This process's delivery worker and its lease: the outbox rows of an action committed
+    here are written already claimed by it (see
+    :meth:`storage.delivery.claims.ClaimCases.deliver_own_actions`). The kernel knows no more
+    of delivery's claims than this."""
+
+    worker: str | None = None
+    lease: float = 0.0
+
+    def at(self, now: datetime) -> Claimant | None:
+        """Who holds an action's rows written at ``now``, and until when (``None``: nobody;
+        the worker claims them when it finds them due)."""
+        if self.worker is None:
+            return None
+        return self.worker, now + timedelta(seconds=self.lease)
 
 
 def outbox_row(where: Where, match_id: int, version: int, now: datetime,

@@ -14,7 +14,7 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -25,7 +25,7 @@ from rules.errors import CorruptState, PortesError
 from rules.fairdice import FairDice, new_seed
 from rules.match import Event, Match
 from storage.db import Database, current_loop
-from storage.delivery.outbox import outbox_step
+from storage.delivery.outbox import OwnClaim, outbox_step
 from storage.models import MatchRow, Player
 from storage.results import (
     ENDED_STATUSES,
@@ -140,10 +140,8 @@ class Kernel:
         self.seeds = seeds or new_seed
         self.wall = wall or time.time
         self._checkpoint = checkpoint
-        self.claimant: tuple[str, float] | None = None
-        """This process's delivery worker and its lease: the outbox rows of an action
-        committed here are written already claimed by it (see
-        :meth:`storage.delivery.work.DeliveryCases.deliver_own_actions`)."""
+        self.own_claim = OwnClaim()
+        """This process's delivery worker, if it delivers its own actions at once."""
 
     def wall_now(self) -> datetime:
         """:attr:`wall` as an aware UTC datetime."""
@@ -302,11 +300,9 @@ class Kernel:
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(policy, row.id, waiting, now))
         wall = self.wall_now()
-        claimant = None
-        if self.claimant is not None:
-            claimant = (self.claimant[0], wall + timedelta(seconds=self.claimant[1]))
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
-                               self._after(row, values, players), events, wall, claimant,
+                               self._after(row, values, players), events, wall,
+                               self.own_claim.at(wall),
                                moved=before.chosen != after.chosen)
         if delivery is not None:
             steps.append(delivery)
