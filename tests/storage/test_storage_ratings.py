@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
+from storage.cli import main as storage_cli
 from storage.db import Database
-from storage.ratings import main as ratings_main
 from storage.usecases import UseCases
 from tests.storage.helpers import ALICE, BOB, CAROL, players
 
@@ -62,7 +62,7 @@ async def test_two_groups_rated_by_hand_then_rebuilt(uc: UseCases, db: Database,
     assert got[(CAROL, -200)][0] == pytest.approx(1517.32051, abs=1e-4)
     assert got[(ALICE, -200)][0] == pytest.approx(1482.67949, abs=1e-4)
 
-    ratings_main(["rebuild", "--database-url", db_url])
+    storage_cli(["ratings", "rebuild", "--database-url", db_url])
     assert ratings(db) == got  # exactly the same numbers
 
 
@@ -103,5 +103,5 @@ async def test_each_game_has_its_own_ratings_and_the_rebuild_keeps_them_apart(
                                              (tavli, "tavli")]
 
     before = every_rating(db)
-    ratings_main(["rebuild", "--database-url", db_url])
+    storage_cli(["ratings", "rebuild", "--database-url", db_url])
     assert every_rating(db) == before  # every game, every scope, every change: the same

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import text
 
+from storage.cli import main as storage_cli
 from storage.db import Database
-from storage.ratings import main as ratings_main
 from storage.results import COMPUTER
 from storage.social import Forgotten, Ranked
 from storage.usecases import UseCases
@@ -170,7 +170,7 @@ async def test_forgetting_a_player_keeps_their_matches_for_the_others(
     assert [m.opponent.display_name for m in await uc.finished_matches(BOB)
             if m.opponent is not None] == ["", ""]
     # the rebuild rates her matches for the others, keeps nothing of her
-    ratings_main(["rebuild", "--database-url", db_url])
+    storage_cli(["ratings", "rebuild", "--database-url", db_url])
     assert ratings(db) == after
     # if she comes back, she starts afresh
     await uc.upsert_player(ALICE, "Alice", username="alice")
