@@ -21,6 +21,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.delivery.telegram import quietly
+from bot.faults import Faults, NoFaults
 from bot.intake.locks import MatchLocks
 from bot.intake.pace import Pace
 from bot.settings import Settings
@@ -128,6 +129,8 @@ class Portes:
     memory, per instance: after a restart, or on another instance, the next board notifies."""
     tap_clock: Callable[[], float] = time.monotonic
     """The clock of :attr:`tapped_at` (seconds; a test may set another)."""
+    faults: Faults = field(default_factory=NoFaults)
+    """Where a test harness may end the process at a named step (:mod:`bot.faults`)."""
 
     def __post_init__(self) -> None:
         self.new_pace = Pace(self.settings.limits.new_per_minute)

@@ -10,7 +10,6 @@ the board), then sends what is not a board: the seed at the end of a match, the 
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -39,13 +38,6 @@ log = logging.getLogger("bot.delivery.publish")
 HTML = ParseMode.HTML
 STUB = "⤵"
 """What an old board becomes when Telegram refuses to delete it (older than 48 h)."""
-
-
-def crash_point(name: str) -> None:
-    """Tests only: end the process at once at this step of a delivery, the way a killed
-    host would (``PORTES_TEST_CRASH_AT``; never set in production, not listed in --help)."""
-    if os.environ.get("PORTES_TEST_CRASH_AT") == name:
-        os._exit(70)
 
 
 def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[str]:
@@ -207,7 +199,7 @@ class Publisher:
         to date (at once, in the background); then the end of the match or the computer's
         turn."""
         self.p.remember(mv)
-        crash_point("committed")
+        self.p.faults.reached("committed")
         self.p.deliver(mv)
         if mv.status.is_over:
             await self.match_over(mv)

@@ -35,7 +35,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
-from bot.delivery.publish import HTML, Publisher, crash_point
+from bot.delivery.publish import HTML, Publisher
 from bot.delivery.reach import blocked_us, left_group, player_blocked
 from bot.delivery.telegram import gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
@@ -193,7 +193,7 @@ class Delivery:
                 else 0.0)
         self.deadlines[work.id] = time.monotonic() + left
         try:
-            crash_point("claimed")
+            self.p.faults.reached("claimed")
             mv = await self._latest(work)
             if mv is None:
                 await uc.delivery.give_up_delivery(work.id, claim=work.claim, error="no such match")
@@ -262,7 +262,7 @@ class Delivery:
             return
         self._played_on(work, mv)
         await self._board(work, mv)
-        crash_point("shown")
+        self.p.faults.reached("shown")
 
     def _played_on(self, work: DeliveryWork, mv: MatchView) -> None:
         """A group's board its player to move plays on (they never started the bot): each of
@@ -348,7 +348,7 @@ class Delivery:
         if token is None:
             raise Stale
         self.deadlines[work.id] = time.monotonic() + self.lease
-        crash_point("sending")
+        self.p.faults.reached("sending")
         thread = mv.place.thread_id if work.for_seat is None else None
         try:
             sent = await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=HTML,
@@ -362,7 +362,7 @@ class Delivery:
                 await self._cannot_post(work, mv, exc.message)
                 raise Unreachable(exc.message) from exc
             raise
-        crash_point("sent")
+        self.p.faults.reached("sent")
         recorded = await self.p.uc.delivery.record_sent(
             work.id, token, claim=work.claim, message_id=sent.message_id, version=mv.version)
         if recorded is None:  # the send outlived the lease: this board is nobody's
@@ -374,9 +374,9 @@ class Delivery:
             player = mv.seats[work.for_seat].player
             if player is not None:
                 self.p.board_posted(player.id, mv.id)
-        crash_point("recorded")
+        self.p.faults.reached("recorded")
         await self._retire(work, older)
-        crash_point("retired")
+        self.p.faults.reached("retired")
         await self._probe(work, probes, top)
 
     @staticmethod
