@@ -70,13 +70,6 @@ def destinations(match: Match, from_point: int) -> list[Destination]:
     return out
 
 
-def find_destination(match: Match, from_point: int, to_point: int, variant: int = 0) -> Destination:
-    for dest in destinations(match, from_point):
-        if dest.to_point == to_point and dest.variant == variant:
-            return dest
-    raise LookupError(f"{from_point}/{to_point} is not offered")
-
-
 def direct_plays(match: Match, limit: int) -> list[tuple[Play, str]]:
     """The whole legal plays with their text, when there are between 2 and ``limit`` of them and
     no move has been chosen yet; else an empty list (tap by tap)."""
