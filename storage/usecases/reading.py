@@ -161,24 +161,6 @@ class ReadingCases(Feature):
         return summaries(self.kernel, session, rows, lambda r: 0 if r.player0_id == user_id else 1)
 
     @off_loop
-    def pending_computer_turns(self) -> list[MatchSummary]:
-        """Active matches where the computer must act (for a worker to resume after restart).
-        ``my_seat`` is the computer's seat."""
-        with self.kernel.sessions() as session:
-            rows = list(
-                session.scalars(
-                    select(MatchRow)
-                    .where(
-                        MatchRow.status == MatchStatus.ACTIVE,
-                        MatchRow.computer_level.is_not(None),
-                        MatchRow.to_act == 1,
-                    )
-                    .order_by(MatchRow.updated_at)
-                )
-            )
-            return summaries(self.kernel, session, rows, lambda _r: 1)
-
-    @off_loop
     def match_record(self, match_id: int) -> MatchRecord | None:
         """The match with its games and its full move log (for .mat export and replay).
         ``None`` when there is no such match or its state cannot be read."""
