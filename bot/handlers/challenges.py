@@ -38,13 +38,12 @@ from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
 NEW_ARG_RE = re.compile(
-    r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?(?:w([01]))?")
-NEW_COMPUTER_ARG_RE = re.compile(r"([ol1357])([tn])([123])(?:g([a-z]))?")
-"""The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
-game step, Portes); ``w`` and 0 or 1 (NEW_ARG_RE), the café start switch (none: the game's
-default, :func:`bot.views.games.cafe_default`). Against the computer the first is ``l`` (a level
-chosen), ``o`` (the card drawn: from the card against a person, or "no triple" switched) or a
-length, and the third the level the card showed."""
+    r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?g([a-z])(?:w([01]))?")
+NEW_COMPUTER_ARG_RE = re.compile(r"([ol1357])([tn])([123])g([a-z])")
+"""The last group, ``g`` and a letter, is the game chosen; ``w`` and 0 or 1 (NEW_ARG_RE), the
+café start switch (none: the game's default, :func:`bot.views.games.cafe_default`). Against
+the computer the first is ``l`` (a level chosen), ``o`` (the card drawn: from the card against
+a person, or "no triple" switched) or a length, and the third the level the card showed."""
 
 
 async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeView,
@@ -106,7 +105,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
     toggle, first, flag, target_raw, hours_raw, letter, cafe_raw = m.groups()
-    game = GAME_OF_LETTER.get(letter or "p")
+    game = GAME_OF_LETTER.get(letter)
     if game is None:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
@@ -201,7 +200,10 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         return
     mode, flag, level_raw, letter = m.groups()
     no_triple = flag == "n"
-    game = GAME_OF_LETTER.get(letter or "p", "portes")
+    game = GAME_OF_LETTER.get(letter)
+    if game is None:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
     level = await card_level(p, user.id, game, int(level_raw), chosen=mode == "l")
     if mode in ("o", "l"):
         # the answer comes at once, the card when the chat's budget allows

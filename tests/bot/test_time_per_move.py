@@ -42,7 +42,7 @@ async def test_the_default_is_preselected_and_a_choice_is_ticked(
     await standin.wait_for(lambda: "No triple" in card.refresh().content)
     assert "✔ ⏱ 12 hours" in card.refresh().button_texts
     # a forged time (not on offer) creates nothing
-    answer = await alice.tap_data(card.refresh(), "n:0:0:3th5")
+    answer = await alice.tap_data(card.refresh(), "n:0:0:3th5gp")
     assert answer is not None and answer.show_alert
     await alice.tap(card.refresh(), "5 points")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
