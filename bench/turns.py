@@ -194,7 +194,7 @@ async def seed(url: str, count: int) -> None:
         author, acceptor = 10_000_000 + 2 * i, 10_000_001 + 2 * i
         await uc.upsert_player(author, f"Seed {i}a")
         await uc.upsert_player(acceptor, f"Seed {i}b")
-        res = await uc.create_challenge(author, length=5, chat_id=-9_000_000 - i)
+        res = await uc.create_challenge(author, length=5, chat_id=-9_000_000 - i, group=True)
         assert res.challenge is not None
         await uc.accept_challenge(res.challenge.id, acceptor, mix=f"seed-{i}")
         # their boards count as posted (their chats exist only in the database)

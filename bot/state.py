@@ -196,7 +196,7 @@ class Portes:
         if self.delivery is None:
             return
         found = places(status=mv.status.value, chat_id=mv.place.chat_id,
-                       inline_message_id=mv.place.inline_message_id,
+                       inline_message_id=mv.place.inline_message_id, in_group=mv.place.in_group,
                        players=(seat_id(mv, 0), seat_id(mv, 1)), to_act=mv.to_act,
                        turn_changed=True, private=started(mv))
         self.delivery.kick(*(w.chat_key for w in found))
@@ -353,7 +353,8 @@ def answer_soon(p: Portes, q: CallbackQuery, text: str | None = None, *,
 
 
 def is_group_match(mv: MatchView) -> bool:
-    return mv.place.chat_id is not None and mv.place.chat_id < 0
+    """Played on a group's shared board (as stored when the challenge was opened)."""
+    return mv.place.in_group and mv.place.chat_id is not None
 
 
 def started(mv: MatchView) -> tuple[bool, bool]:

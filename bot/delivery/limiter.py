@@ -49,6 +49,8 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.delivery.telegram import is_group
+
 log = logging.getLogger("bot.delivery.limiter")
 JSONDict = dict[str, Any]
 
@@ -162,11 +164,6 @@ def chat_of(data: dict[str, Any]) -> int | str | None:
         with contextlib.suppress(ValueError):
             return int(chat_id)
     return chat_id if isinstance(chat_id, (int, str)) else None
-
-
-def is_group(chat: int | str | None) -> bool:
-    """A group, supergroup or channel (negative ids, or an ``@username``)."""
-    return isinstance(chat, str) or (isinstance(chat, int) and chat < 0)
 
 
 class ChatLimiter(BaseRateLimiter[int]):

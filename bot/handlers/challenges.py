@@ -10,8 +10,8 @@ import urllib.parse
 from telegram import Message, Update, User
 from telegram.constants import ChatType
 
-from bot.delivery.telegram import quietly
-from bot.handlers.common import HTML, Ctx, finish, is_group_chat
+from bot.delivery.telegram import is_group, quietly
+from bot.handlers.common import HTML, Ctx, finish
 from bot.handlers.inline import on_uncommitted_accept
 from bot.state import Portes, is_group_match, tapped
 from bot.views import texts
@@ -126,11 +126,11 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         return
     length = int(first)
     no_triple = flag == "n"
-    group = is_group_chat(msg.chat)
+    group = is_group(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=no_triple,
-        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
+        chat_id=msg.chat.id if group else None, group=group, thread_id=thread, target_id=target,
         move_seconds=move_seconds, game_type=game, winner_starts=cafe)
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
@@ -172,11 +172,11 @@ async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int 
                         game: str, length: int) -> None:
     """``/new plakoto 5``: the challenge made at once, with the card's defaults for the rest
     (the operator's time per move, backgammons counting 3, the game's café start)."""
-    group = is_group_chat(msg.chat)
+    group = is_group(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=False,
-        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
+        chat_id=msg.chat.id if group else None, group=group, thread_id=thread, target_id=target,
         move_seconds=None, game_type=game, winner_starts=cafe_default(game) and game in CAFE_GAMES)
     if not res.ok or res.challenge is None:
         await msg.reply_text(texts.error_text(t, res.code or "error"), do_quote=True)

@@ -50,15 +50,12 @@ class Where:
     of a player whose turn it is not)."""
 
 
-def is_group(chat_id: int | None) -> bool:
-    return chat_id is not None and chat_id < 0
-
-
 def places(
     *,
     status: str,
     chat_id: int | None,
     inline_message_id: str | None,
+    in_group: bool,
     players: tuple[int | None, int | None],
     to_act: int | None,
     turn_changed: bool,
@@ -74,8 +71,7 @@ def places(
     if status == MatchStatus.CHALLENGE:
         return []
     over = MatchStatus(status) in ENDED_STATUSES
-    if is_group(chat_id):
-        assert chat_id is not None
+    if in_group and chat_id is not None:
         return group_places(chat_id, players, to_act, over, turn_changed, private, moved)
     found: list[Where] = []
     for seat, player in enumerate(players):
@@ -262,6 +258,7 @@ def outbox_step(
         status=values["status"],
         chat_id=values["chat_id"],
         inline_message_id=values["inline_message_id"],
+        in_group=values["in_group"],
         players=(values["player0_id"], values["player1_id"]),
         to_act=values["to_act"],
         turn_changed=turn_changed,

@@ -99,7 +99,7 @@ def match_places(k: Kernel, session: Session, row: MatchRow) -> list[Where]:
         return player is not None and player.can_message
 
     return places(status=row.status, chat_id=row.chat_id,
-                  inline_message_id=row.inline_message_id,
+                  inline_message_id=row.inline_message_id, in_group=row.in_group,
                   players=(row.player0_id, row.player1_id), to_act=row.to_act,
                   turn_changed=True, private=(started(row.player0_id), started(row.player1_id)))
 

@@ -232,7 +232,7 @@ class Kernel:
             status=status,
             state=state,
             seats=(Seat(0, player_view(players.get(row.player0_id))), seat1),
-            place=Place(row.chat_id, row.thread_id, row.inline_message_id),
+            place=Place(row.chat_id, row.thread_id, row.inline_message_id, row.in_group),
             commitment=row.commitment,
             seed_hex=row.seed.hex() if status in ENDED_STATUSES else None,
             mix=row.mix,
@@ -312,7 +312,7 @@ class Kernel:
     def _after(row: MatchLike, values: dict[str, Any],
                players: Mapping[int, PlayerView]) -> dict[str, Any]:
         """What the outbox needs of the match row as the write leaves it."""
-        keys = ("chat_id", "inline_message_id", "player0_id", "player1_id")
+        keys = ("chat_id", "inline_message_id", "in_group", "player0_id", "player1_id")
         after = {key: values.get(key, getattr(row, key)) for key in keys}
 
         def started(player_id: int | None) -> bool:
@@ -355,8 +355,8 @@ class Kernel:
         row, values = plan.row, plan.values
         if values["status"] not in RATED_STATUSES or row.status == values["status"]:
             return ()
-        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "length",
-                "game_type")
+        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "in_group",
+                "length", "game_type")
         match = {key: values.get(key, getattr(row, key)) for key in keys}
         match.update(status=values["status"], winner=values["winner"])
         if not is_rated(match):

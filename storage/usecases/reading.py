@@ -66,7 +66,7 @@ def summaries(
                 opponent=player_view(players.get(other_id)) if other_id else None,
                 computer_level=r.computer_level,
                 my_turn=ok and r.to_act == seat,
-                place=Place(r.chat_id, r.thread_id, r.inline_message_id),
+                place=Place(r.chat_id, r.thread_id, r.inline_message_id, r.in_group),
                 turn_deadline=r.turn_deadline,
                 updated_at=r.updated_at,
                 readable=ok,

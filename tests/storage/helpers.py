@@ -24,7 +24,7 @@ async def new_match(
 ) -> ActionResult:
     """Alice challenges, Bob accepts; returns the accept result."""
     await players(uc)
-    created = await uc.create_challenge(ALICE, length=length, chat_id=-100, **kw)  # type: ignore[arg-type]
+    created = await uc.create_challenge(ALICE, length=length, chat_id=-100, group=True, **kw)  # type: ignore[arg-type]
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, BOB, mix=mix)
     assert accepted.ok, accepted

@@ -32,7 +32,8 @@ def every_rating(db: Database) -> tuple[set[tuple[object, ...]], list[tuple[obje
 
 async def resigned(uc: UseCases, author: int, taker: int, chat: int, length: int,
                    loser: int, game: str = "portes") -> int:
-    created = await uc.create_challenge(author, length=length, chat_id=chat, game_type=game)
+    created = await uc.create_challenge(author, length=length, chat_id=chat, group=chat < 0,
+                                        game_type=game)
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, taker, mix="m")
     assert accepted.ok and accepted.match is not None
@@ -68,7 +69,7 @@ async def test_two_groups_rated_by_hand_then_rebuilt(uc: UseCases, db: Database,
 
 async def test_a_cancelled_match_is_not_rated(uc: UseCases, db: Database) -> None:
     await players(uc)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, BOB, mix="m")
     assert accepted.match is not None

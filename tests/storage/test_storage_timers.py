@@ -81,7 +81,7 @@ async def test_timer_policy_is_configurable(db: Database, clock: FakeClock) -> N
 
 async def test_challenge_expiry(uc: UseCases, clock: FakeClock) -> None:
     await players(uc)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
     assert created.challenge is not None
     await uc.set_challenge_card(created.challenge.id, chat_id=-100, message_id=55)
     clock.advance(timedelta(hours=24))
@@ -112,7 +112,7 @@ async def test_downtime_is_not_counted_against_the_player(
     # Given a match whose mover was waited for 11 h while an instance ran, and an open challenge
     view = (await new_match(uc, length=3)).match
     assert view is not None
-    challenge = await uc.create_challenge(CAROL, length=1, chat_id=-100)
+    challenge = await uc.create_challenge(CAROL, length=1, chat_id=-100, group=True)
     assert challenge.challenge is not None
     await uc.resume("a", longer_than=timedelta(minutes=1))
     clock.advance(timedelta(hours=11))

@@ -83,7 +83,8 @@ async def test_upsert_player_default_language_fills_only_a_missing_one(uc: UseCa
 
 async def test_challenge_shows_commitment_and_hides_seed(uc: UseCases, clock: FakeClock) -> None:
     await players(uc)
-    result = await uc.create_challenge(ALICE, length=5, no_triple=True, chat_id=-100, thread_id=7)
+    result = await uc.create_challenge(ALICE, length=5, no_triple=True, chat_id=-100, group=True,
+                                       thread_id=7)
     assert result.ok and result.challenge is not None
     ch = result.challenge
     assert len(ch.commitment) == 64 and len(ch.token) == 12
