@@ -9,6 +9,7 @@ tests/rules/test_purity.py separately keeps rules/ to the standard library.
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,12 +19,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # Our top-level packages; migrations/ is storage's Alembic scripts and lives on storage's floor.
 OURS = ("rules", "storage", "rendering", "computer", "bot", "migrations")
-# What each floor may not import. Only bot/ talks to Telegram and only bot/ sits above the
-# middle floor, whose rooms do not lean on one another; the database library stays in storage.
+# What each floor may not import. Only bot/ talks to Telegram (python-telegram-bot, its HTTP
+# client) and only bot/ sits above the middle floor, whose rooms do not lean on one another; the
+# database library stays in storage.
 FORBIDDEN: dict[str, frozenset[str]] = {
     "rules": frozenset(OURS) - {"rules"},
-    "storage": frozenset({"telegram", "bot", "rendering", "computer"}),
-    "migrations": frozenset({"telegram", "bot", "rendering", "computer"}),
+    "storage": frozenset({"telegram", "httpx", "bot", "rendering", "computer"}),
+    "migrations": frozenset({"telegram", "httpx", "bot", "rendering", "computer"}),
     "rendering": frozenset({"telegram", "bot", "storage", "computer", "migrations",
                             "sqlalchemy", "alembic"}),
     "computer": frozenset({"telegram", "bot", "storage", "rendering", "migrations",
@@ -281,3 +283,145 @@ def test_a_private_name_from_elsewhere_is_named(module: str, text: str,
 def test_public_names_and_a_packages_own_private_modules_pass(module: str, text: str,
                                                               is_package: bool) -> None:
     assert private_uses(_source(module, text, is_package), KNOWN) == []
+
+
+# ---- Telegram facts, test code and cycles ----------------------------------------------------
+
+def _names_a_chat_id(node: ast.expr) -> bool:
+    """``chat_id``, ``row.chat_id``, ``match["chat_id"]``, ``old_chat_id``...: a chat's id."""
+    if isinstance(node, ast.Name):
+        return "chat_id" in node.id
+    if isinstance(node, ast.Attribute):
+        return "chat_id" in node.attr
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return isinstance(key, ast.Constant) and isinstance(key.value, str) and (
+            "chat_id" in key.value)
+    return False
+
+
+def _is_zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0 and not isinstance(node.value, bool)
+
+
+def chat_sign_tests(source: Source) -> list[str]:
+    """Where a module tells a chat's kind by the sign of its id (``chat_id < 0`` and the like),
+    a Telegram convention storage must be told instead."""
+    out = []
+    for node in ast.walk(ast.parse(source.text, source.file)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for (left, right), op in zip(itertools.pairwise(sides), node.ops, strict=True):
+            ordered = isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+            if ordered and ((_names_a_chat_id(left) and _is_zero(right))
+                            or (_is_zero(left) and _names_a_chat_id(right))):
+                out.append(f"{source.file}:{node.lineno} tells a chat's kind by its id's sign")
+    return out
+
+
+def test_storage_never_tells_a_chat_kind_by_the_sign_of_its_id() -> None:
+    found = [line for s in sources("storage") for line in chat_sign_tests(s)]
+    assert not found, "\n".join(found)
+
+
+# What runs in production: every package of ours (bench/, docs/ and tests/ are tooling).
+TOOLING = ("bench",)
+
+
+def test_no_production_module_imports_test_code() -> None:
+    found = [f"{s.file}:{imp.line} imports {imp.module}"
+             for package in OURS for s in sources(package) for imp in imports(s)
+             if imp.module.split(".")[0] == "tests"]
+    assert not found, "\n".join(found)
+
+
+def import_graph(modules: list[Source]) -> dict[str, set[str]]:
+    """Module -> the modules of ``modules`` it imports (anywhere in it: inside functions and
+    under ``TYPE_CHECKING`` too); ``from package import name`` counts the submodule ``name``
+    when there is one."""
+    known = {s.module for s in modules}
+    graph: dict[str, set[str]] = {}
+    for source in modules:
+        edges = graph.setdefault(source.module, set())
+        for imp in imports(source):
+            targets = [f"{imp.module}.{name}" for name in imp.names]
+            found = [t for t in targets if t in known]
+            if imp.module in known and (not imp.is_from or len(found) < len(targets)):
+                found.append(imp.module)
+            edges.update(t for t in found if t != source.module)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each strongly connected set of more than one module (Tarjan), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+@pytest.mark.parametrize("packages", [
+    OURS,
+    pytest.param((*OURS, *TOOLING), marks=pytest.mark.xfail(
+        strict=True, reason="bench/strength.py <-> bench/tavli_strength.py: broken on the "
+                            "branch s4-tests (bench/_stats.py); drop this mark when it lands")),
+], ids=["ours", "with bench"])
+def test_no_import_cycle_anywhere(packages: tuple[str, ...]) -> None:
+    modules = [s for package in packages for s in sources(package)]
+    cycles = import_cycles(import_graph(modules))
+    assert not cycles, "\n".join(" <-> ".join(c) for c in cycles)
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("def f(chat_id):\n    return chat_id < 0\n", 2),
+    ("def f(row):\n    return 0 > row.chat_id\n", 2),
+    ("def f(m):\n    return m['chat_id'] <= 0\n", 2),
+    ("def f(old_chat_id):\n    return old_chat_id is not None and old_chat_id < 0\n", 2),
+    ("def f(chat_id):\n    return chat_id == 0 or chat_id < 5\n", None),
+    ("def f(player_id):\n    return player_id < 0\n", None),
+])
+def test_a_chat_kind_read_off_the_sign_is_named(text: str, found: int | None) -> None:
+    named = chat_sign_tests(_source("storage.usecases.turns", text))
+    assert named == ([f"storage/usecases/turns.py:{found} tells a chat's kind by its id's sign"]
+                     if found else [])
+
+
+def test_an_import_cycle_is_found_inside_functions_and_through_packages() -> None:
+    modules = [
+        _source("storage.ratings", "def main():\n    from storage.usecases import rating_write\n"),
+        _source("storage.usecases", "", is_package=True),
+        _source("storage.usecases.rating_write", "from storage.ratings import rate\n"),
+        _source("storage.usecases.kernel", "from storage.usecases.rating_write import x\n"),
+        _source("bench.a", "import bench.b\n"),
+        _source("bench.b", "from bench import a\n"),
+    ]
+    assert import_cycles(import_graph(modules)) == [
+        ["bench.a", "bench.b"], ["storage.ratings", "storage.usecases.rating_write"]]
