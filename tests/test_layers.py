@@ -246,7 +246,7 @@ def test_allowed_imports_pass(module: str, text: str) -> None:
 
 
 KNOWN = {"rules", "rules.position", "rules.notation", "storage", "storage.usecases",
-         "storage.usecases._kernel", "storage.usecases.turns", "storage.history"}
+         "storage.usecases._kernel", "storage.usecases.turns", "storage.replay"}
 
 
 @pytest.mark.parametrize(("module", "text", "expected"), [
@@ -255,18 +255,18 @@ KNOWN = {"rules", "rules.position", "rules.notation", "storage", "storage.usecas
       "rules/notation.py:1 imports rules.position._moves"]),
     ("rules.notation", "from .position import _single_moves as moves\n",
      ["rules/notation.py:1 imports rules.position._single_moves"]),
-    ("storage.history", "import rules.position\nx = rules.position._apply(1, 2)\n",
-     ["storage/history.py:2 uses rules.position._apply (as rules.position._apply)"]),
-    ("storage.history", "import rules.position as p\ndef f():\n    return p._apply\n",
-     ["storage/history.py:3 uses rules.position._apply (as p._apply)"]),
-    ("storage.history", "from rules import position\nposition._apply.__name__\n",
-     ["storage/history.py:2 uses rules.position._apply (as position._apply)"]),
+    ("storage.replay", "import rules.position\nx = rules.position._apply(1, 2)\n",
+     ["storage/replay.py:2 uses rules.position._apply (as rules.position._apply)"]),
+    ("storage.replay", "import rules.position as p\ndef f():\n    return p._apply\n",
+     ["storage/replay.py:3 uses rules.position._apply (as p._apply)"]),
+    ("storage.replay", "from rules import position\nposition._apply.__name__\n",
+     ["storage/replay.py:2 uses rules.position._apply (as position._apply)"]),
     ("rules.notation", "from rules.position import Position\nPosition._trusted(b)\n",
      ["rules/notation.py:2 uses rules.position.Position._trusted (as Position._trusted)"]),
-    ("storage.history", "from storage.usecases import _kernel\n",
-     ["storage/history.py:1 imports storage.usecases._kernel"]),
-    ("storage.history", "from storage.usecases._kernel import Kernel\n",
-     ["storage/history.py:1 imports storage.usecases._kernel"]),
+    ("storage.replay", "from storage.usecases import _kernel\n",
+     ["storage/replay.py:1 imports storage.usecases._kernel"]),
+    ("storage.replay", "from storage.usecases._kernel import Kernel\n",
+     ["storage/replay.py:1 imports storage.usecases._kernel"]),
 ])
 def test_a_private_name_from_elsewhere_is_named(module: str, text: str,
                                                 expected: list[str]) -> None:
