@@ -2,7 +2,7 @@
 end the process the way a killed host would, to check that what the chats show converges.
 
 Production runs :class:`NoFaults` (nothing happens). Only a test harness passes another
-(``tests/bot/crashing.py`` launches the real bot with one); nothing here reads the environment.
+(``standin/crashing.py`` launches the real bot with one); nothing here reads the environment.
 The steps: ``committed`` (an action committed, nothing delivered), ``claimed``, ``sending``,
 ``sent``, ``recorded``, ``retired``, ``shown`` (the delivery worker's, see
 :mod:`bot.delivery.worker`), ``typed`` (a typed play committed, its answer not sent) and

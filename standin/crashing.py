@@ -1,4 +1,4 @@
-"""``python -m tests.bot.crashing``: the real bot (``python -m bot``, the same arguments), ended
+"""``python -m standin.crashing``: the real bot (``python -m bot``, the same arguments), ended
 at once with status 70 when it reaches the step named in ``PORTES_TEST_CRASH_AT`` (one of
 :mod:`bot.faults`' steps), the way a killed host would. The bot itself never reads that
 variable: this launcher passes it in as its fault injection."""
@@ -27,7 +27,7 @@ class CrashAt:
 def command(env: dict[str, str]) -> list[str]:
     """How to start the bot with this environment: through this launcher when it names a step
     to crash at, else the plain ``python -m bot``."""
-    return [sys.executable, "-m", "tests.bot.crashing" if env.get(CRASH_AT) else "bot"]
+    return [sys.executable, "-m", "standin.crashing" if env.get(CRASH_AT) else "bot"]
 
 
 if __name__ == "__main__":
