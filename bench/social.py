@@ -5,7 +5,7 @@ lengths 1/3/5/7, about a quarter of them in 200 groups, one in twenty against th
 resigned or lost on time, every game with its kind, match rows with a stored state of realistic
 size; players' activity skewed like a real community's, so some have played thousands; 70 % of
 the matches Portes, the rest Plakoto, Fevga, tavli and Long Nardy, each rated apart), rates
-them with ``python -m storage.ratings rebuild``'s function, then times the queries the commands
+them with ``python -m storage.cli ratings rebuild``'s function, then times the queries the commands
 run, on the busiest player and on a typical one (the slower counts). Prints exactly:
 
     social: top_ms=<x> stats_ms=<y> rebuild_s=<z>

@@ -200,16 +200,17 @@ async def seed(url: str, count: int) -> None:
         author, acceptor = 10_000_000 + 2 * i, 10_000_001 + 2 * i
         await uc.upsert_player(author, f"Seed {i}a")
         await uc.upsert_player(acceptor, f"Seed {i}b")
-        res = await uc.create_challenge(author, length=5, chat_id=-9_000_000 - i)
+        res = await uc.create_challenge(author, length=5, chat_id=-9_000_000 - i, group=True)
         assert res.challenge is not None
         await uc.accept_challenge(res.challenge.id, acceptor, mix=f"seed-{i}")
         # their boards count as posted (their chats exist only in the database)
-        for work in await uc.claim_deliveries("seed", chat_key=str(-9_000_000 - i)):
-            token = await uc.mark_sending(work.id, claim=work.claim, caption="", markup=None)
+        for work in await uc.delivery.claim_deliveries("seed", chat_key=str(-9_000_000 - i)):
+            token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption="",
+                                                   markup=None)
             assert token is not None
-            await uc.record_sent(work.id, token, claim=work.claim, message_id=1,
+            await uc.delivery.record_sent(work.id, token, claim=work.claim, message_id=1,
                                  version=work.version)
-            await uc.complete_delivery(work.id, claim=work.claim, version=work.version)
+            await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version)
     await db.dispose()
 
 

@@ -7,6 +7,7 @@ import logging
 import sys
 import textwrap
 
+from bot.faults import Faults
 from bot.ops.logjson import configure
 from bot.ops.logsafe import hide_secrets, token_secrets
 from bot.settings import ENV_HELP, SettingsError, from_env
@@ -45,7 +46,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, faults: Faults | None = None) -> int:
+    """Parse ``argv``, read the settings, run the bot (``faults``: a test harness's, see
+    :mod:`bot.faults`)."""
     args = parser().parse_args(argv)
     try:
         settings = from_env()
@@ -57,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("httpx").setLevel(logging.WARNING)
     from bot.app import run
 
-    return run(settings, check_only=args.check)
+    return run(settings, check_only=args.check, faults=faults)
 
 
 if __name__ == "__main__":

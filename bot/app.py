@@ -25,6 +25,7 @@ from telegram.ext import (
 from bot import handlers as h
 from bot.delivery.limiter import ChatLimiter
 from bot.delivery.worker import Delivery
+from bot.faults import Faults, NoFaults
 from bot.intake.crowd import is_chatter, shed_answerer
 from bot.intake.lanes import ChatLanes
 from bot.intake.once import once, start_pruning
@@ -81,9 +82,11 @@ COMMANDS = (
 
 
 def build_application(
-    settings: Settings, *, usecases: UseCases | None = None, migrate: bool = True
+    settings: Settings, *, usecases: UseCases | None = None, migrate: bool = True,
+    faults: Faults | None = None,
 ) -> Application:  # type: ignore[type-arg]
-    """The bot's ``Application``: every handler, the rate limiter, the job queue, the timers."""
+    """The bot's ``Application``: every handler, the rate limiter, the job queue, the timers.
+    ``faults``: a test harness's fault injection (:mod:`bot.faults`; none in production)."""
     rate = settings.rate
     metrics = Metrics()
     limiter = ChatLimiter(
@@ -112,11 +115,12 @@ def build_application(
     app.bot_data["settings"] = settings
     app.bot_data["migrate"] = migrate
     app.bot_data["metrics"] = metrics
+    app.bot_data["faults"] = faults or NoFaults()
     secrets = Redact(token_secrets(settings.token, settings.webhook_secret))
     app.bot_data["reporter"] = Reporter(app.bot, settings.admin_chat, secrets,
                                         sentry=start_sentry(settings.sentry_dsn, secrets))
     if usecases is not None:
-        app.bot_data["portes"] = Portes(settings, usecases)
+        app.bot_data["portes"] = Portes(settings, usecases, faults=app.bot_data["faults"])
     add_handlers(app)
     return app
 
@@ -162,7 +166,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         )
         limits = ChallengeLimits(per_chat=settings.limits.open_per_chat,
                                  overall=settings.limits.open_overall)
-        app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy, limits=limits))
+        app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy, limits=limits),
+                                        faults=app.bot_data.get("faults", NoFaults()))
     portes: Portes = app.bot_data["portes"]
     portes.metrics = app.bot_data["metrics"]
     if settings.metrics_port is not None and not settings.webhook:
@@ -188,7 +193,7 @@ def share_budgets(app: Application, portes: Portes) -> None:  # type: ignore[typ
     in the database, shared by every instance; on a SQLite file (one instance) in memory."""
     limiter = app.bot.rate_limiter
     if isinstance(limiter, ChatLimiter) and not portes.uc.db.is_sqlite:
-        limiter.share_groups(portes.uc)
+        limiter.share_groups(portes.uc.delivery)
 
 
 def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
@@ -281,12 +286,12 @@ async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
             log.warning("could not set the command menu (%s): %s", lang, exc)
 
 
-def run(settings: Settings, *, check_only: bool = False) -> int:
+def run(settings: Settings, *, check_only: bool = False, faults: Faults | None = None) -> int:
     if settings.webhook and not settings.webhook_secret:
         # from_env refuses this already; settings built in code must not slip past it
         print("portes-bot: webhook mode needs PORTES_WEBHOOK_SECRET", file=sys.stderr)
         return 2
-    app = build_application(settings)
+    app = build_application(settings, faults=faults)
 
     async def check() -> None:
         # Ask Telegram who we are first: a rejected token gets a clear message, not a traceback.

@@ -21,6 +21,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from bot.delivery.telegram import quietly
+from bot.faults import Faults, NoFaults
 from bot.intake.locks import MatchLocks
 from bot.intake.pace import Pace
 from bot.settings import Settings
@@ -128,6 +129,8 @@ class Portes:
     memory, per instance: after a restart, or on another instance, the next board notifies."""
     tap_clock: Callable[[], float] = time.monotonic
     """The clock of :attr:`tapped_at` (seconds; a test may set another)."""
+    faults: Faults = field(default_factory=NoFaults)
+    """Where a test harness may end the process at a named step (:mod:`bot.faults`)."""
 
     def __post_init__(self) -> None:
         self.new_pace = Pace(self.settings.limits.new_per_minute)
@@ -198,7 +201,7 @@ class Portes:
             self.delivery.kick(*chat_keys)
             return
         found = places(status=mv.status.value, chat_id=mv.place.chat_id,
-                       inline_message_id=mv.place.inline_message_id,
+                       inline_message_id=mv.place.inline_message_id, in_group=mv.place.in_group,
                        players=(seat_id(mv, 0), seat_id(mv, 1)), to_act=mv.to_act,
                        turn_changed=True, private=started(mv))
         self.delivery.kick(*(w.chat_key for w in found))
@@ -355,7 +358,8 @@ def answer_soon(p: Portes, q: CallbackQuery, text: str | None = None, *,
 
 
 def is_group_match(mv: MatchView) -> bool:
-    return mv.place.chat_id is not None and mv.place.chat_id < 0
+    """Played on a group's shared board (as stored when the challenge was opened)."""
+    return mv.place.in_group and mv.place.chat_id is not None
 
 
 def started(mv: MatchView) -> tuple[bool, bool]:

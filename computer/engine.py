@@ -134,16 +134,6 @@ def evaluate_after(position: Position, plies: int = 0) -> Probabilities:
     return evaluate(position.flip(), plies).flipped()
 
 
-def engine_plays(position: Position, dice: Dice | tuple[int, int]) -> set[Position]:
-    """The resulting positions of every legal play according to gnubg (for cross-checks)."""
-    if position.is_game_over():
-        return {position}
-    keys = nets().moves(to_gnubg(position), dice[0], dice[1])
-    if not keys:
-        return {position}
-    return {from_gnubg(nets().board_from_position_key(k)) for k in keys}
-
-
 def engine_best(position: Position, dice: Dice | tuple[int, int], plies: int = 0) -> Position:
     """The position GNU Backgammon's own ``best_move`` (cubeless money play) leads to."""
     if position.is_game_over():

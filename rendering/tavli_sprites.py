@@ -128,13 +128,6 @@ def course_board(theme: Theme, home: Home, courses: tuple[CourseMark, ...]) -> I
     return image
 
 
-def arrow_centre(home: Home, column: int, index: int, shared: bool) -> Point:
-    """Where :func:`course_board` puts a turn arrow (for tests and documents)."""
-    geo = board_geometry(home)
-    dx = (-ARROW_GAP if index == 0 else ARROW_GAP) if shared else 0
-    return geo.point_x(column) + dx, geo.middle_y
-
-
 def _paste(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
     x, y = centre
     image.paste(sprite, (x - sprite.width // 2, y - sprite.height // 2), sprite)

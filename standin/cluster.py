@@ -17,7 +17,6 @@ import asyncio
 import os
 import signal
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from sqlalchemy import select
 
 from rules.match import Match
 from standin import Chat, Message, StandIn, StandInError, Tap, User
+from standin.crashing import command
 from standin.databases import create_database, drop_database
 from standin.players import board_version, live_board, turn_actions
 from standin.proxy import RoundRobinProxy, free_port
@@ -109,9 +109,10 @@ class Cluster:
         self.ports = [free_port() for _ in range(self.n)]
         for i, port in enumerate(self.ports):
             log = (self.logs / f"bot{i}.log").open("a")
+            env = self.env_for(port)
             self.procs.append(subprocess.Popen(
-                [sys.executable, "-m", "bot"], env=self.env_for(port), cwd=ROOT, stdout=log,
-                stderr=subprocess.STDOUT, text=True))
+                command(env), env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                text=True))
         for i, port in enumerate(self.ports):
             await self._listening(i, port)
         self.proxy = RoundRobinProxy(self.ports).start()

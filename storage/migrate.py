@@ -126,10 +126,6 @@ def head() -> str:
     return ",".join(sorted(ScriptDirectory(SCRIPT_LOCATION).get_heads()))
 
 
-async def downgrade_async(url: str | None = None, revision: str = "base") -> None:
-    await asyncio.to_thread(downgrade, url, revision)
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m storage.migrate")
     parser.add_argument(

@@ -164,6 +164,9 @@ class MatchRow(Base):
     chat_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     thread_id: Mapped[int | None] = mapped_column(BigInteger)
     inline_message_id: Mapped[str | None] = mapped_column(String(128))
+    in_group: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Played in a group (``chat_id`` is the group's, its shared board there): the bot says so
+    when it opens the challenge (revision 0019); storage reads no kind off a chat's id."""
     state: Mapped[str] = mapped_column(Text)
     """The rules core's ``Match.to_json()``."""
     state_format: Mapped[int] = mapped_column(SmallInteger)

@@ -66,30 +66,3 @@ def rate(winner: Standing, loser: Standing, length: int) -> tuple[Standing, Stan
         Standing(loser.rating - k_factor(loser.experience) * swing,
                  loser.experience + length, loser.matches + 1),
     )
-
-
-def main(argv: list[str] | None = None) -> None:
-    """``python -m storage.ratings rebuild [--database-url URL]``: recompute every rating from
-    the finished matches in the order they ended."""
-    import argparse
-    import time
-
-    from storage.db import Database, database_url
-    from storage.usecases.rating_write import rebuild
-
-    parser = argparse.ArgumentParser(prog="python -m storage.ratings")
-    parser.add_argument("action", choices=["rebuild"])
-    parser.add_argument("--database-url", help="default: DATABASE_URL or the SQLite file")
-    args = parser.parse_args(argv)
-    db = Database.from_url(args.database_url or database_url())
-    started = time.perf_counter()
-    try:
-        with db.engine.begin() as conn:
-            count = rebuild(conn)
-    finally:
-        db.engine.dispose()
-    print(f"rebuilt ratings from {count} matches in {time.perf_counter() - started:.1f} s")
-
-
-if __name__ == "__main__":
-    main()

@@ -166,7 +166,8 @@ class Seat:
 
 @dataclass(frozen=True)
 class Place:
-    """Where the match is played."""
+    """Where the match is played: a chat (a group, or the author's private chat) or an
+    inline message."""
 
     chat_id: int | None
     """The group or private chat of the challenge (``None`` for an inline challenge)."""
@@ -174,6 +175,9 @@ class Place:
     """The forum topic, if any."""
     inline_message_id: str | None = None
     """For matches created from an inline query: the inline message carrying the card."""
+    in_group: bool = False
+    """``chat_id`` is a group's (the match's shared board is there), as the bot said when it
+    opened the challenge."""
 
     @property
     def is_inline(self) -> bool:

@@ -1,7 +1,8 @@
 """The floors hold: rules/ at the bottom; storage/, rendering/ and computer/ above it, each on its
 own and none of them talking to Telegram; bot/ on top; the harness (standin/, oracles/, tests/)
 beside them, which nothing of the bot imports, and nothing but the tests imports tests/. And no
-module uses another's private names.
+module uses another's private names, storage/ tells no chat's kind by the sign of its id, and no
+import cycle runs through our packages, the harness or the tooling.
 
 Every .py of every package is read (subpackages too), and every import counts: inside functions,
 under ``if TYPE_CHECKING:``, relative ones, and ``importlib.import_module("...")`` with a literal.
@@ -11,6 +12,7 @@ tests/rules/test_purity.py separately keeps rules/ to the standard library.
 from __future__ import annotations
 
 import ast
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,15 +22,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 # Our top-level packages; migrations/ is storage's Alembic scripts and lives on storage's floor.
 OURS = ("rules", "storage", "rendering", "computer", "bot", "migrations")
-# What each floor may not import. Only bot/ talks to Telegram and only bot/ sits above the
-# middle floor, whose rooms do not lean on one another; the database library stays in storage.
+# What each floor may not import. Only bot/ talks to Telegram (python-telegram-bot, its HTTP
+# client) and only bot/ sits above the middle floor, whose rooms do not lean on one another; the
+# database library stays in storage.
 # The harness (the stand-in and its simulated players, the rules' references, the tests) sits
 # beside the floors: nothing of the bot leans on it, and only the tests import the tests.
 HARNESS = frozenset({"tests", "standin", "oracles"})
 FORBIDDEN: dict[str, frozenset[str]] = {
     "rules": frozenset(OURS) - {"rules"} | HARNESS,
-    "storage": frozenset({"telegram", "bot", "rendering", "computer"}) | HARNESS,
-    "migrations": frozenset({"telegram", "bot", "rendering", "computer"}) | HARNESS,
+    "storage": frozenset({"telegram", "httpx", "bot", "rendering", "computer"}) | HARNESS,
+    "migrations": frozenset({"telegram", "httpx", "bot", "rendering", "computer"}) | HARNESS,
     "rendering": frozenset({"telegram", "bot", "storage", "computer", "migrations",
                             "sqlalchemy", "alembic"}) | HARNESS,
     "computer": frozenset({"telegram", "bot", "storage", "rendering", "migrations",
@@ -264,7 +267,7 @@ def test_allowed_imports_pass(module: str, text: str) -> None:
 
 
 KNOWN = {"rules", "rules.position", "rules.games", "storage", "storage.usecases",
-         "storage.usecases._kernel", "storage.usecases.turns", "storage.history"}
+         "storage.usecases._kernel", "storage.usecases.turns", "storage.replay"}
 
 
 @pytest.mark.parametrize(("module", "text", "expected"), [
@@ -274,18 +277,18 @@ KNOWN = {"rules", "rules.position", "rules.games", "storage", "storage.usecases"
       "rules/games.py:1 imports rules.position._moves"]),
     ("rules.games", "from .position import _single_moves as moves\n",
      ["rules/games.py:1 imports rules.position._single_moves"]),
-    ("storage.history", "import rules.position\nx = rules.position._apply(1, 2)\n",
-     ["storage/history.py:2 uses rules.position._apply (as rules.position._apply)"]),
-    ("storage.history", "import rules.position as p\ndef f():\n    return p._apply\n",
-     ["storage/history.py:3 uses rules.position._apply (as p._apply)"]),
-    ("storage.history", "from rules import position\nposition._apply.__name__\n",
-     ["storage/history.py:2 uses rules.position._apply (as position._apply)"]),
+    ("storage.replay", "import rules.position\nx = rules.position._apply(1, 2)\n",
+     ["storage/replay.py:2 uses rules.position._apply (as rules.position._apply)"]),
+    ("storage.replay", "import rules.position as p\ndef f():\n    return p._apply\n",
+     ["storage/replay.py:3 uses rules.position._apply (as p._apply)"]),
+    ("storage.replay", "from rules import position\nposition._apply.__name__\n",
+     ["storage/replay.py:2 uses rules.position._apply (as position._apply)"]),
     ("rules.games", "from rules.position import Position\nPosition._trusted(b)\n",
      ["rules/games.py:2 uses rules.position.Position._trusted (as Position._trusted)"]),
-    ("storage.history", "from storage.usecases import _kernel\n",
-     ["storage/history.py:1 imports storage.usecases._kernel"]),
-    ("storage.history", "from storage.usecases._kernel import Kernel\n",
-     ["storage/history.py:1 imports storage.usecases._kernel"]),
+    ("storage.replay", "from storage.usecases import _kernel\n",
+     ["storage/replay.py:1 imports storage.usecases._kernel"]),
+    ("storage.replay", "from storage.usecases._kernel import Kernel\n",
+     ["storage/replay.py:1 imports storage.usecases._kernel"]),
 ])
 def test_a_private_name_from_elsewhere_is_named(module: str, text: str,
                                                 expected: list[str]) -> None:
@@ -303,3 +306,147 @@ def test_a_private_name_from_elsewhere_is_named(module: str, text: str,
 def test_public_names_and_a_packages_own_private_modules_pass(module: str, text: str,
                                                               is_package: bool) -> None:
     assert private_uses(_source(module, text, is_package), KNOWN) == []
+
+
+# ---- Telegram facts and cycles ------------------------------------------------------------
+
+def _names_a_chat_id(node: ast.expr) -> bool:
+    """``chat_id``, ``row.chat_id``, ``match["chat_id"]``, ``old_chat_id``...: a chat's id."""
+    if isinstance(node, ast.Name):
+        return "chat_id" in node.id
+    if isinstance(node, ast.Attribute):
+        return "chat_id" in node.attr
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+        return isinstance(key, ast.Constant) and isinstance(key.value, str) and (
+            "chat_id" in key.value)
+    return False
+
+
+def _is_zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0 and not isinstance(node.value, bool)
+
+
+def chat_sign_tests(source: Source) -> list[str]:
+    """Where a module tells a chat's kind by the sign of its id (``chat_id < 0`` and the like),
+    a Telegram convention storage must be told instead."""
+    out = []
+    for node in ast.walk(ast.parse(source.text, source.file)):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        for (left, right), op in zip(itertools.pairwise(sides), node.ops, strict=True):
+            ordered = isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+            if ordered and ((_names_a_chat_id(left) and _is_zero(right))
+                            or (_is_zero(left) and _names_a_chat_id(right))):
+                out.append(f"{source.file}:{node.lineno} tells a chat's kind by its id's sign")
+    return out
+
+
+def test_storage_never_tells_a_chat_kind_by_the_sign_of_its_id() -> None:
+    found = [line for s in sources("storage") for line in chat_sign_tests(s)]
+    assert not found, "\n".join(found)
+
+
+# Beside our packages, the harness and the tooling: the stand-in, the rules' references, the
+# benchmarks, the docs' picture tools.
+TOOLING = ("standin", "oracles", "bench", "tools")
+
+
+def _type_checking_lines(source: Source) -> set[int]:
+    """The lines of the imports under ``if TYPE_CHECKING:`` (for annotations only: never run)."""
+    lines = set()
+    for node in ast.walk(ast.parse(source.text, source.file)):
+        if isinstance(node, ast.If) and _called(node.test) == "TYPE_CHECKING":
+            lines.update(n.lineno for stmt in node.body for n in ast.walk(stmt)
+                         if isinstance(n, (ast.Import, ast.ImportFrom)))
+    return lines
+
+
+def import_graph(modules: list[Source]) -> dict[str, set[str]]:
+    """Module -> the modules of ``modules`` it imports when it runs (anywhere in it, inside
+    functions too; not under ``if TYPE_CHECKING:``); ``from package import name`` counts the
+    submodule ``name`` when there is one."""
+    known = {s.module for s in modules}
+    graph: dict[str, set[str]] = {}
+    for source in modules:
+        edges = graph.setdefault(source.module, set())
+        annotations_only = _type_checking_lines(source)
+        for imp in (i for i in imports(source) if i.line not in annotations_only):
+            targets = [f"{imp.module}.{name}" for name in imp.names]
+            found = [t for t in targets if t in known]
+            if imp.module in known and (not imp.is_from or len(found) < len(targets)):
+                found.append(imp.module)
+            edges.update(t for t in found if t != source.module)
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each strongly connected set of more than one module (Tarjan), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def test_no_import_cycle_anywhere() -> None:
+    modules = [s for package in (*OURS, *TOOLING) for s in sources(package)]
+    cycles = import_cycles(import_graph(modules))
+    assert not cycles, "\n".join(" <-> ".join(c) for c in cycles)
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("def f(chat_id):\n    return chat_id < 0\n", 2),
+    ("def f(row):\n    return 0 > row.chat_id\n", 2),
+    ("def f(m):\n    return m['chat_id'] <= 0\n", 2),
+    ("def f(old_chat_id):\n    return old_chat_id is not None and old_chat_id < 0\n", 2),
+    ("def f(chat_id):\n    return chat_id == 0 or chat_id < 5\n", None),
+    ("def f(player_id):\n    return player_id < 0\n", None),
+])
+def test_a_chat_kind_read_off_the_sign_is_named(text: str, found: int | None) -> None:
+    named = chat_sign_tests(_source("storage.usecases.turns", text))
+    assert named == ([f"storage/usecases/turns.py:{found} tells a chat's kind by its id's sign"]
+                     if found else [])
+
+
+def test_an_import_cycle_is_found_inside_functions_and_through_packages() -> None:
+    modules = [
+        _source("storage.ratings", "def main():\n    from storage.usecases import rating_write\n"),
+        _source("storage.usecases", "", is_package=True),
+        _source("storage.usecases.rating_write", "from storage.ratings import rate\n"),
+        _source("storage.usecases.kernel", "from storage.usecases.rating_write import x\n"),
+        _source("bench.a", "import bench.b\n"),
+        _source("bench.b", "from bench import a\n"),
+        _source("standin.sim", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                               "    from .server import StandIn\n"),
+        _source("standin.server", "from .sim import Chat\n"),
+    ]
+    assert import_cycles(import_graph(modules)) == [
+        ["bench.a", "bench.b"], ["storage.ratings", "storage.usecases.rating_write"]]

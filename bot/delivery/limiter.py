@@ -16,7 +16,7 @@ sends after a wait is the latest state of the match, not the one from before the
 
 Several instances: a group's 20 calls a minute belong to the token, so with
 :meth:`ChatLimiter.share_groups` (the bot does it on PostgreSQL) the group windows are kept in
-the database (:class:`storage.delivery.instances.SendBudgetCases`): each counted call in a group
+the database (:class:`storage.delivery.budgets.SendBudgetCases`): each counted call in a group
 takes a slot there in one short transaction, which checks the chat's second (3 calls in any
 3 s) too, and so does every counted call in a private chat: the updates of one chat go to every
 instance in turn, and a chat's boards are delivered by whichever instance claims the place
@@ -48,6 +48,8 @@ from typing import Any, Protocol
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
+
+from bot.delivery.telegram import is_group
 
 log = logging.getLogger("bot.delivery.limiter")
 JSONDict = dict[str, Any]
@@ -162,11 +164,6 @@ def chat_of(data: dict[str, Any]) -> int | str | None:
         with contextlib.suppress(ValueError):
             return int(chat_id)
     return chat_id if isinstance(chat_id, (int, str)) else None
-
-
-def is_group(chat: int | str | None) -> bool:
-    """A group, supergroup or channel (negative ids, or an ``@username``)."""
-    return isinstance(chat, str) or (isinstance(chat, int) and chat < 0)
 
 
 class ChatLimiter(BaseRateLimiter[int]):

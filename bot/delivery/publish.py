@@ -10,7 +10,6 @@ the board), then sends what is not a board: the seed at the end of a match, the 
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -39,13 +38,6 @@ log = logging.getLogger("bot.delivery.publish")
 HTML = ParseMode.HTML
 STUB = "⤵"
 """What an old board becomes when Telegram refuses to delete it (older than 48 h)."""
-
-
-def crash_point(name: str) -> None:
-    """Tests only: end the process at once at this step of a delivery, the way a killed
-    host would (``PORTES_TEST_CRASH_AT``; never set in production, not listed in --help)."""
-    if os.environ.get("PORTES_TEST_CRASH_AT") == name:
-        os._exit(70)
 
 
 def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[str]:
@@ -212,7 +204,7 @@ class Publisher:
         to date (at once, in the background: the chats the action wrote to, ``chat_keys``
         when the use case said which); then the end of the match or the computer's turn."""
         self.p.remember(mv)
-        crash_point("committed")
+        self.p.faults.reached("committed")
         self.p.deliver(mv, chat_keys)
         if mv.status.is_over:
             await self.match_over(mv)
@@ -227,7 +219,7 @@ class Publisher:
         board when ``shared``, and ``seat``'s private board (of a group match: while it is
         their turn), with ``notes`` on its caption (a reminder's, see :func:`reminder_lines`).
         ``False`` when there was nothing to post."""
-        keys = await self.p.uc.redeliver(mv.id, seat=seat, shared=shared, notes=notes)
+        keys = await self.p.uc.delivery.redeliver(mv.id, seat=seat, shared=shared, notes=notes)
         if self.p.delivery is not None:
             self.p.delivery.kick(*keys)
         return bool(keys)

@@ -123,7 +123,7 @@ async def player_blocked(p: Portes, bot: Bot, player_id: int) -> None:
             continue
         if is_group_match(mv):
             if mv.to_act == seat:  # they play on the group's board, posted anew
-                keys = await p.uc.redeliver(mv.id, seat=None, shared=True)
+                keys = await p.uc.delivery.redeliver(mv.id, seat=None, shared=True)
                 if p.delivery is not None:
                     p.delivery.kick(*keys)
             continue

@@ -8,10 +8,22 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from telegram import Chat
+from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
+
+
+def is_group(chat: Chat | int | str | None) -> bool:
+    """A group or a supergroup (where a match is played on one shared board, and Telegram
+    counts the calls per minute): a ``Chat`` says so by its type; a bare chat id of an API
+    call by Telegram's convention, a negative id (or an ``@username``: a channel or a
+    supergroup). The bot's one answer: storage is told, it never guesses."""
+    if isinstance(chat, Chat):
+        return chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
+    return isinstance(chat, str) or (isinstance(chat, int) and chat < 0)
 
 
 def not_modified(exc: BadRequest) -> bool:

@@ -36,7 +36,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
-from bot.delivery.publish import HTML, Publisher, crash_point
+from bot.delivery.publish import HTML, Publisher
 from bot.delivery.reach import blocked_us, left_group, player_blocked
 from bot.delivery.telegram import gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
@@ -80,7 +80,7 @@ class Delivery:
         self.pub = Publisher(portes, bot)
         self.lease = lease
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{id(self) % 10_000}"[:64]
-        portes.uc.deliver_own_actions(self.worker, lease)
+        portes.uc.delivery.deliver_own_actions(self.worker, lease)
         RUNNING.add(self.worker)
         self.running: dict[str, asyncio.Task[None]] = {}
         self.deadlines: dict[int, float] = {}
@@ -124,21 +124,21 @@ class Delivery:
             await asyncio.gather(*pending, return_exceptions=True)
         try:  # hand over: another instance takes what this one had claimed at once,
             # not when the lease runs out
-            await self.p.uc.release_claims(self.worker)
+            await self.p.uc.delivery.release_claims(self.worker)
         except Exception:
             log.warning("could not release this worker's claims; they expire with the lease",
                         exc_info=True)
 
     async def poll(self) -> None:
         """Kick every chat with due work (another instance's, a retry, a restart's)."""
-        self.kick(*await self.p.uc.due_chats())
+        self.kick(*await self.p.uc.delivery.due_chats())
 
     async def reconcile(self) -> None:
         """Queue every place whose board differs from the database, and prune."""
         await self.release_the_dead()
-        self.kick(*await self.p.uc.reconcile_deliveries())
-        await self.p.uc.prune_deliveries()
-        await self.p.uc.prune_send_budgets()
+        self.kick(*await self.p.uc.delivery.reconcile_deliveries())
+        await self.p.uc.delivery.prune_deliveries()
+        await self.p.uc.delivery.prune_send_budgets()
 
     async def release_the_dead(self) -> None:
         """Claims held by a process of this host that is gone (killed, then restarted) are
@@ -146,7 +146,7 @@ class Delivery:
         earlier run of this process's own id (a container restarted: its process is 1 again)
         that is not a worker running here. Other hosts' claims are left to their lease."""
         host = socket.gethostname()
-        for worker in await self.p.uc.claimants():
+        for worker in await self.p.uc.delivery.claimants():
             parts = worker.split(":")
             if len(parts) < 3 or parts[0] != host or worker in RUNNING:
                 continue
@@ -155,7 +155,7 @@ class Delivery:
                     raise ProcessLookupError(worker)  # this process, a worker not running
                 os.kill(int(parts[1]), 0)
             except ProcessLookupError:
-                released = await self.p.uc.release_claims(worker)
+                released = await self.p.uc.delivery.release_claims(worker)
                 log.info("released %s places claimed by %s (no such process)", released,
                          worker)
             except (ValueError, PermissionError):
@@ -172,7 +172,7 @@ class Delivery:
                 await self._room(key)
                 # a group claims one place at a time: its budget may make the next one wait
                 # longer than a claim's lease
-                works = await self.p.uc.claim_deliveries(
+                works = await self.p.uc.delivery.claim_deliveries(
                     self.worker, chat_key=key, lease=self.lease,
                     limit=1 if key.startswith("-") else 20)
                 for work in works:
@@ -198,13 +198,14 @@ class Delivery:
                 else 0.0)
         self.deadlines[work.id] = time.monotonic() + left
         try:
-            crash_point("claimed")
+            self.p.faults.reached("claimed")
             mv = await self._latest(work)
             if mv is None:
-                await uc.give_up_delivery(work.id, claim=work.claim, error="no such match")
+                await uc.delivery.give_up_delivery(work.id, claim=work.claim, error="no such match")
                 return
             await self._place(work, mv)
-            more = await uc.complete_delivery(work.id, claim=work.claim, version=mv.version,
+            more = await uc.delivery.complete_delivery(work.id, claim=work.claim,
+                                                       version=mv.version,
                                               drawn=(self._selected(work, mv), mv.version))
             if more:  # a newer action meanwhile, or an orphan still looked for
                 self.later(0.0 if work.version < mv.version else 2.0, key)
@@ -216,12 +217,13 @@ class Delivery:
             await self._retry(key, work, delay, f"flood: retry after {delay:g} s")
         except ChatMigrated as exc:
             await uc.migrate_chat(int(key), exc.new_chat_id)
-            await uc.give_up_delivery(work.id, claim=work.claim,
+            await uc.delivery.give_up_delivery(work.id, claim=work.claim,
                                       error="the group became a supergroup")
             self.kick(str(exc.new_chat_id))
         except Unreachable as exc:
             log.info("chat %s cannot be reached: %s", key, exc)
-            await uc.give_up_delivery(work.id, claim=work.claim, error=f"unreachable: {exc}")
+            await uc.delivery.give_up_delivery(work.id, claim=work.claim,
+                                               error=f"unreachable: {exc}")
         except NetworkError as exc:  # includes timeouts and 5xx
             await self._retry(key, work, backoff(work.attempts), f"network: {exc}")
         except Exception as exc:
@@ -236,7 +238,7 @@ class Delivery:
         surely left. Raises :class:`Stale` when another instance took the place over."""
         if time.monotonic() < self.deadlines.get(work.id, 0.0) - self.lease / 2:
             return
-        if not await self.p.uc.renew_claim(work.id, claim=work.claim, lease=self.lease):
+        if not await self.p.uc.delivery.renew_claim(work.id, claim=work.claim, lease=self.lease):
             raise Stale
         self.deadlines[work.id] = time.monotonic() + self.lease
 
@@ -253,7 +255,8 @@ class Delivery:
     async def _retry(self, key: str, work: DeliveryWork, delay: float, error: str) -> None:
         log.info("delivery of match %s to %s: %s; again in %.1f s", work.match_id, key, error,
                  delay)
-        await self.p.uc.reschedule_delivery(work.id, claim=work.claim, delay=delay, error=error)
+        await self.p.uc.delivery.reschedule_delivery(work.id, claim=work.claim, delay=delay,
+                                                     error=error)
         self.later(delay, key)
 
     # -- one place -------------------------------------------------------------------------
@@ -264,7 +267,7 @@ class Delivery:
             return
         self._played_on(work, mv)
         await self._board(work, mv)
-        crash_point("shown")
+        self.p.faults.reached("shown")
 
     def _played_on(self, work: DeliveryWork, mv: MatchView) -> None:
         """A group's board its player to move plays on (they never started the bot): each of
@@ -353,13 +356,13 @@ class Delivery:
         chat_id = work.chat_id
         assert chat_id is not None
         photo = await draw_board_async(mv.state, viewer, self._looks(work.for_seat, mv))
-        token = await self.p.uc.mark_sending(
+        token = await self.p.uc.delivery.mark_sending(
             work.id, claim=work.claim, caption=caption,
             markup=markup.to_dict() if markup else None, lease=self.lease)
         if token is None:
             raise Stale
         self.deadlines[work.id] = time.monotonic() + self.lease
-        crash_point("sending")
+        self.p.faults.reached("sending")
         thread = mv.place.thread_id if work.for_seat is None else None
         try:
             sent = await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=HTML,
@@ -373,21 +376,21 @@ class Delivery:
                 await self._cannot_post(work, mv, exc.message)
                 raise Unreachable(exc.message) from exc
             raise
-        crash_point("sent")
-        recorded = await self.p.uc.record_sent(
+        self.p.faults.reached("sent")
+        recorded = await self.p.uc.delivery.record_sent(
             work.id, token, claim=work.claim, message_id=sent.message_id, version=mv.version)
         if recorded is None:  # the send outlived the lease: this board is nobody's
             await self._retire_orphan(chat_id, sent.message_id)
-            await self.p.uc.drop_probes(work.id, [token])
+            await self.p.uc.delivery.drop_probes(work.id, [token])
             raise Stale
         older, probes, top = recorded
         if work.for_seat is not None and mv.to_act == work.for_seat:
             player = mv.seats[work.for_seat].player
             if player is not None:
                 self.p.board_posted(player.id, mv.id)
-        crash_point("recorded")
+        self.p.faults.reached("recorded")
         await self._retire(work, older)
-        crash_point("retired")
+        self.p.faults.reached("retired")
         await self._probe(work, probes, top)
 
     @staticmethod
@@ -424,7 +427,7 @@ class Delivery:
                 # they blocked the bot: they play on the group's board again, posted anew
                 # with its buttons and them mentioned
                 self.p.views.pop(mv.id, None)
-                self.kick(*await self.p.uc.redeliver(mv.id, seat=None, shared=True))
+                self.kick(*await self.p.uc.delivery.redeliver(mv.id, seat=None, shared=True))
 
     async def _retire(self, work: DeliveryWork, boards: list[BoardMessageView]) -> None:
         for old in boards:
@@ -438,7 +441,7 @@ class Delivery:
         if not probes or work.chat_id is None:
             return
         await self._hold(work)
-        known = await self.p.uc.known_message_ids(work.chat_id)
+        known = await self.p.uc.delivery.known_message_ids(work.chat_id)
         found: list[str] = []
         for probe in probes:
             low = max(int(probe["after"]) + 1, top - PROBE_SPAN)
@@ -452,7 +455,7 @@ class Delivery:
                     found.append(str(probe["token"]))
                     break
         if found:
-            await self.p.uc.drop_probes(work.id, found)
+            await self.p.uc.delivery.drop_probes(work.id, found)
 
     async def _is_orphan(self, chat_id: int, message_id: int, probe: dict[str, Any]) -> bool:
         """An edit carrying exactly what the unknown send carried is "not modified" only on

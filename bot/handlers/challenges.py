@@ -10,15 +10,14 @@ import urllib.parse
 from telegram import Message, Update, User
 from telegram.constants import ChatType
 
-from bot.delivery.telegram import quietly
-from bot.handlers.common import HTML, Ctx, finish, is_group_chat
+from bot.delivery.telegram import is_group, quietly
+from bot.handlers.common import HTML, Ctx, finish
 from bot.handlers.inline import on_uncommitted_accept
 from bot.state import Portes, is_group_match, tapped
 from bot.views import texts
 from bot.views.callbacks import Action, Callback
 from bot.views.games import (
     CAFE_GAMES,
-    GAME_LETTERS,
     GAME_OF_LETTER,
     cafe_default,
     cafe_line,
@@ -40,13 +39,12 @@ from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
 NEW_ARG_RE = re.compile(
-    r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?(?:g([a-z]))?(?:w([01]))?")
-NEW_COMPUTER_ARG_RE = re.compile(r"([ol1357])([tn])([123])(?:g([a-z]))?")
-"""The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
-game step, Portes); ``w`` and 0 or 1 (NEW_ARG_RE), the café start switch (none: the game's
-default, :func:`bot.views.games.cafe_default`). Against the computer the first is ``l`` (a level
-chosen), ``o`` (the card drawn: from the card against a person, or "no triple" switched) or a
-length, and the third the level the card showed."""
+    r"(o?)([1357tn])([tn]?)([0-9]*)(?:h([0-9]{1,3}))?g([a-z])(?:w([01]))?")
+NEW_COMPUTER_ARG_RE = re.compile(r"([ol1357])([tn])([123])g([a-z])")
+"""The last group, ``g`` and a letter, is the game chosen; ``w`` and 0 or 1 (NEW_ARG_RE), the
+café start switch (none: the game's default, :func:`bot.views.games.cafe_default`). Against
+the computer the first is ``l`` (a level chosen), ``o`` (the card drawn: from the card against
+a person, or "no triple" switched) or a length, and the third the level the card showed."""
 
 
 async def show_challenge_privately(p: Portes, t: Tr, msg: Message, c: ChallengeView,
@@ -108,7 +106,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
     toggle, first, flag, target_raw, hours_raw, letter, cafe_raw = m.groups()
-    game = GAME_OF_LETTER.get(letter or "p")
+    game = GAME_OF_LETTER.get(letter)
     if game is None:
         await q.answer(texts.error_text(t, "stale"), show_alert=True)
         return
@@ -129,11 +127,11 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
         return
     length = int(first)
     no_triple = flag == "n"
-    group = is_group_chat(msg.chat)
+    group = is_group(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=no_triple,
-        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
+        chat_id=msg.chat.id if group else None, group=group, thread_id=thread, target_id=target,
         move_seconds=move_seconds, game_type=game, winner_starts=cafe)
     if not res.ok or res.challenge is None:
         await q.answer(texts.error_text(t, res.code or "error"), show_alert=True)
@@ -175,11 +173,11 @@ async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int 
                         game: str, length: int) -> None:
     """``/new plakoto 5``: the challenge made at once, with the card's defaults for the rest
     (the operator's time per move, backgammons counting 3, the game's café start)."""
-    group = is_group_chat(msg.chat)
+    group = is_group(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
         user.id, length=length, no_triple=False,
-        chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
+        chat_id=msg.chat.id if group else None, group=group, thread_id=thread, target_id=target,
         move_seconds=None, game_type=game, winner_starts=cafe_default(game) and game in CAFE_GAMES)
     if not res.ok or res.challenge is None:
         await msg.reply_text(texts.error_text(t, res.code or "error"), do_quote=True)
@@ -203,7 +201,10 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
         return
     mode, flag, level_raw, letter = m.groups()
     no_triple = flag == "n"
-    game = GAME_OF_LETTER.get(letter or GAME_LETTERS[DEFAULT_KIND], DEFAULT_KIND)
+    game = GAME_OF_LETTER.get(letter) if letter else None
+    if game is None:
+        await q.answer(texts.error_text(t, "stale"), show_alert=True)
+        return
     level = await card_level(p, user.id, game, int(level_raw), chosen=mode == "l")
     if mode in ("o", "l"):
         # the answer comes at once, the card when the chat's budget allows

@@ -7,17 +7,10 @@ from __future__ import annotations
 from telegram import Message, Update, User
 from telegram.constants import ChatType
 
-from bot.delivery.telegram import quietly
+from bot.delivery.telegram import is_group, quietly
 from bot.handlers.challenges import new_from_args, show_challenge_privately, show_new_card
 from bot.handlers.chats import is_group_admin
-from bot.handlers.common import (
-    HTML,
-    Ctx,
-    is_group_chat,
-    message_parts,
-    point_to_private,
-    publisher,
-)
+from bot.handlers.common import HTML, Ctx, message_parts, point_to_private, publisher
 from bot.handlers.computer import REVIEW_PAYLOAD, review_one
 from bot.handlers.inline import CAP_PAYLOAD
 from bot.handlers.player_settings import show_settings
@@ -111,7 +104,7 @@ async def cmd_help(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, _, t = sender
-    if is_group_chat(msg.chat):  # a few lines here; the full help in the private chat
+    if is_group(msg.chat):  # a few lines here; the full help in the private chat
         text = help_texts.group_help_text(t, LANG_NAMES[t.lang])
         await msg.reply_text(text, parse_mode=HTML, reply_markup=url_keyboard(
             "📖 " + t._("Full help"), p.link("help")), do_quote=True)
@@ -147,7 +140,7 @@ async def game_played(p: Portes, msg: Message, user_id: int) -> str:
     replies to; else the one the sender is playing (in a group, in this group; the match
     waiting for them first); in a group, else the one played there (by others: a spectator
     asks), the newest; else Portes."""
-    group = is_group_chat(msg.chat)
+    group = is_group(msg.chat)
     mine = await p.uc.list_active_matches(user_id)
     if group:
         mine = [s for s in mine if s.place.chat_id == msg.chat.id]
@@ -177,7 +170,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
     if msg is None or user is None:
         return
     await p.see_user(user)
-    if not is_group_chat(msg.chat):
+    if not is_group(msg.chat):
         await msg.reply_text(p.t_user(user)._("Your language:"), reply_markup=lang_keyboard())
         return
     lang = await p.lang_for_chat(msg.chat.id, user)
@@ -202,7 +195,7 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
     assert q is not None
     lang = cb.arg if cb.arg in LANGS else "en"
     msg = q.message if isinstance(q.message, Message) else None
-    if msg is not None and is_group_chat(msg.chat):
+    if msg is not None and is_group(msg.chat):
         if not await is_group_admin(context, msg.chat, q.from_user):
             current = await p.lang_for_chat(msg.chat.id, q.from_user)
             await q.answer(only_admins_text(tr(current), current), show_alert=True)
@@ -225,7 +218,7 @@ async def cmd_notices(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, user, t = sender
-    if is_group_chat(msg.chat):
+    if is_group(msg.chat):
         await point_to_private(p, msg, t, t._("Your notices are set in our private chat: tap "
                                               "below, or send /notices there."),
                                p.link("notices"))
@@ -267,7 +260,7 @@ async def cmd_new(update: Update, context: Ctx) -> None:
     if not await admit_new(p, context.bot, msg, user, t):
         return
     target = None
-    if is_group_chat(msg.chat) and msg.reply_to_message and msg.reply_to_message.from_user:
+    if is_group(msg.chat) and msg.reply_to_message and msg.reply_to_message.from_user:
         other = msg.reply_to_message.from_user
         if not other.is_bot and other.id != user.id:
             target = other.id
@@ -343,7 +336,7 @@ async def on_show(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(texts.error_text(t, "game_over"), show_alert=True)
         return
     pub = publisher(context)
-    if is_group_match(mv) and q.message is not None and q.message.chat.id < 0:
+    if is_group_match(mv) and q.message is not None and is_group(q.message.chat):
         await q.answer()
         await pub.bring_back(mv, None, shared=True)
         return

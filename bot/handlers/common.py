@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from telegram import CallbackQuery, Chat, Message
-from telegram.constants import ChatType, ParseMode
+from telegram import CallbackQuery, Message
+from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from bot.delivery.publish import Publisher
@@ -24,11 +24,6 @@ Ctx = ContextTypes.DEFAULT_TYPE
 def publisher(context: Ctx) -> Publisher:
     """The publisher for this update's bot."""
     return Publisher(portes(context), context.bot)
-
-
-def is_group_chat(chat: Chat | None) -> bool:
-    """A group or a supergroup (where matches are played on one shared board)."""
-    return chat is not None and chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
 def refusal(t: Tr, res: ActionResult) -> str:

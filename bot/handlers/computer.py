@@ -9,8 +9,8 @@ import logging
 from telegram import Bot, Message, Update, User
 
 from bot.computer_player import REVIEWED_STATUSES
-from bot.delivery.telegram import quietly
-from bot.handlers.common import HTML, Ctx, is_group_chat
+from bot.delivery.telegram import is_group, quietly
+from bot.handlers.common import HTML, Ctx
 from bot.state import ComputerService, Portes, command_sender, tapped
 from bot.views import review as review_texts
 from bot.views import texts
@@ -81,7 +81,7 @@ async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     msg = q.message if isinstance(q.message, Message) else None
-    if msg is not None and is_group_chat(msg.chat):
+    if msg is not None and is_group(msg.chat):
         # the review is the tapper's: to their private chat, or a link to start the bot there
         if await may_write(p, q.from_user.id):
             await q.answer(t._("📊 Your review is on its way to our private chat."))
@@ -175,7 +175,7 @@ async def review_one(p: Portes, bot: Bot, msg: Message, user: User, t: Tr, ref: 
     if not find_kind(mv.state.game_type).gnubg:
         await msg.reply_text(portes_only_text(t))
         return
-    if not is_group_chat(msg.chat):
+    if not is_group(msg.chat):
         thread = msg.message_thread_id if msg.is_topic_message else None
         await send_review(p, bot, mv.id, msg.chat_id, t, thread_id=thread)
     elif await may_write(p, user.id):

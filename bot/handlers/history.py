@@ -29,7 +29,6 @@ from bot.views.texts import move_words, opponent_name
 from rules.common.fairdice import FairDice
 from rules.game import find_kind
 from rules.match import Match
-from storage.history import finished_matches
 from storage.matfile import match_text
 from storage.ratings import deleted_player
 from storage.replay import replay
@@ -67,7 +66,7 @@ async def cmd_history(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, user, t = sender
-    matches = await finished_matches(p.uc, user.id, 10)
+    matches = await p.uc.finished_matches(user.id, 10)
     if not matches:
         await msg.reply_text(t._("You have no finished match yet."))
         return

@@ -37,7 +37,7 @@ from storage.results import ChallengeResult, ChallengeView
 
 INLINE_ARG_RE = re.compile(r"([1357])([tn])([0-9]+)(?:g([a-z]))?")
 """An inline card's Accept before its challenge exists: length, triple flag, the author's id,
-and ``g`` with the game's letter (none: a card from before the games, Portes)."""
+and ``g`` with the game's letter (none: Portes)."""
 INLINE_RESULT_RE = re.compile(r"([1357])([tn])([a-z]?)")
 """An inline result's id: length, triple flag, the game's letter (none: Portes)."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from telegram import Message, Update, User
 
-from bot.delivery.telegram import quietly
-from bot.handlers.common import HTML, Ctx, is_group_chat, point_to_private
+from bot.delivery.telegram import is_group, quietly
+from bot.handlers.common import HTML, Ctx, point_to_private
 from bot.state import Portes, command_sender, tapped
 from bot.views import texts
 from bot.views.callbacks import Callback
@@ -33,7 +33,7 @@ async def cmd_settings(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, user, t = sender
-    if is_group_chat(msg.chat):
+    if is_group(msg.chat):
         await point_to_private(p, msg, t, t._(
             "Your settings are in our private chat: tap below, or send /settings there. "
             "This group's language is set with /lang."), p.link("settings"))

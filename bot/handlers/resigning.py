@@ -105,7 +105,7 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
     group = is_group_match(mv)
     res = await p.uc.create_challenge(
         user.id, length=mv.length, no_triple=mv.no_triple,
-        chat_id=mv.place.chat_id if group else None, thread_id=mv.place.thread_id,
+        chat_id=mv.place.chat_id if group else None, group=group, thread_id=mv.place.thread_id,
         target_id=other.player.id if other.player else None,
         computer_level=other.computer_level, rematch_of=mv.id, move_seconds=mv.move_seconds,
         game_type=mv.state.game_type, winner_starts=mv.state.winner_starts)

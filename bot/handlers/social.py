@@ -20,8 +20,8 @@ from telegram import Chat, InputMediaPhoto, Message, Update, User
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
-from bot.delivery.telegram import quietly
-from bot.handlers.common import Ctx, is_group_chat, point_to_private
+from bot.delivery.telegram import is_group, quietly
+from bot.handlers.common import Ctx, point_to_private
 from bot.state import Portes, command_sender, tapped
 from bot.views.callbacks import Action, Callback, encode
 from bot.views.echo import CAPTION_LIMIT, echoed, u16len
@@ -86,7 +86,7 @@ async def top_answer(p: Portes, t: Tr, chat: Chat, me: int,
                      game: str) -> tuple[str, bytes | None]:
     """The leaderboard of ``game`` in ``chat`` (a group's own, else the global one), seen by
     ``me``: its text and its picture (``None``: the text alone)."""
-    group = is_group_chat(chat)
+    group = is_group(chat)
     board = await p.uc.leaderboard(chat.id if group else GLOBAL, me, game=game)
     title = (chat.title or "") if group else None
     text = leaderboard_text(t, board, title)
@@ -210,7 +210,7 @@ async def _other_named(p: Portes, msg: Message, user: User, t: Tr, wanted: str,
     group) a card with a button for each player it may be, or who played here."""
     if len(wanted.split()) == 1 and (found := await p.uc.find_username(wanted)) is not None:
         return found[0]
-    if wanted.startswith("@") or not is_group_chat(msg.chat):
+    if wanted.startswith("@") or not is_group(msg.chat):
         await msg.reply_text(_unknown_player(t, wanted), do_quote=True)
         return None
     known = await p.uc.players_in_chat(msg.chat.id)
@@ -249,7 +249,7 @@ async def stats_answer(p: Portes, t: Tr, chat: Chat, who: tuple[int, int | None]
         h2h = await p.uc.head_to_head(player, other, game=game)
         return head_to_head_text(t, h2h), game
     game = game or await p.uc.last_game(player) or DEFAULT_GAME
-    group = is_group_chat(chat)
+    group = is_group(chat)
     stats = await p.uc.player_stats(player, chat.id if group else None, game=game)
     return stats_text(t, stats, group), game
 
@@ -312,7 +312,7 @@ async def cmd_forgetme(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, user, t = sender
-    if is_group_chat(msg.chat):
+    if is_group(msg.chat):
         await point_to_private(p, msg, t, t._(
             "Deleting your data is done in our private chat: tap below and send /forgetme "
             "there."), f"https://t.me/{p.username}")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from telegram import CallbackQuery, Message, Update
 
-from bot.delivery.publish import Publisher, crash_point
+from bot.delivery.publish import Publisher
 from bot.delivery.telegram import quietly
 from bot.handlers.common import (
     HTML,
@@ -264,7 +264,7 @@ async def on_private_text(update: Update, context: Ctx) -> None:
         if not res.ok or res.match is None:
             await msg.reply_text(typed_refusal(t, res), do_quote=True)
             return
-        crash_point("typed")  # tests: killed after the commit, before Telegram got its answer
+        p.faults.reached("typed")  # after the commit, before Telegram got its answer
         await finish(context, res.match, res)
 
 

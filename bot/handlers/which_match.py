@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from telegram import Chat, Message
 
-from bot.handlers.common import is_group_chat
+from bot.delivery.telegram import is_group
 from bot.state import Portes
 from storage.results import MatchSummary
 
@@ -15,7 +15,7 @@ def matches_here(matches: Sequence[MatchSummary], chat: Chat) -> list[MatchSumma
     """The matches that can be meant in ``chat``: a group's own; in the private chat with the
     bot every one of the player's matches, a group's too (one who writes to the bot has
     started it, so their boards of a group match come to this chat; as for a typed play)."""
-    if is_group_chat(chat):
+    if is_group(chat):
         return [m for m in matches if m.place.chat_id == chat.id]
     return list(matches)
 

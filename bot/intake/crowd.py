@@ -18,11 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from telegram import Bot, Chat, Message, Update, User
-from telegram.constants import ChatType
 from telegram.error import Forbidden
 
 from bot.delivery.limiter import low_priority
-from bot.delivery.telegram import quietly
+from bot.delivery.telegram import is_group, quietly
 from bot.intake.pace import Admission
 from bot.state import Portes
 from bot.views import texts
@@ -53,10 +52,6 @@ def action_of(data: str | None) -> Action | None:
 
 def is_command(msg: Message) -> bool:
     return any(e.type == "bot_command" and e.offset == 0 for e in msg.entities)
-
-
-def is_group(chat: Chat) -> bool:
-    return chat.type in (ChatType.GROUP, ChatType.SUPERGROUP)
 
 
 GAME_COMMANDS = frozenset({"/resign"})

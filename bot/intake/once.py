@@ -25,7 +25,6 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, ContextTypes
 
-from bot.delivery.publish import crash_point
 from bot.state import Portes, portes
 from storage.usecases.updates import Claim
 
@@ -116,7 +115,7 @@ def once(callback: Command) -> Command:
         if not mine:
             log.info("update %s: handled already; not again", update.update_id)
             return
-        crash_point("command")  # tests: killed holding the claim, before the command ran
+        p.faults.reached("command")  # holding the claim, before the command ran
         renewing = asyncio.ensure_future(_renew(p, update.update_id))
         try:
             await callback(update, context)

@@ -161,10 +161,6 @@ def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[obj
             board_title(match), made)
 
 
-def draw_board(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:
-    return _draw(*board_key(match, viewer, look))
-
-
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 """One drawing thread: drawing is CPU-bound, so more threads would add memory (each a few
 full-size images and its own malloc arena), not speed."""
@@ -185,4 +181,4 @@ def warm_up() -> None:
         renderers.setdefault(game_rules.caps.bar_and_hits, key)
     for game in renderers.values():  # a board of each renderer, its dice drawn too
         match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
-        _RENDERER.submit(draw_board, match, 0)
+        _RENDERER.submit(_draw, *board_key(match, 0, DEFAULT_LOOK))

@@ -138,12 +138,6 @@ def parse_id(text: str | None) -> int | None:
     return value if value <= MAX_ID else None
 
 
-def pattern(*actions: Action) -> re.Pattern[str]:
-    """The regex a ``CallbackQueryHandler`` routes ``actions`` on (whole data only)."""
-    alternatives = "|".join(re.escape(a.value) for a in actions)
-    return re.compile(rf"(?:{alternatives}){_TAIL}\Z")
-
-
 @dataclass(frozen=True)
 class Callback:
     action: Action

@@ -22,7 +22,6 @@ from bot.views.games import (
 )
 from bot.views.i18n import N_, Tr
 from bot.views.player_settings import per_move_line
-from rules.common.errors import PortesError
 from rules.game import DEFAULT_KIND
 from rules.games import format_moves_so_far
 from rules.match import GameKind, Match, Phase
@@ -79,10 +78,6 @@ def too_many_new_text(t: Tr, per_minute: int) -> str:
         "You can start at most {n} challenge a minute. Wait a minute, then try /new again.",
         "You can start at most {n} challenges a minute. Wait a minute, then try /new again.",
         per_minute)
-
-
-def portes_error_text(t: Tr, exc: PortesError) -> str:
-    return error_text(t, exc.code)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from rules.match.offers import Destination, offered_plays
 from rules.match.offers import destinations as rules_destinations
 from rules.position import Play
 
-__all__ = ["Destination", "destinations", "direct_plays", "example_play", "find_destination",
+__all__ = ["Destination", "destinations", "direct_plays", "example_play",
            "point_label", "sources"]
 
 
@@ -31,13 +31,6 @@ def destinations(match: Match, from_point: int) -> list[Destination]:
     """Every point the checker on ``from_point`` may reach (the rules' own
     :func:`rules.match.offers.destinations`)."""
     return rules_destinations(match, from_point)
-
-
-def find_destination(match: Match, from_point: int, to_point: int, route: int = 0) -> Destination:
-    for dest in destinations(match, from_point):
-        if dest.to_point == to_point and dest.route == route:
-            return dest
-    raise LookupError(f"{from_point}/{to_point} is not offered")
 
 
 def direct_plays(match: Match, limit: int) -> list[tuple[Play, str]]:

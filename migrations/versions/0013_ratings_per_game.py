@@ -3,7 +3,7 @@ match's ``game_type``: ``portes``, ``plakoto``, ``fevga``, ``nardy``, or ``tavli
 rotation); the game is part of the rating's key and of the change's unique constraint. Every
 rating and change stored so far was made by Portes matches (the other games came with 0011 and
 were rated together with Portes until now), so existing rows become ``portes``; run
-``python -m storage.ratings rebuild`` once after the upgrade to split the few non-Portes
+``python -m storage.cli ratings rebuild`` once after the upgrade to split the few non-Portes
 matches played since 0011 into their own games.
 
 /stats and head to head read a player's ended matches of one game from the covering indexes of

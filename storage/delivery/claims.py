@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
+from storage.delivery.outbox import OwnClaim
 from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
 from storage.results import BoardMessageView
 from storage.usecases.kernel import Feature, Kernel, off_loop
@@ -182,7 +183,7 @@ class ClaimCases(Feature):
         by ``worker`` for ``lease`` seconds (it is kicked right after the commit): it then
         delivers them without a claim of its own. A row another worker holds stays theirs;
         taking one over raises its fencing token (see :func:`storage.delivery.outbox.upsert`)."""
-        self.kernel.claimant = (worker[:64], lease)
+        self.kernel.own_claim = OwnClaim(worker[:64], lease)
 
     def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
         if row.chat_id is None:
@@ -258,9 +259,9 @@ def ask_keyboard(k: Kernel, match_id: int, *, version: int, chat_id: int,
         if not retrying:
             row.due_at = now
         row.updated_at = now
-        if not held and k.claimant is not None:  # as an action's rows: see outbox.upsert
-            row.claimed_by = k.claimant[0]
-            row.claimed_until = now + timedelta(seconds=k.claimant[1])
+        own = k.own_claim.at(now)
+        if not held and own is not None:  # as an action's rows: see outbox.upsert
+            row.claimed_by, row.claimed_until = own
             row.claim_token += 1
         boards = live_boards(session, row)
         return KeyboardAsked(row.chat_key, boards[-1].message_id if boards else None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, case, func, or_
@@ -50,15 +50,12 @@ class Where:
     of a player whose turn it is not)."""
 
 
-def is_group(chat_id: int | None) -> bool:
-    return chat_id is not None and chat_id < 0
-
-
 def places(
     *,
     status: str,
     chat_id: int | None,
     inline_message_id: str | None,
+    in_group: bool,
     players: tuple[int | None, int | None],
     to_act: int | None,
     turn_changed: bool,
@@ -74,8 +71,7 @@ def places(
     if status == MatchStatus.CHALLENGE:
         return []
     over = MatchStatus(status) in ENDED_STATUSES
-    if is_group(chat_id):
-        assert chat_id is not None
+    if in_group and chat_id is not None:
         return group_places(chat_id, players, to_act, over, turn_changed, private, moved)
     found: list[Where] = []
     for seat, player in enumerate(players):
@@ -162,6 +158,24 @@ Claimant = tuple[str, datetime]
 places the action writes: it delivers them at once, without claiming them again."""
 
 
+@dataclass(frozen=True)
+class OwnClaim:
+    """This process's delivery worker and its lease: the outbox rows of an action committed
+    here are written already claimed by it (see
+    :meth:`storage.delivery.claims.ClaimCases.deliver_own_actions`). The kernel knows no more
+    of delivery's claims than this."""
+
+    worker: str | None = None
+    lease: float = 0.0
+
+    def at(self, now: datetime) -> Claimant | None:
+        """Who holds an action's rows written at ``now``, and until when (``None``: nobody;
+        the worker claims them when it finds them due)."""
+        if self.worker is None:
+            return None
+        return self.worker, now + timedelta(seconds=self.lease)
+
+
 def outbox_row(where: Where, match_id: int, version: int, now: datetime,
                notes: list[dict[str, Any]] | None,
                claimant: Claimant | None = None) -> dict[str, Any]:
@@ -244,6 +258,7 @@ def outbox_step(
         status=values["status"],
         chat_id=values["chat_id"],
         inline_message_id=values["inline_message_id"],
+        in_group=values["in_group"],
         players=(values["player0_id"], values["player1_id"]),
         to_act=values["to_act"],
         turn_changed=turn_changed,

@@ -4,7 +4,7 @@ The kernel writes one outbox row per place an action changes (:mod:`storage.deli
 A worker claims due rows with a compare-and-swap on ``claimed_until`` (like timers), so two
 instances never work on the same place at once, each claim fenced by a token
 (:mod:`storage.delivery.claims`); it reads the latest match, calls Telegram, and
-records what it posted (:meth:`DeliveryCases.record_sent`), then completes the row, or
+records what it posted (:meth:`DeliveryWorkCases.record_sent`), then completes the row, or
 reschedules it with a back-off, or gives it up (the chat is unreachable). Reconciling compares,
 for every active match, what each place should show with what it shows, and queues only the
 places that differ.
@@ -31,8 +31,13 @@ from storage.results import ENDED_STATUSES, BoardMessageView, MatchStatus
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rows import board_view
 
-__all__ = ["DeliveryCases", "DeliveryWork", "match_places", "move_chat_deliveries",
-           "queue_places"]
+__all__ = [
+    "DeliveryWork",
+    "DeliveryWorkCases",
+    "match_places",
+    "move_chat_deliveries",
+    "queue_places",
+]
 
 # Delivery runs on the wall clock (the kernel's ``wall``), not the use cases' clock (which tests
 # move to fire reminders): a lease or a back-off is real time whatever the game's clock says.
@@ -42,7 +47,7 @@ PROBE_AGAIN = timedelta(seconds=2)
 PROBE_TRIES = 4
 """Looks for one orphan (after 2, 4, 8 and 16 s): a send answered later than that is rare."""
 Recorded = tuple[list[BoardMessageView], list[dict[str, Any]], int]
-"""What :meth:`DeliveryCases.record_sent` returns: the older boards to retire, the unknown
+"""What :meth:`DeliveryWorkCases.record_sent` returns: the older boards to retire, the unknown
 sends to look for, and the chat's newest message id."""
 
 
@@ -94,7 +99,7 @@ def match_places(k: Kernel, session: Session, row: MatchRow) -> list[Where]:
         return player is not None and player.can_message
 
     return places(status=row.status, chat_id=row.chat_id,
-                  inline_message_id=row.inline_message_id,
+                  inline_message_id=row.inline_message_id, in_group=row.in_group,
                   players=(row.player0_id, row.player1_id), to_act=row.to_act,
                   turn_changed=True, private=(started(row.player0_id), started(row.player1_id)))
 
@@ -109,7 +114,7 @@ def _notes_again(session: Session, match_id: int, place: str, version: int,
     return [n for n in kept if n.get("k") != "remind"] + list(notes or ())
 
 
-class DeliveryCases(Feature):
+class DeliveryWorkCases(Feature):
     """Claiming, completing, rescheduling and reconciling what chats show."""
 
     @off_loop

@@ -2,10 +2,7 @@
 
 Build one :class:`UseCases` at start-up and share it::
 
-    from collections.abc import Callable
-from datetime import datetime
-
-from storage.db import Database
+    from storage.db import Database
     from storage.migrate import upgrade_async
     from storage.usecases import UseCases, COMPUTER
 
@@ -49,14 +46,13 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.chats`, :mod:`~storage.usecases.timers`,
 :mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing`,
 :mod:`~storage.usecases.rematches` (who may open a rematch),
-:mod:`~storage.usecases.social` (leaderboards, statistics, privacy), and
-:mod:`~storage.delivery.work` with :mod:`~storage.delivery.outbox` and
-:mod:`~storage.delivery.claims` (what each chat should show: the outbox the kernel writes with
-every action, and the delivery worker's claims, fenced by a token), and
-:mod:`~storage.delivery.instances` (what several instances share: the computer's turns and the
-groups' Telegram budgets), and :mod:`~storage.usecases.updates` (each command handled once, by
-its update id).
-:class:`UseCases` composes them over one kernel.
+:mod:`~storage.usecases.social` (leaderboards, statistics, privacy),
+:mod:`~storage.usecases.computer_claims` (which instance plays the computer's turn) and
+:mod:`~storage.usecases.updates` (each command handled once, by its update id).
+:class:`UseCases` composes them over one kernel. Delivery (what each chat should show: the
+outbox the kernel writes with every action, the delivery worker's claims fenced by a token,
+the groups' shared Telegram budgets) has its own front over the same kernel,
+:class:`storage.delivery.cases.DeliveryCases`, as ``uc.delivery``.
 """
 
 
@@ -66,9 +62,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from storage.db import Database
-from storage.delivery.claims import ClaimCases
-from storage.delivery.instances import ComputerClaimCases, SendBudgetCases
-from storage.delivery.work import DeliveryCases, DeliveryWork
+from storage.delivery.cases import DeliveryCases
+from storage.delivery.claims import DeliveryWork
 from storage.results import (
     COMPUTER,
     ActionResult,
@@ -92,6 +87,7 @@ from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
 from storage.usecases.closing import ClosingCases
+from storage.usecases.computer_claims import ComputerClaimCases
 from storage.usecases.heartbeat import HeartbeatCases
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
@@ -110,6 +106,7 @@ __all__ = [
     "ChallengeLimits",
     "ChallengeResult",
     "ChallengeView",
+    "DeliveryCases",
     "DeliveryWork",
     "Fairness",
     "MatchRecord",
@@ -136,11 +133,8 @@ class UseCases(
     TimerCases,
     HeartbeatCases,
     ClosingCases,
-    DeliveryCases,
-    ClaimCases,
     SocialCases,
     ComputerClaimCases,
-    SendBudgetCases,
     UpdateClaimCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
@@ -155,6 +149,7 @@ class UseCases(
     exactly. It is deliberately not a setting: a seed known in advance would empty the dice
     commitment of its meaning. ``wall`` is the wall clock of delivery and of the leases and
     budgets several instances share (see :class:`~storage.usecases.kernel.Kernel`).
+    :attr:`delivery` is delivery's front over the same kernel.
     """
 
     def __init__(
@@ -171,6 +166,7 @@ class UseCases(
         self.db = db
         self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
                              checkpoint=checkpoint, seeds=seeds, wall=wall)
+        self.delivery = DeliveryCases(self.kernel)
 
     def now(self) -> datetime:
         """The use cases' time (the deadlines' clock; a test's fake one), for telling how

@@ -14,61 +14,8 @@ from storage.usecases.rows import board_view
 
 
 class BoardCases(Feature):
-    """Remembering, listing and forgetting board messages."""
-
-    @off_loop
-    def record_board_message(
-        self,
-        match_id: int,
-        *,
-        version: int,
-        chat_id: int | None = None,
-        message_id: int | None = None,
-        inline_message_id: str | None = None,
-        for_seat: int | None = None,
-    ) -> list[BoardMessageView]:
-        """Remember a board message just sent (``for_seat`` None: the shared board in a group or
-        inline; 0/1: that player's private board). Earlier live boards for the same audience
-        are superseded and returned, so the bot can delete them (or edit them to a stub)."""
-        if inline_message_id is None and (chat_id is None or message_id is None):
-            raise ValueError("a board message needs chat_id and message_id, or inline_message_id")
-        where = (chat_id, message_id, inline_message_id)
-        with self.kernel.sessions.begin() as session:
-            same_seat = (
-                BoardMessageRow.for_seat.is_(None)
-                if for_seat is None
-                else BoardMessageRow.for_seat == for_seat
-            )
-            old = list(
-                session.scalars(
-                    select(BoardMessageRow).where(
-                        BoardMessageRow.match_id == match_id,
-                        BoardMessageRow.live.is_(True),
-                        same_seat,
-                    )
-                )
-            )
-            superseded = []
-            for board in old:
-                if (board.chat_id, board.message_id, board.inline_message_id) == where:
-                    board.version = version  # the same message, edited
-                    continue
-                board.live = False
-                superseded.append(board_view(board))
-            if not any((b.chat_id, b.message_id, b.inline_message_id) == where for b in old):
-                session.add(
-                    BoardMessageRow(
-                        match_id=match_id,
-                        chat_id=chat_id,
-                        message_id=message_id,
-                        inline_message_id=inline_message_id,
-                        for_seat=for_seat,
-                        version=version,
-                        live=True,
-                        created_at=self.kernel.clock(),
-                    )
-                )
-        return superseded
+    """Listing and forgetting board messages (the delivery worker records them:
+    :meth:`storage.delivery.work.DeliveryWorkCases.record_sent`)."""
 
     @off_loop
     def board_messages(self, match_id: int) -> list[BoardMessageView]:

@@ -29,7 +29,7 @@ def challenge_view(
         length=match.length,
         no_triple=match.no_triple,
         computer_level=match.computer_level,
-        place=Place(ch.chat_id, ch.thread_id, ch.card_inline_message_id),
+        place=Place(ch.chat_id, ch.thread_id, ch.card_inline_message_id, match.in_group),
         commitment=match.commitment,
         expires_at=ch.expires_at,
         created_at=ch.created_at,

@@ -104,7 +104,7 @@ def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place
 
 
 def _starting_values(ch: ChallengeRow, row: MatchRow, *, acceptor_id: int, mix: str,
-                     now: datetime, chat_id: int | None,
+                     now: datetime, chat_id: int | None, group: bool,
                      inline_message_id: str | None) -> dict[str, Any]:
     """The match columns accepting sets besides the state: the mix, the start time, the
     second player, and the place when the challenge had none (inline)."""
@@ -113,6 +113,7 @@ def _starting_values(ch: ChallengeRow, row: MatchRow, *, acceptor_id: int, mix: 
         extra["player1_id"] = acceptor_id
     if row.chat_id is None and chat_id is not None:
         extra["chat_id"] = chat_id
+        extra["in_group"] = group
     if inline_message_id is not None or ch.card_inline_message_id is not None:
         extra["inline_message_id"] = inline_message_id or ch.card_inline_message_id
     return extra
@@ -165,6 +166,7 @@ class ChallengeCases(Feature):
         length: int,
         no_triple: bool = False,
         chat_id: int | None = None,
+        group: bool = False,
         thread_id: int | None = None,
         target_id: int | None = None,
         target_username: str | None = None,
@@ -175,6 +177,9 @@ class ChallengeCases(Feature):
         game_type: str = DEFAULT_KIND, winner_starts: bool = False,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
+
+        ``chat_id``: where it is opened; ``group``: that chat is a group (the match is played
+        on its shared board, rated in its scope too; storage does not guess a chat's kind).
 
         The seed comes from the kernel's seed source; print ``challenge.commitment`` on the card.
         ``target_id`` / ``target_username`` restrict who may accept. ``inline``: the card is an
@@ -204,7 +209,8 @@ class ChallengeCases(Feature):
                     return refusal
                 k.checkpoint("read")
                 row = _match_row(author_id, state, seed, now, computer_level=computer_level,
-                                 move_seconds=move_seconds, **place)
+                                 move_seconds=move_seconds,
+                                 in_group=group and chat_id is not None, **place)
                 session.add(row)
                 session.flush()
                 ch = _challenge_row(row.id, author_id, now, now + k.timers.challenge_ttl,
@@ -323,13 +329,15 @@ class ChallengeCases(Feature):
         *,
         mix: str,
         chat_id: int | None = None,
+        group: bool = False,
         inline_message_id: str | None = None,
     ) -> ActionResult:
         """Accept an open challenge: the match becomes active and the opening roll is played.
 
         ``mix`` is a value the server cannot choose that arrives after the commitment (the
-        accepting tap's callback query id); it is mixed into every die. ``chat_id`` /
-        ``inline_message_id`` complete the match's place when the challenge had none (inline).
+        accepting tap's callback query id); it is mixed into every die. ``chat_id`` (a
+        group's when ``group``) / ``inline_message_id`` complete the match's place when the
+        challenge had none (inline).
         Exactly one of several racing acceptors wins; the others get ``challenge_closed``.
         Refusals: ``own_challenge`` (the author accepting a human challenge), ``not_for_you``
         (targeted at someone else; a computer challenge by anyone but the author),
@@ -354,7 +362,8 @@ class ChallengeCases(Feature):
             events = [*events, *more]
             k.checkpoint("read")
             extra = _starting_values(ch, row, acceptor_id=acceptor_id, mix=mix, now=now,
-                                     chat_id=chat_id, inline_message_id=inline_message_id)
+                                     chat_id=chat_id, group=group,
+                                     inline_message_id=inline_message_id)
             plan = k.plan(
                 row,
                 state,

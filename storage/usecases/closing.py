@@ -124,7 +124,8 @@ class ClosingCases(Feature):
             update(MatchRow)
             .where(MatchRow.id == match_id, MatchRow.chat_id == chat_id,
                    MatchRow.status == MatchStatus.ACTIVE)
-            .values(chat_id=None, thread_id=None, version=MatchRow.version + 1, updated_at=now)
+            .values(chat_id=None, thread_id=None, in_group=False, version=MatchRow.version + 1,
+                    updated_at=now)
             .execution_options(synchronize_session=False)
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -25,7 +25,7 @@ from rules.common.errors import CorruptState, PortesError
 from rules.common.fairdice import FairDice, new_seed
 from rules.match import Event, Match
 from storage.db import Database, current_loop
-from storage.delivery.outbox import outbox_step
+from storage.delivery.outbox import OwnClaim, outbox_step
 from storage.models import MatchRow, Player
 from storage.results import (
     ENDED_STATUSES,
@@ -149,10 +149,8 @@ class Kernel:
         self.seeds = seeds or new_seed
         self.wall = wall or time.time
         self._checkpoint = checkpoint
-        self.claimant: tuple[str, float] | None = None
-        """This process's delivery worker and its lease: the outbox rows of an action
-        committed here are written already claimed by it (see
-        :meth:`storage.delivery.work.DeliveryCases.deliver_own_actions`)."""
+        self.own_claim = OwnClaim()
+        """This process's delivery worker, if it delivers its own actions at once."""
 
     def wall_now(self) -> datetime:
         """:attr:`wall` as an aware UTC datetime."""
@@ -243,7 +241,7 @@ class Kernel:
             status=status,
             state=state,
             seats=(Seat(0, player_view(players.get(row.player0_id))), seat1),
-            place=Place(row.chat_id, row.thread_id, row.inline_message_id),
+            place=Place(row.chat_id, row.thread_id, row.inline_message_id, row.in_group),
             commitment=row.commitment,
             seed_hex=row.seed.hex() if status in ENDED_STATUSES else None,
             mix=row.mix,
@@ -311,11 +309,9 @@ class Kernel:
             if new_status == MatchStatus.ACTIVE and waiting is not None and not computer_waits:
                 steps.append(waiting_timers(policy, row.id, waiting, now))
         wall = self.wall_now()
-        claimant = None
-        if self.claimant is not None:
-            claimant = (self.claimant[0], wall + timedelta(seconds=self.claimant[1]))
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
-                               self._after(row, values, players), events, wall, claimant,
+                               self._after(row, values, players), events, wall,
+                               self.own_claim.at(wall),
                                moved=before.chosen != after.chosen)
         keys: tuple[str, ...] = ()
         if delivery is not None:
@@ -327,7 +323,7 @@ class Kernel:
     def _after(row: MatchLike, values: dict[str, Any],
                players: Mapping[int, PlayerView]) -> dict[str, Any]:
         """What the outbox needs of the match row as the write leaves it."""
-        keys = ("chat_id", "inline_message_id", "player0_id", "player1_id")
+        keys = ("chat_id", "inline_message_id", "in_group", "player0_id", "player1_id")
         after = {key: values.get(key, getattr(row, key)) for key in keys}
 
         def started(player_id: int | None) -> bool:
@@ -370,8 +366,8 @@ class Kernel:
         row, values = plan.row, plan.values
         if values["status"] not in RATED_STATUSES or row.status == values["status"]:
             return ()
-        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "length",
-                "game_type")
+        keys = ("id", "player0_id", "player1_id", "computer_level", "chat_id", "in_group",
+                "length", "game_type")
         match = {key: values.get(key, getattr(row, key)) for key in keys}
         match.update(status=values["status"], winner=values["winner"])
         if not is_rated(match):

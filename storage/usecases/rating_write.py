@@ -44,8 +44,10 @@ def is_rated(match: Mapping[str, Any]) -> bool:
             and match["player0_id"] != match["player1_id"])
 
 
-def scopes(chat_id: int | None) -> tuple[int, ...]:
-    return (GLOBAL, chat_id) if chat_id is not None and chat_id < 0 else (GLOBAL,)
+def scopes(match: Mapping[str, Any]) -> tuple[int, ...]:
+    """Global, and the group's for a match played in a group."""
+    chat_id = match["chat_id"]
+    return (GLOBAL, chat_id) if match["in_group"] and chat_id is not None else (GLOBAL,)
 
 
 def game_of(match: Mapping[str, Any]) -> str:
@@ -67,7 +69,7 @@ def rate_match(conn: Connection, match: Mapping[str, Any], now: datetime) -> Non
     winner_id = match["player0_id"] if match["winner"] == 0 else match["player1_id"]
     loser_id = match["player1_id"] if match["winner"] == 0 else match["player0_id"]
     game = game_of(match)
-    for scope in scopes(match["chat_id"]):
+    for scope in scopes(match):
         first, second = sorted((winner_id, loser_id))
         read = {first: _standing(conn, first, game, scope),
                 second: _standing(conn, second, game, scope)}
@@ -81,7 +83,8 @@ def rate_match(conn: Connection, match: Mapping[str, Any], now: datetime) -> Non
 
 
 _RATED_MATCHES = text(
-    "SELECT id, status, winner, player0_id, player1_id, computer_level, chat_id, length, "
+    "SELECT id, status, winner, player0_id, player1_id, computer_level, chat_id, in_group, "
+    "length, "
     "finished_at, game_type FROM matches WHERE status IN ('finished', 'abandoned') "
     "AND winner IS NOT NULL AND player1_id IS NOT NULL AND computer_level IS NULL "
     "ORDER BY finished_at, id"
@@ -104,7 +107,7 @@ def rebuild(conn: Connection) -> int:
         w = match["player0_id"] if match["winner"] == 0 else match["player1_id"]
         lo = match["player1_id"] if match["winner"] == 0 else match["player0_id"]
         game = game_of(match)
-        for scope in scopes(match["chat_id"]):
+        for scope in scopes(match):
             before_w = table.get((w, game, scope), Standing())
             before_l = table.get((lo, game, scope), Standing())
             won, lost = rate(before_w, before_l, match["length"])

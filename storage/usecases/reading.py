@@ -66,7 +66,7 @@ def summaries(
                 opponent=player_view(players.get(other_id)) if other_id else None,
                 computer_level=r.computer_level,
                 my_turn=ok and r.to_act == seat,
-                place=Place(r.chat_id, r.thread_id, r.inline_message_id),
+                place=Place(r.chat_id, r.thread_id, r.inline_message_id, r.in_group),
                 turn_deadline=r.turn_deadline,
                 updated_at=r.updated_at,
                 readable=ok,
@@ -173,24 +173,6 @@ class ReadingCases(Feature):
             )
         )
         return summaries(self.kernel, session, rows, lambda r: 0 if r.player0_id == user_id else 1)
-
-    @off_loop
-    def pending_computer_turns(self) -> list[MatchSummary]:
-        """Active matches where the computer must act (for a worker to resume after restart).
-        ``my_seat`` is the computer's seat."""
-        with self.kernel.sessions() as session:
-            rows = list(
-                session.scalars(
-                    select(MatchRow)
-                    .where(
-                        MatchRow.status == MatchStatus.ACTIVE,
-                        MatchRow.computer_level.is_not(None),
-                        MatchRow.to_act == 1,
-                    )
-                    .order_by(MatchRow.updated_at)
-                )
-            )
-            return summaries(self.kernel, session, rows, lambda _r: 1)
 
     @off_loop
     def game_turns(self, match_id: int, game: int) -> tuple[LoggedTurn, ...]:

@@ -72,6 +72,7 @@ class MatchData:
     chat_id: int | None
     thread_id: int | None
     inline_message_id: str | None
+    in_group: bool
     state: str
     state_format: int
     seed: bytes

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from storage.models import ChallengeRow, TimerRow
@@ -117,11 +117,3 @@ class TimerCases(Feature):
                       rating_changes=plan.rating_changes)
         return TimerFired(timer.id, kind, timer.seat, None, view, events=tuple(events))
 
-    @off_loop
-    def next_timer_due(self) -> datetime | None:
-        """When the next unfired timer is due (for scheduling the next wake-up)."""
-        with self.kernel.sessions() as session:
-            due: datetime | None = session.scalar(
-                select(func.min(TimerRow.due_at)).where(TimerRow.fired_at.is_(None))
-            )
-            return due

@@ -14,7 +14,6 @@ from bot.views.callbacks import (
     decode,
     encode,
     parse_id,
-    pattern,
 )
 
 LARGEST_USER = 2**52 - 1
@@ -26,7 +25,7 @@ def test_every_action_round_trips_at_the_largest_ids(action: Action) -> None:
     data = encode(action, 999_999_999_999, 999_999_999, "x" * 24)
     assert len(data.encode()) <= MAX_BYTES
     assert decode(data) == Callback(action, 999_999_999_999, 999_999_999, "x" * 24)
-    assert pattern(action).match(data)
+    assert CALLBACK_RE.match(data)
 
 
 @pytest.mark.parametrize("action", sorted(PERSONAL))
@@ -35,7 +34,7 @@ def test_a_personal_cards_buttons_carry_their_owner(action: Action) -> None:
     assert len(data.encode()) <= MAX_BYTES and data.endswith(f"@{LARGEST_USER}")
     assert decode(data) == Callback(action, 999_999_999_999, 999_999_999, "x" * 20,
                                     LARGEST_USER)
-    assert pattern(action).match(data)
+    assert CALLBACK_RE.match(data)
     assert decode(encode(action, 0, 0, owner=7)) == Callback(action, 0, 0, None, 7)
     with pytest.raises(ValueError, match="personal card"):
         encode(action, 0, 0, "x")  # a new button cannot forget its owner
@@ -56,10 +55,13 @@ def test_an_owner_is_a_users_id() -> None:
     assert encode(Action.ACCEPT, 3, 0, owner=9) == "a:3:0@9"  # allowed, not required
 
 
-def test_routing_patterns_do_not_overlap() -> None:
-    assert not pattern(Action.REMATCH).match(encode(Action.RESIGN, 1, 2, "m", owner=5))
-    assert not pattern(Action.RESIGN).match(encode(Action.RESIGN_ACCEPT, 1, 2))
-    assert pattern(Action.RESIGN_ACCEPT).match("ra:1:2")
+def test_the_router_reads_the_action_a_button_was_made_with() -> None:
+    # actions whose names begin alike ("r", "ra") are not mistaken for one another
+    resign = decode(encode(Action.RESIGN, 1, 2, "m", owner=5))
+    assert resign is not None and resign.action == Action.RESIGN
+    accept = decode(encode(Action.RESIGN_ACCEPT, 1, 2))
+    assert accept is not None and accept.action == Action.RESIGN_ACCEPT
+    assert decode("ra:1:2") == accept
 
 
 @pytest.mark.parametrize(
@@ -94,7 +96,6 @@ def test_the_whole_data_must_match(data: str) -> None:
     # a trailing newline slips past "$", and \d admits every script's digits
     assert decode(data) is None
     assert not CALLBACK_RE.match(data)
-    assert not pattern(Action.FROM, Action.RESIGN_ACCEPT, Action.MOVE).match(data)
 
 
 def test_a_move_argument_is_read_whole() -> None:

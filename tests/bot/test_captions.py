@@ -111,7 +111,7 @@ async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
         standin: StandIn, bot: Running) -> None:
     from PIL import Image, ImageChops, ImageStat
 
-    from bot.views.board_image import draw_board
+    from bot.views.board_image import draw_board_async
 
     _, offer, _, other = await resignation_offered(standin)
     assert f"👉 {other.first_name}, accept or decline the offer." in offer.caption
@@ -123,8 +123,10 @@ async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
     assert answerer is not None
     shown = offer.image().convert("RGB")
 
+    drawings = {viewer: await draw_board_async(loaded.match.state, viewer) for viewer in (0, 1)}
+
     def distance(viewer: int) -> float:
-        drawn = Image.open(io.BytesIO(draw_board(loaded.match.state, viewer))).convert("RGB")
+        drawn = Image.open(io.BytesIO(drawings[viewer])).convert("RGB")
         return sum(ImageStat.Stat(ImageChops.difference(shown, drawn)).mean)
 
     # (the stand-in may re-encode photos, so the pictures are compared, not their bytes)

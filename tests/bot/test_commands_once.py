@@ -14,7 +14,6 @@ import functools
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ import pytest
 
 from standin import Message, StandIn, User
 from standin.cluster import Cluster, until
+from standin.crashing import command as bot_command
 from standin.webhook import WebhookPusher
 from tests.bot.helpers.processes import ROOT, env_for
 from tests.bot.helpers.webhook import SECRET, free_port, listening, post
@@ -44,7 +44,7 @@ class Bot:
                       PORTES_WEBHOOK_LISTEN="127.0.0.1", PORTES_WEBHOOK_PORT=str(self.port),
                       PORTES_WEBHOOK_SECRET=SECRET, **extra)
         log = self.log_path.open("a")
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=ROOT,
+        self.proc = subprocess.Popen(bot_command(env), env=env, cwd=ROOT,
                                      stdout=log, stderr=subprocess.STDOUT, text=True)
         for _ in range(600):
             if await listening(self.port):

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.views.board_image import board_key, draw_board
+from bot.views.board_image import board_key, draw_board_async
 from rules.common.dice import Dice, RecordedDice
 from rules.match import Match
 
 
-def test_the_picture_shows_the_higher_die_first() -> None:
+async def test_the_picture_shows_the_higher_die_first() -> None:
     match, _ = Match.new(3).start(RecordedDice([5, 3]))  # the opening roll, then play on
     low_first = replace(match, dice=Dice(2, 6))
     high_first = replace(match, dice=Dice(6, 2))
     assert board_key(low_first, match.turn)[3] == (6, 2)
-    assert draw_board(low_first, match.turn) == draw_board(high_first, match.turn)
+    turn = match.turn
+    assert await draw_board_async(low_first, turn) == await draw_board_async(high_first, turn)

@@ -156,7 +156,7 @@ async def versions(bot: Running, s: Scene) -> dict[str, int]:
 
 ARGS: dict[Action, str] = {
     Action.FROM: "24", Action.MOVE: "24-18", Action.PLAY: "0", Action.RESIGN: "m",
-    Action.REPLAY: "0", Action.POSITION: "0", Action.NEW: "1t", Action.NEW_COMPUTER: "1t1",
+    Action.REPLAY: "0", Action.POSITION: "0", Action.NEW: "1tgp", Action.NEW_COMPUTER: "1t1gp",
     Action.LANG: "en", Action.NOTICES: "off", Action.FORGET: "yes",
     Action.SETTINGS: "th-high-contrast", Action.TOP_GAME: "k", Action.STATS_GAME: "p",
 }

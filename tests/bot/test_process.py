@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy import select, text, update
 
 from standin import StandIn
+from standin.crashing import command
 from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
@@ -222,7 +223,7 @@ async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
 
 CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired", "shown")
 """Every step of a turn's delivery between the commit and its last Telegram call
-(``bot.delivery.publish.crash_point``)."""
+(:mod:`bot.faults`; the bot is started through :mod:`standin.crashing`)."""
 
 
 def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
@@ -231,8 +232,8 @@ def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subproce
     extra = {}
     if crash_at:
         extra["PORTES_TEST_CRASH_AT"] = crash_at
-    return subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, text=True,
-                            env=env_for(standin, tmp_path, **extra),
+    env = env_for(standin, tmp_path, **extra)
+    return subprocess.Popen(command(env), cwd=ROOT, text=True, env=env,
                             stdout=log, stderr=subprocess.STDOUT)
 
 

@@ -5,7 +5,7 @@ elsewhere, on an older card, or forged change nothing and say so."""
 
 from __future__ import annotations
 
-from bot.views.board_image import DEFAULT_LOOK, Look, draw_board
+from bot.views.board_image import DEFAULT_LOOK, Look, draw_board_async
 from bot.views.callbacks import Action as A
 from bot.views.callbacks import encode
 from rendering.theme import CLASSIC, HIGH_CONTRAST, Colour
@@ -79,8 +79,9 @@ async def test_theme_and_home_side_draw_the_players_private_boards(
     assert mv is not None and mv.version == board_version(board)
     seat = mv.seat_of(alice.id)
     assert seat is not None
-    assert board.uploaded_bytes == draw_board(mv.state, seat, Look("high-contrast", "left"))
-    assert board.uploaded_bytes != draw_board(mv.state, seat, DEFAULT_LOOK)
+    assert board.uploaded_bytes == await draw_board_async(mv.state, seat,
+                                                          Look("high-contrast", "left"))
+    assert board.uploaded_bytes != await draw_board_async(mv.state, seat, DEFAULT_LOOK)
     frame = board.image().convert("RGB").getpixel(FRAME_PIXEL)
     assert near(frame, HIGH_CONTRAST.frame) and not near(frame, CLASSIC.frame)
     # and the group's board keeps the standard look (the group's settings win there)

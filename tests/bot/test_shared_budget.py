@@ -46,7 +46,7 @@ async def instance(standin: StandIn, shared: UseCases | None) -> ExtBot[None]:
     limiter = ChatLimiter(group_per_minute=LIMITS.group_per_minute,
                           group_period=LIMITS.group_period, chat_per_second=0,
                           overall_per_second=0, max_retries=0)
-    limiter.share_groups(shared)
+    limiter.share_groups(shared.delivery if shared is not None else None)
     bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
                                base_file_url=standin.base_file_url, rate_limiter=limiter)
     await bot.initialize()
@@ -95,7 +95,7 @@ async def test_a_private_chats_second_is_shared_too(standin: StandIn,
     for _ in range(2):
         limiter = ChatLimiter(group_per_minute=0, chat_per_second=2.0, chat_burst=2,
                               overall_per_second=0, max_retries=0)
-        limiter.share_groups(shared_db)
+        limiter.share_groups(shared_db.delivery)
         bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
                                    base_file_url=standin.base_file_url, rate_limiter=limiter)
         await bot.initialize()

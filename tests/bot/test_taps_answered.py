@@ -132,9 +132,10 @@ async def test_after_a_restart_a_checker_chosen_shows_on_the_board_posted_again(
     await app.updater.stop()
     await app.stop()
     await app.post_stop(app)
-    await first.uc.redeliver(1, seat=None, shared=True)
+    await first.uc.delivery.redeliver(1, seat=None, shared=True)
     dead = f"{socket.gethostname()}:{os.getpid()}:9999"
-    assert len(await first.uc.claim_deliveries(dead, chat_key=str(group.id), lease=600)) == 1
+    assert len(await first.uc.delivery.claim_deliveries(dead, chat_key=str(group.id),
+                                                        lease=600)) == 1
     bot: Running = await make_bot(plays_direct=0)
     label, src = await checker_with_choices(bot, board)
     # When the player chooses a checker on the board they see, as the new run starts

@@ -44,7 +44,7 @@ async def test_the_default_is_preselected_and_a_choice_is_ticked(
     assert "✔ ⏱ 12 hours" in card.refresh().button_texts
     # a forged time (not on offer) creates nothing
     answer = await alice.tap_data(card.refresh(),
-                                  encode(Action.NEW, 0, 0, "3th5", owner=alice.id))
+                                  encode(Action.NEW, 0, 0, "3th5gp", owner=alice.id))
     assert answer is not None and answer.show_alert
     await alice.tap(card.refresh(), "5 points")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))

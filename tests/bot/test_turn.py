@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.views.turn_choices import destinations, direct_plays, find_destination, sources
+from bot.views.turn_choices import destinations, direct_plays, sources
 from rules.match import Match, Phase
 from rules.position import Dice, Position, parse_fixture
 
@@ -31,7 +31,7 @@ def test_a_checker_may_run_both_dice_and_both_orders_are_one_destination() -> No
 
 def test_order_24_18_before_18_13_is_accepted_tap_by_tap() -> None:
     m = playing(Position.start(), (6, 5))
-    d = find_destination(m, 24, 18)
+    [d] = [d for d in destinations(m, 24) if d.to_point == 18]
     m = m.step(0, d.moves[0])
     assert 18 in sources(m)
     assert [x.to_point for x in destinations(m, 18)] == [13]

@@ -9,14 +9,24 @@ import pytest
 
 from computer.engine import (
     engine_best,
-    engine_plays,
     engine_position_id,
     evaluate,
     evaluate_after,
     from_gnubg,
+    nets,
     to_gnubg,
 )
 from rules.position import Dice, Position, legal_plays, parse_fixture
+
+
+def engine_plays(position: Position, dice: Dice) -> set[Position]:
+    """The resulting positions of every legal play according to gnubg's own move generator."""
+    if position.is_game_over():
+        return {position}
+    keys = nets().moves(to_gnubg(position), dice[0], dice[1])
+    if not keys:
+        return {position}
+    return {from_gnubg(nets().board_from_position_key(k)) for k in keys}
 
 
 def random_positions(count: int, seed: int) -> list[Position]:

@@ -7,7 +7,7 @@ import random
 from sqlalchemy import inspect, text
 
 from storage.db import make_engine
-from storage.results import COMPUTER, ActionResult, Actor, MatchView, Outcome
+from storage.results import COMPUTER, ActionResult, Actor, BoardMessageView, MatchView, Outcome
 from storage.usecases import UseCases
 
 ALICE, BOB, CAROL = 1001, 1002, 1003
@@ -24,11 +24,31 @@ async def new_match(
 ) -> ActionResult:
     """Alice challenges, Bob accepts; returns the accept result."""
     await players(uc)
-    created = await uc.create_challenge(ALICE, length=length, chat_id=-100, **kw)  # type: ignore[arg-type]
+    created = await uc.create_challenge(ALICE, length=length, chat_id=-100, group=True, **kw)  # type: ignore[arg-type]
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, BOB, mix=mix)
     assert accepted.ok, accepted
     return accepted
+
+
+async def posted(uc: UseCases, chat_key: str, message_id: int,
+                 match_id: int | None = None) -> list[BoardMessageView]:
+    """The delivery worker's steps for the place's due work (of ``match_id``, when the chat
+    shows several): a board posted there as ``message_id``, the older ones it supersedes
+    retired (deleted); returns those."""
+    works = await uc.delivery.claim_deliveries("test", chat_key=chat_key)
+    [work] = [w for w in works if match_id is None or w.match_id == match_id]
+    token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption="board",
+                                           markup=None)
+    assert token is not None
+    recorded = await uc.delivery.record_sent(work.id, token, claim=work.claim,
+                                             message_id=message_id, version=work.version)
+    assert recorded is not None
+    for old in recorded[0]:
+        await uc.forget_board_message(old.id)
+    await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version)
+    await uc.delivery.release_claims("test")
+    return recorded[0]
 
 
 def actor_of(view: MatchView, seat: int) -> Actor:

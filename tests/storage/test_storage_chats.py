@@ -6,7 +6,7 @@ from storage.db import Database
 from storage.results import MatchStatus
 from storage.usecases import UseCases
 from tests.storage.conftest import FakeClock
-from tests.storage.helpers import ALICE, BOB, CAROL, new_match, players
+from tests.storage.helpers import ALICE, BOB, CAROL, new_match, players, posted
 
 GROUP, OTHER, SUPERGROUP = -100, -200, -1000000000100
 
@@ -76,10 +76,10 @@ async def test_active_matches_in_a_chat(uc: UseCases) -> None:
     second = (await new_match(uc, mix="cbq-2")).match
     assert first is not None and second is not None
     await players(uc)
-    elsewhere = await uc.create_challenge(CAROL, length=1, chat_id=OTHER)
+    elsewhere = await uc.create_challenge(CAROL, length=1, chat_id=OTHER, group=True)
     assert elsewhere.challenge is not None
     await uc.accept_challenge(elsewhere.challenge.id, ALICE, mix="cbq-3")
-    await uc.create_challenge(CAROL, length=3, chat_id=GROUP)
+    await uc.create_challenge(CAROL, length=3, chat_id=GROUP, group=True)
     ended = (await new_match(uc, mix="cbq-4")).match
     assert ended is not None
     await uc.resign_match(ended.id, BOB)
@@ -122,10 +122,9 @@ async def test_removed_from_a_group_its_matches_move_to_private_once(uc: UseCase
     first = (await new_match(uc)).match
     second = (await new_match(uc, mix="cbq-2")).match
     assert first is not None and second is not None
-    await uc.record_board_message(first.id, version=first.version, chat_id=GROUP, message_id=7,
-                                  for_seat=None)
+    await posted(uc, str(GROUP), 7, match_id=first.id)
     await players(uc)
-    elsewhere = await uc.create_challenge(CAROL, length=1, chat_id=OTHER)
+    elsewhere = await uc.create_challenge(CAROL, length=1, chat_id=OTHER, group=True)
     assert elsewhere.challenge is not None
     await uc.accept_challenge(elsewhere.challenge.id, ALICE, mix="cbq-3")
     # When the bot is removed from the group

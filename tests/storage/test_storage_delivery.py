@@ -10,7 +10,7 @@ from sqlalchemy import delete
 from storage.db import Database
 from storage.models import DeliveryRow
 from storage.usecases import UseCases
-from tests.storage.helpers import ALICE, BOB, new_match, players
+from tests.storage.helpers import ALICE, BOB, new_match, players, posted
 
 GROUP = "-100"
 
@@ -21,18 +21,20 @@ async def test_an_action_writes_what_its_group_should_show(uc: UseCases) -> None
     assert accepted.match is not None
     # Then its group board is due: a new message (neither player started the bot: the mover
     # plays on the group's board, mentioned in a new message) and a new image
-    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     assert work.version == accepted.match.version
     assert work.repost and work.media
     assert work.chat_id == -100 and work.for_seat is None
     # When it is delivered, nothing is left to do
-    token = await uc.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
-    older, probes, _top = await uc.record_sent(work.id, token, claim=work.claim, message_id=7,
+    token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
+    older, probes, _top = await uc.delivery.record_sent(work.id, token, claim=work.claim,
+                                                        message_id=7,
                                                version=work.version)
     assert older == [] and probes == []
-    assert await uc.complete_delivery(work.id, claim=work.claim, version=work.version) is False
-    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
-    assert await uc.reconcile_deliveries() == []
+    assert await uc.delivery.complete_delivery(work.id, claim=work.claim,
+                                               version=work.version) is False
+    assert await uc.delivery.claim_deliveries("w", chat_key=GROUP) == []
+    assert await uc.delivery.reconcile_deliveries() == []
 
 
 async def test_a_player_who_started_the_bot_plays_a_group_match_on_a_private_board(
@@ -47,12 +49,12 @@ async def test_a_player_who_started_the_bot_plays_a_group_match_on_a_private_boa
     mover = mv.seats[mv.to_act].player
     assert mover is not None
     # Then the group's board is due as an image, and the mover gets a new private board
-    [group] = await uc.claim_deliveries("w", chat_key=GROUP)
+    [group] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     assert group.media and not group.repost
-    [private] = await uc.claim_deliveries("w", chat_key=str(mover.id))
+    [private] = await uc.delivery.claim_deliveries("w", chat_key=str(mover.id))
     assert private.repost and private.for_seat == mv.to_act
     for work in (group, private):
-        await uc.complete_delivery(work.id, claim=work.claim, version=work.version)
+        await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version)
     # When the mover takes a step inside the turn
     seat = mv.to_act
     step = next(iter(mv.state.legal_plays()[0].moves))
@@ -60,8 +62,8 @@ async def test_a_player_who_started_the_bot_plays_a_group_match_on_a_private_boa
     assert res.ok, res
     # Then only the mover's private board changes, its picture too (it shows the move): the
     # group's budget is not spent on taps
-    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
-    [tap] = await uc.claim_deliveries("w", chat_key=str(mover.id))
+    assert await uc.delivery.claim_deliveries("w", chat_key=GROUP) == []
+    [tap] = await uc.delivery.claim_deliveries("w", chat_key=str(mover.id))
     assert not tap.repost and tap.media and tap.for_seat == seat
 
 
@@ -70,15 +72,15 @@ async def test_requests_coalesce_until_delivered(uc: UseCases) -> None:
     accepted = await new_match(uc)
     mv = accepted.match
     assert mv is not None
-    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     # When the worker delivers an older version than the row now asks for
-    await uc.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
+    await uc.delivery.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
     loaded = (await uc.load_match(mv.id)).match
     assert loaded is not None
-    left = await uc.complete_delivery(work.id, claim=work.claim, version=work.version - 1)
+    left = await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version - 1)
     # Then the new message is still asked for
     assert left is True
-    [again] = await uc.claim_deliveries("w2", chat_key=GROUP)
+    [again] = await uc.delivery.claim_deliveries("w2", chat_key=GROUP)
     assert again.repost and again.version == work.version
 
 
@@ -90,11 +92,11 @@ async def test_a_place_is_claimed_by_one_instance_only(uc: UseCases, db_url: str
         workers = [UseCases(d) for d in dbs]
         # When they all claim at once
         claims = await asyncio.gather(*(
-            w.claim_deliveries(f"w{i}", chat_key=GROUP) for i, w in enumerate(workers)))
+            w.delivery.claim_deliveries(f"w{i}", chat_key=GROUP) for i, w in enumerate(workers)))
         # Then exactly one gets it; the others get it only after the lease ran out
         assert sorted(len(c) for c in claims) == [0, 0, 1]
         for w in workers:
-            assert await w.claim_deliveries("late", chat_key=GROUP) == []
+            assert await w.delivery.claim_deliveries("late", chat_key=GROUP) == []
     finally:
         for d in dbs:
             await d.dispose()
@@ -103,9 +105,9 @@ async def test_a_place_is_claimed_by_one_instance_only(uc: UseCases, db_url: str
 async def test_an_expired_claim_is_taken_over(uc: UseCases) -> None:
     # Given a claim whose worker died (its lease is over at once)
     await new_match(uc)
-    [work] = await uc.claim_deliveries("dead", chat_key=GROUP, lease=0.0)
+    [work] = await uc.delivery.claim_deliveries("dead", chat_key=GROUP, lease=0.0)
     # Then another worker takes the place over
-    [again] = await uc.claim_deliveries("alive", chat_key=GROUP)
+    [again] = await uc.delivery.claim_deliveries("alive", chat_key=GROUP)
     assert again.id == work.id and again.repost
 
 
@@ -113,67 +115,66 @@ async def test_reconcile_queues_a_place_whose_board_is_missing(uc: UseCases) -> 
     # Given a delivered board that was then lost (forgotten: a user deleted it)
     accepted = await new_match(uc)
     assert accepted.match is not None
-    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
-    token = await uc.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
-    await uc.record_sent(work.id, token, claim=work.claim, message_id=7, version=work.version)
-    await uc.complete_delivery(work.id, claim=work.claim, version=work.version)
+    [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
+    token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption="board", markup=None)
+    await uc.delivery.record_sent(work.id, token, claim=work.claim, message_id=7,
+                                  version=work.version)
+    await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version)
     [board] = await uc.board_messages(accepted.match.id)
     await uc.forget_board_message(board.id)
     # When reconciling, then the group gets a new board
-    assert await uc.reconcile_deliveries() == [GROUP]
-    [again] = await uc.claim_deliveries("w", chat_key=GROUP)
+    assert await uc.delivery.reconcile_deliveries() == [GROUP]
+    [again] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     assert again.repost
 
 
 async def test_a_migrated_group_gets_its_board_in_the_new_chat(uc: UseCases) -> None:
     await new_match(uc)
     await uc.migrate_chat(-100, -1009)
-    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
-    [work] = await uc.claim_deliveries("w", chat_key="-1009")
+    assert await uc.delivery.claim_deliveries("w", chat_key=GROUP) == []
+    [work] = await uc.delivery.claim_deliveries("w", chat_key="-1009")
     assert work.chat_id == -1009 and work.repost
 
 
 async def test_a_board_from_before_the_outbox_is_taken_as_delivered(uc: UseCases) -> None:
-    # Given an active match whose board was recorded before the outbox existed
+    # Given an active match whose board is live but has no outbox row (from before the outbox)
     accepted = await new_match(uc)
     mv = accepted.match
     assert mv is not None
-    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
-    await uc.give_up_delivery(work.id, claim=work.claim, error="test")
-    await uc.prune_deliveries()
-    await uc.record_board_message(mv.id, version=mv.version, chat_id=-100, message_id=5)
+    await posted(uc, GROUP, 5)
     with uc.db.sessions.begin() as session:
         session.execute(delete(DeliveryRow))
     # When reconciling, then nothing is posted again
-    assert await uc.reconcile_deliveries() == []
-    assert await uc.claim_deliveries("w", chat_key=GROUP) == []
+    assert await uc.delivery.reconcile_deliveries() == []
+    assert await uc.delivery.claim_deliveries("w", chat_key=GROUP) == []
 
 
 async def test_the_claims_of_a_dead_worker_are_released(uc: UseCases) -> None:
     await new_match(uc)
-    [work] = await uc.claim_deliveries("host:1:1", chat_key=GROUP)
-    assert await uc.claimants() == ["host:1:1"]
-    assert await uc.release_claims("host:1:1") == 1
-    [again] = await uc.claim_deliveries("host:2:1", chat_key=GROUP)
+    [work] = await uc.delivery.claim_deliveries("host:1:1", chat_key=GROUP)
+    assert await uc.delivery.claimants() == ["host:1:1"]
+    assert await uc.delivery.release_claims("host:1:1") == 1
+    [again] = await uc.delivery.claim_deliveries("host:2:1", chat_key=GROUP)
     assert again.id == work.id
 
 
 async def test_an_action_committed_here_is_written_claimed_by_this_worker(
         uc: UseCases) -> None:
     # Given this process's worker delivers its own actions
-    uc.deliver_own_actions("here", lease=30.0)
+    uc.delivery.deliver_own_actions("here", lease=30.0)
     accepted = await new_match(uc)
     assert accepted.match is not None
     # Then another instance's worker cannot take the board the accept asked for
-    assert await uc.claim_deliveries("there", chat_key=GROUP) == []
-    assert await uc.due_chats() == []
+    assert await uc.delivery.claim_deliveries("there", chat_key=GROUP) == []
+    assert await uc.delivery.due_chats() == []
     # and this worker gets it without claiming it again
-    [work] = await uc.claim_deliveries("here", chat_key=GROUP)
+    [work] = await uc.delivery.claim_deliveries("here", chat_key=GROUP)
     assert work.repost and work.version == accepted.match.version
     # When another worker holds a place, a new action leaves it theirs
-    await uc.complete_delivery(work.id, claim=work.claim, version=work.version - 1)  # still pending
-    uc.deliver_own_actions("elsewhere", lease=30.0)
-    [theirs] = await uc.claim_deliveries("there", chat_key=GROUP)
+    await uc.delivery.complete_delivery(work.id, claim=work.claim,
+                                        version=work.version - 1)  # still pending
+    uc.delivery.deliver_own_actions("elsewhere", lease=30.0)
+    [theirs] = await uc.delivery.claim_deliveries("there", chat_key=GROUP)
     mv = accepted.match
     seat = mv.to_act
     assert seat is not None
@@ -181,7 +182,7 @@ async def test_an_action_committed_here_is_written_claimed_by_this_worker(
     assert player is not None
     res = await uc.resign_match(mv.id, player.id)
     assert res.ok, res
-    assert await uc.claim_deliveries("elsewhere", chat_key=GROUP) == []
+    assert await uc.delivery.claim_deliveries("elsewhere", chat_key=GROUP) == []
     assert theirs.id == work.id
 
 
@@ -191,23 +192,23 @@ async def test_a_board_posted_again_keeps_what_it_said_and_adds_the_reminder(
     accepted = await new_match(uc)
     mv = accepted.match
     assert mv is not None
-    [work] = await uc.claim_deliveries("w", chat_key=GROUP)
+    [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     said = list(work.notes)
     assert said
-    await uc.complete_delivery(work.id, claim=work.claim, version=work.version)
+    await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version)
     # When a reminder posts it again with its note
     remind = {"k": "remind", "seat": mv.to_act, "waited_s": 43200}
-    assert await uc.redeliver(mv.id, seat=None, shared=True, notes=[remind]) == [GROUP]
+    assert await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[remind]) == [GROUP]
     # Then it is a new message saying the same, then the reminder
-    [again] = await uc.claim_deliveries("w", chat_key=GROUP)
+    [again] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     assert again.repost and list(again.notes) == [*said, remind]
-    await uc.complete_delivery(again.id, claim=again.claim, version=again.version)
+    await uc.delivery.complete_delivery(again.id, claim=again.claim, version=again.version)
     # and a later reminder replaces it (never two), while /games brings it back without one
     later = {**remind, "waited_s": 86400}
-    await uc.redeliver(mv.id, seat=None, shared=True, notes=[later])
-    [third] = await uc.claim_deliveries("w", chat_key=GROUP)
+    await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[later])
+    [third] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     assert list(third.notes) == [*said, later]
-    await uc.complete_delivery(third.id, claim=third.claim, version=third.version)
-    await uc.redeliver(mv.id, seat=None, shared=True)
-    [fourth] = await uc.claim_deliveries("w", chat_key=GROUP)
+    await uc.delivery.complete_delivery(third.id, claim=third.claim, version=third.version)
+    await uc.delivery.redeliver(mv.id, seat=None, shared=True)
+    [fourth] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     assert list(fourth.notes) == said

@@ -68,21 +68,21 @@ async def test_one_instance_holds_a_computer_turn_until_its_lease_runs_out(
 async def test_a_group_budget_is_shared(uc: UseCases, wall: Wall) -> None:
     chat = -4242
     took = [wait for wait, _ in await asyncio.gather(
-        *(uc.take_send_slot(chat, 5, 2.0) for _ in range(8)))]
+        *(uc.delivery.take_send_slot(chat, 5, 2.0) for _ in range(8)))]
     assert sorted(took)[:5] == [0.0] * 5
     assert all(0 < wait <= 2.0 for wait in sorted(took)[5:])
-    assert 0 < await uc.send_slot_wait(chat, 5, 2.0) <= 2.0
-    assert await uc.send_slot_wait(-1, 5, 2.0) == 0.0  # another group is not touched
+    assert 0 < await uc.delivery.send_slot_wait(chat, 5, 2.0) <= 2.0
+    assert await uc.delivery.send_slot_wait(-1, 5, 2.0) == 0.0  # another group is not touched
     wall.advance(2.05)
-    assert await uc.send_slot_wait(chat, 5, 2.0) == 0.0
-    assert (await uc.take_send_slot(chat, 5, 2.0))[0] == 0.0
+    assert await uc.delivery.send_slot_wait(chat, 5, 2.0) == 0.0
+    assert (await uc.delivery.take_send_slot(chat, 5, 2.0))[0] == 0.0
     # a call answered later counts from its answer
     other = -4343
-    wait, at = await uc.take_send_slot(other, 1, 2.0)
+    wait, at = await uc.delivery.take_send_slot(other, 1, 2.0)
     taken = await uc.db.run(lambda: _times(uc, other))
     assert wait == 0.0 and taken == [at] == [wall()]
-    await uc.restamp_send_slot(other, taken[0], taken[0] + 10)
-    assert await uc.send_slot_wait(other, 1, 2.0) > 10
+    await uc.delivery.restamp_send_slot(other, taken[0], taken[0] + 10)
+    assert await uc.delivery.send_slot_wait(other, 1, 2.0) > 10
 
 
 def _times(uc: UseCases, chat: int) -> list[float]:
@@ -97,11 +97,11 @@ def _times(uc: UseCases, chat: int) -> list[float]:
 async def test_a_groups_second_is_shared_too(uc: UseCases) -> None:
     """Beside the minute's budget, the group's burst: 3 calls in any 3 s, whoever makes them."""
     chat = -1002
-    got = [await uc.take_send_slot(chat, 20, 60.0, 3, 3.0) for _ in range(4)]
+    got = [await uc.delivery.take_send_slot(chat, 20, 60.0, 3, 3.0) for _ in range(4)]
     assert [wait == 0 for wait, _ in got] == [True, True, True, False]
     assert 0 < got[3][0] <= 3.0
-    assert 0 < await uc.send_slot_wait(chat, 20, 60.0, 3, 3.0) <= 3.0
-    assert await uc.send_slot_wait(chat, 20, 60.0) == 0.0  # the minute alone has room
+    assert 0 < await uc.delivery.send_slot_wait(chat, 20, 60.0, 3, 3.0) <= 3.0
+    assert await uc.delivery.send_slot_wait(chat, 20, 60.0) == 0.0  # the minute alone has room
 
 
 async def test_quiet_chats_budgets_are_pruned_and_busy_ones_kept(uc: UseCases,
@@ -111,10 +111,10 @@ async def test_quiet_chats_budgets_are_pruned_and_busy_ones_kept(uc: UseCases,
     from storage.models import SendBudgetRow
 
     old, busy = -7001, -7002
-    await uc.take_send_slot(old, 20, 60.0)
+    await uc.delivery.take_send_slot(old, 20, 60.0)
     wall.advance(2 * 3600)
-    await uc.take_send_slot(busy, 20, 60.0)
-    assert await uc.prune_send_budgets() == 1
+    await uc.delivery.take_send_slot(busy, 20, 60.0)
+    assert await uc.delivery.prune_send_budgets() == 1
 
     def rows() -> set[int]:
         with uc.kernel.sessions() as session:
@@ -122,5 +122,5 @@ async def test_quiet_chats_budgets_are_pruned_and_busy_ones_kept(uc: UseCases,
 
     assert await uc.db.run(rows) == {busy}
     assert len(await uc.db.run(lambda: _times(uc, busy))) == 1
-    assert (await uc.take_send_slot(old, 1, 60.0))[0] == 0.0
+    assert (await uc.delivery.take_send_slot(old, 1, 60.0))[0] == 0.0
     assert await uc.db.run(rows) == {old, busy}

@@ -20,22 +20,22 @@ async def test_per_chat_cap_refuses_and_counts_only_open_challenges(
 ) -> None:
     uc = UseCases(db, clock=clock, limits=ChallengeLimits(per_chat=2, overall=10))
     await players(uc)
-    first = await uc.create_challenge(ALICE, length=1, chat_id=GROUP)
-    second = await uc.create_challenge(ALICE, length=3, chat_id=GROUP)
+    first = await uc.create_challenge(ALICE, length=1, chat_id=GROUP, group=True)
+    second = await uc.create_challenge(ALICE, length=3, chat_id=GROUP, group=True)
     assert first.ok and second.ok
-    third = await uc.create_challenge(ALICE, length=5, chat_id=GROUP)
+    third = await uc.create_challenge(ALICE, length=5, chat_id=GROUP, group=True)
     assert third.outcome == Outcome.REFUSED and third.code == "too_many_challenges_here"
     assert third.challenge is None
     # elsewhere, and for someone else, the group's cap does not apply
-    assert (await uc.create_challenge(ALICE, length=5, chat_id=OTHER_GROUP)).ok
-    assert (await uc.create_challenge(BOB, length=5, chat_id=GROUP)).ok
+    assert (await uc.create_challenge(ALICE, length=5, chat_id=OTHER_GROUP, group=True)).ok
+    assert (await uc.create_challenge(BOB, length=5, chat_id=GROUP, group=True)).ok
     # a challenge accepted or withdrawn is no longer open: room again
     assert first.challenge is not None and second.challenge is not None
     assert (await uc.accept_challenge(first.challenge.id, BOB, mix="x")).ok
-    assert (await uc.create_challenge(ALICE, length=7, chat_id=GROUP)).ok
-    assert not (await uc.create_challenge(ALICE, length=7, chat_id=GROUP)).ok
+    assert (await uc.create_challenge(ALICE, length=7, chat_id=GROUP, group=True)).ok
+    assert not (await uc.create_challenge(ALICE, length=7, chat_id=GROUP, group=True)).ok
     assert (await uc.cancel_challenge(second.challenge.id, ALICE)).ok
-    assert (await uc.create_challenge(ALICE, length=7, chat_id=GROUP)).ok
+    assert (await uc.create_challenge(ALICE, length=7, chat_id=GROUP, group=True)).ok
 
 
 async def test_overall_cap_counts_every_kind_and_expired_ones_free_room(
@@ -43,7 +43,7 @@ async def test_overall_cap_counts_every_kind_and_expired_ones_free_room(
 ) -> None:
     uc = UseCases(db, clock=clock, limits=ChallengeLimits(per_chat=0, overall=3))
     await players(uc)
-    assert (await uc.create_challenge(ALICE, length=1, chat_id=GROUP)).ok
+    assert (await uc.create_challenge(ALICE, length=1, chat_id=GROUP, group=True)).ok
     assert (await uc.create_challenge(ALICE, length=1)).ok  # a private link
     assert (await uc.create_challenge(ALICE, length=1, inline=True)).ok
     over = await uc.create_challenge(ALICE, length=1, computer_level=1)
@@ -56,7 +56,7 @@ async def test_zero_lifts_the_caps(db: Database, clock: FakeClock) -> None:
     uc = UseCases(db, clock=clock, limits=ChallengeLimits(per_chat=0, overall=0))
     await players(uc)
     for _ in range(12):
-        assert (await uc.create_challenge(ALICE, length=1, chat_id=GROUP)).ok
+        assert (await uc.create_challenge(ALICE, length=1, chat_id=GROUP, group=True)).ok
 
 
 async def test_concurrent_requests_cannot_race_past_the_cap(
@@ -76,7 +76,7 @@ async def test_concurrent_requests_cannot_race_past_the_cap(
                            limits=ChallengeLimits(per_chat=1, overall=10)) for d in dbs]
         await players(racers[0])
         results = await asyncio.gather(*(
-            r.create_challenge(ALICE, length=1, chat_id=GROUP) for r in racers))
+            r.create_challenge(ALICE, length=1, chat_id=GROUP, group=True) for r in racers))
     finally:
         for d in set(dbs):
             await d.dispose()

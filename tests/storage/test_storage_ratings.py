@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
+from storage.cli import main as storage_cli
 from storage.db import Database
-from storage.ratings import main as ratings_main
 from storage.usecases import UseCases
 from tests.storage.helpers import ALICE, BOB, CAROL, players
 
@@ -32,7 +32,8 @@ def every_rating(db: Database) -> tuple[set[tuple[object, ...]], list[tuple[obje
 
 async def resigned(uc: UseCases, author: int, taker: int, chat: int, length: int,
                    loser: int, game: str = "portes") -> int:
-    created = await uc.create_challenge(author, length=length, chat_id=chat, game_type=game)
+    created = await uc.create_challenge(author, length=length, chat_id=chat, group=chat < 0,
+                                        game_type=game)
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, taker, mix="m")
     assert accepted.ok and accepted.match is not None
@@ -62,13 +63,13 @@ async def test_two_groups_rated_by_hand_then_rebuilt(uc: UseCases, db: Database,
     assert got[(CAROL, -200)][0] == pytest.approx(1517.32051, abs=1e-4)
     assert got[(ALICE, -200)][0] == pytest.approx(1482.67949, abs=1e-4)
 
-    ratings_main(["rebuild", "--database-url", db_url])
+    storage_cli(["ratings", "rebuild", "--database-url", db_url])
     assert ratings(db) == got  # exactly the same numbers
 
 
 async def test_a_cancelled_match_is_not_rated(uc: UseCases, db: Database) -> None:
     await players(uc)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, BOB, mix="m")
     assert accepted.match is not None
@@ -103,5 +104,5 @@ async def test_each_game_has_its_own_ratings_and_the_rebuild_keeps_them_apart(
                                              (tavli, "tavli")]
 
     before = every_rating(db)
-    ratings_main(["rebuild", "--database-url", db_url])
+    storage_cli(["ratings", "rebuild", "--database-url", db_url])
     assert every_rating(db) == before  # every game, every scope, every change: the same

@@ -12,7 +12,7 @@ from tests.storage.helpers import ALICE, BOB, CAROL, new_match
 
 def rematch(uc: UseCases, match_id: int, author: int) -> asyncio.Future[ChallengeResult]:
     return asyncio.ensure_future(uc.create_challenge(
-        author, length=1, chat_id=-100, target_id=ALICE if author == BOB else BOB,
+        author, length=1, chat_id=-100, group=True, target_id=ALICE if author == BOB else BOB,
         rematch_of=match_id))
 
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import text
 
+from storage.cli import main as storage_cli
 from storage.db import Database
-from storage.ratings import main as ratings_main
 from storage.results import COMPUTER
 from storage.social import Forgotten, Ranked, named
 from storage.usecases import UseCases
@@ -20,7 +20,7 @@ from tests.storage.test_storage_ratings import ratings, resigned
 async def gammon_then_resign(uc: UseCases, chat: int) -> int:
     """A 3-point match between Alice and Bob: the player to move resigns the first game as a
     gammon (2 points to the other), then Alice resigns the match. Returns the match id."""
-    created = await uc.create_challenge(ALICE, length=3, chat_id=chat)
+    created = await uc.create_challenge(ALICE, length=3, chat_id=chat, group=chat < 0)
     assert created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, BOB, mix="g")
     mv = accepted.match
@@ -143,7 +143,7 @@ async def test_forgetting_a_player_keeps_their_matches_for_the_others(
     await resigned(uc, ALICE, BOB, -100, 1, BOB)
     await resigned(uc, BOB, ALICE, -100, 3, ALICE)
     await resigned(uc, ALICE, CAROL, -100, 1, CAROL)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
     assert created.challenge is not None
     assert await uc.forget_player(ALICE) == Forgotten.PLAYING  # her open challenge
     assert (await uc.cancel_challenge(created.challenge.id, ALICE)).ok
@@ -170,7 +170,7 @@ async def test_forgetting_a_player_keeps_their_matches_for_the_others(
     assert [m.opponent.display_name for m in await uc.finished_matches(BOB)
             if m.opponent is not None] == ["", ""]
     # the rebuild rates her matches for the others, keeps nothing of her
-    ratings_main(["rebuild", "--database-url", db_url])
+    storage_cli(["ratings", "rebuild", "--database-url", db_url])
     assert ratings(db) == after
     # if she comes back, she starts afresh
     await uc.upsert_player(ALICE, "Alice", username="alice")
@@ -180,7 +180,7 @@ async def test_forgetting_a_player_keeps_their_matches_for_the_others(
 
 async def test_a_player_with_an_active_match_is_not_forgotten(uc: UseCases) -> None:
     await players(uc)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
     assert created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, BOB, mix="x")
     assert accepted.ok

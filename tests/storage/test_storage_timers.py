@@ -17,7 +17,6 @@ async def test_reminders_then_timeout(uc: UseCases, clock: FakeClock) -> None:
     waiting = view.to_act
     started = clock.now
     assert view.turn_deadline == started + timedelta(days=7)
-    assert await uc.next_timer_due() == started + timedelta(hours=12)
     clock.advance(timedelta(hours=11))
     assert await uc.fire_due_timers() == []
     clock.advance(timedelta(hours=1))
@@ -42,7 +41,8 @@ async def test_reminders_then_timeout(uc: UseCases, clock: FakeClock) -> None:
     assert ended is not None and ended.status == MatchStatus.ABANDONED
     assert ended.state.winner == 1 - waiting and ended.state.end_reason == "timeout"  # type: ignore[operator]
     assert ended.seed_hex is not None and fired[0].events
-    assert await uc.next_timer_due() is None
+    clock.advance(timedelta(days=30))
+    assert await uc.fire_due_timers() == []  # nothing is left to fire
 
 
 async def test_acting_resets_the_timers(uc: UseCases, clock: FakeClock) -> None:
@@ -81,7 +81,7 @@ async def test_timer_policy_is_configurable(db: Database, clock: FakeClock) -> N
 
 async def test_challenge_expiry(uc: UseCases, clock: FakeClock) -> None:
     await players(uc)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
     assert created.challenge is not None
     await uc.set_challenge_card(created.challenge.id, chat_id=-100, message_id=55)
     clock.advance(timedelta(hours=24))
@@ -112,8 +112,7 @@ async def test_downtime_is_not_counted_against_the_player(
     # Given a match whose mover was waited for 11 h while an instance ran, and an open challenge
     view = (await new_match(uc, length=3)).match
     assert view is not None
-    started = clock.now
-    challenge = await uc.create_challenge(CAROL, length=1, chat_id=-100)
+    challenge = await uc.create_challenge(CAROL, length=1, chat_id=-100, group=True)
     assert challenge.challenge is not None
     await uc.resume("a", longer_than=timedelta(minutes=1))
     clock.advance(timedelta(hours=11))
@@ -125,7 +124,6 @@ async def test_downtime_is_not_counted_against_the_player(
     assert await uc.resume("c", longer_than=timedelta(minutes=1)) is None
     down = timedelta(days=8)
     assert await uc.fire_due_timers() == []
-    assert await uc.next_timer_due() == started + down + timedelta(hours=12)
     loaded = await uc.load_match(view.id)
     assert loaded.match is not None and loaded.match.turn_deadline == view.turn_deadline + down  # type: ignore[operator]
     assert (await uc.get_challenge(token=challenge.challenge.token)).status == (  # type: ignore[union-attr]
@@ -167,8 +165,9 @@ async def test_a_chosen_time_per_move_sets_the_deadline_and_a_reminder_at_half(
     waiting, started = view.to_act, clock.now
     # Then the deadline is a day away and the one reminder comes at half of it
     assert view.turn_deadline == started + timedelta(days=1)
-    assert await uc.next_timer_due() == started + timedelta(hours=12)
-    clock.advance(timedelta(hours=12))
+    clock.advance(timedelta(hours=12) - timedelta(minutes=1))
+    assert await uc.fire_due_timers() == []
+    clock.advance(timedelta(minutes=1))
     fired = await uc.fire_due_timers()
     assert [(t.kind, t.seat, t.after) for t in fired] == [
         (TimerKind.REMINDER, waiting, timedelta(hours=12))]

@@ -86,7 +86,7 @@ async def test_a_refused_typed_play_is_not_recorded(uc: UseCases) -> None:
 async def alice_to_move_in_two(uc: UseCases) -> tuple[MatchView, MatchView]:
     """Alice against Bob and against Carol, Alice to move in both."""
     first = (await new_match(uc, length=5)).match
-    created = await uc.create_challenge(ALICE, length=5, chat_id=-101)
+    created = await uc.create_challenge(ALICE, length=5, chat_id=-101, group=True)
     assert created.ok and created.challenge is not None
     accepted = await uc.accept_challenge(created.challenge.id, CAROL, mix="cbq-77")
     assert accepted.ok and accepted.match is not None and first is not None

@@ -8,7 +8,7 @@ from rules.match import GameStarted, MatchEnded, Phase, TurnPlayed
 from storage.results import COMPUTER, ChallengeStatus, MatchStatus, Outcome
 from storage.usecases import UseCases
 from tests.storage.conftest import FakeClock
-from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match, players
+from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match, players, posted
 
 
 async def test_upsert_player_creates_then_updates(uc: UseCases) -> None:
@@ -83,7 +83,8 @@ async def test_upsert_player_default_language_fills_only_a_missing_one(uc: UseCa
 
 async def test_challenge_shows_commitment_and_hides_seed(uc: UseCases, clock: FakeClock) -> None:
     await players(uc)
-    result = await uc.create_challenge(ALICE, length=5, no_triple=True, chat_id=-100, thread_id=7)
+    result = await uc.create_challenge(ALICE, length=5, no_triple=True, chat_id=-100, group=True,
+                                       thread_id=7)
     assert result.ok and result.challenge is not None
     ch = result.challenge
     assert len(ch.commitment) == 64 and len(ch.token) == 12
@@ -281,8 +282,7 @@ async def test_match_against_the_computer(uc: UseCases) -> None:
         assert played.match is not None
         view = played.match
     if view.computer_to_act:
-        pending = await uc.pending_computer_turns()
-        assert [p.id for p in pending] == [view.id]
+        assert await uc.unclaimed_computer_turns() == [view.id]
         assert view.turn_deadline is None  # the computer is never timed out
         assert (await uc.play(view.id, ALICE, view.version, "8/2")).code == "not_your_turn"
         played = await uc.play(view.id, COMPUTER, view.version, view.state.legal_plays()[0])
@@ -308,20 +308,31 @@ async def test_list_active_matches(uc: UseCases, clock: FakeClock) -> None:
 
 
 async def test_board_messages_are_superseded(uc: UseCases) -> None:
+    # Given a group match whose players started the bot: the group shows it, and the mover
+    # plays on a private board
+    await players(uc)
+    for who in (ALICE, BOB):
+        await uc.set_can_message(who, True)
     view = (await new_match(uc)).match
-    assert view is not None
-    assert await uc.record_board_message(view.id, version=2, chat_id=-100, message_id=10) == []
-    await uc.record_board_message(view.id, version=2, chat_id=ALICE, message_id=5, for_seat=0)
-    old = await uc.record_board_message(view.id, version=3, chat_id=-100, message_id=11)
+    assert view is not None and view.to_act is not None
+    mover = view.seats[view.to_act].player
+    assert mover is not None
+    assert await posted(uc, "-100", 10) == []
+    assert await posted(uc, str(mover.id), 5) == []
+    # When the group's board is posted again, the older one there is superseded, not the
+    # private one
+    played = await uc.play(view.id, mover.id, view.version, view.state.legal_plays()[0])
+    assert played.ok, played
+    old = await posted(uc, "-100", 11)
     assert [(b.chat_id, b.message_id) for b in old] == [(-100, 10)]
     live = await uc.board_messages(view.id)
-    assert sorted((b.chat_id, b.message_id) for b in live) == [(-100, 11), (ALICE, 5)]
+    assert sorted((b.chat_id, b.message_id) for b in live) == sorted([(-100, 11), (mover.id, 5)])
     loaded = await uc.load_match(view.id)
     assert loaded.match is not None and len(loaded.match.board_messages) == 2
     await uc.forget_board_message(live[0].id)
     assert len(await uc.board_messages(view.id)) == 1
     assert await uc.migrate_chat(-100, -200) >= 2
-    assert {b.chat_id for b in await uc.board_messages(view.id)} <= {-200, ALICE}
+    assert {b.chat_id for b in await uc.board_messages(view.id)} <= {-200, mover.id}
 
 
 async def test_inline_challenge_card(uc: UseCases) -> None:
