@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.views.board_image import board_title, draw_board
+from bot.views.board_image import board_title, draw_board_async
 from rules.common.dice import Dice
 from rules.common.fairdice import FairDice
 from rules.common.movetext import format_moves
@@ -189,12 +189,12 @@ async def test_a_registered_game_is_stored_replayed_and_drawn(
     assert replay(record, FairDice(seed_hex, mix)) == final.state
     # and its boards are drawn, with the game's name as their title
     assert board_title(start.state) == "Race · Race"
-    drawn = draw_board(start.state, 0)
+    drawn = await draw_board_async(start.state, 0)
     image = Image.open(io.BytesIO(drawn))
     assert image.format == "JPEG" and image.width > 300
     portes_start = replace(start.state, game_type="portes", variant="portes",
                            position=Position.start())
-    assert drawn != draw_board(portes_start, 0)  # its own board, not Portes' set-up
+    assert drawn != await draw_board_async(portes_start, 0)  # its own board, not Portes' set-up
 
 
 def test_the_game_leaves_the_registry_with_the_fixture() -> None:
