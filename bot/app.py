@@ -28,7 +28,7 @@ from bot.callbacks import CALLBACK_RE
 from bot.core import Portes
 from bot.crowd import is_chatter, shed_answerer
 from bot.delivery import Delivery
-from bot.i18n import N_, tr
+from bot.i18n import N_, lang_names, langs, tr
 from bot.lanes import ChatLanes
 from bot.limiter import ChatLimiter
 from bot.logsafe import Redact, token_secrets
@@ -73,7 +73,7 @@ COMMANDS = (
     ("settings", N_("Your settings: board, language, notices")),
     ("rules", N_("The rules of each game")),
     ("help", N_("How to play")),
-    ("lang", N_("Language: Ελληνικά / English")),
+    ("lang", N_("Language: {languages}")),
     ("notices", N_("Notices of your turn: on or off")),
     ("forgetme", N_("Delete your data")),
     ("start", N_("Start")),
@@ -272,9 +272,11 @@ async def apply_migrations(url: str) -> None:
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
-    for lang in ("en", "el"):
+    """Every language's command menu (English for the others: no ``language_code``)."""
+    for lang in langs():
         t = tr(lang)
-        commands = [BotCommand(name, t._(text)) for name, text in COMMANDS]
+        commands = [BotCommand(name, t._(text, languages=lang_names())[:256])
+                    for name, text in COMMANDS]
         try:
             await app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
         except Exception as exc:

@@ -13,8 +13,11 @@ import functools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
+from bot.i18n import DEFAULT_LANG, lang_of, tr
+from bot.tavli_texts import game_name
 from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_board, render_table
 from rendering.geometry import Side
+from rendering.leaderboard import drawable
 from rendering.paint import OPPONENT, VIEWER
 from rendering.theme import CLASSIC, THEMES
 from rules.dice import Dice
@@ -26,19 +29,26 @@ from storage.results import PlayerView
 
 @dataclass(frozen=True)
 class Look:
-    """How a board is drawn for whoever reads it: a theme's name (``rendering.THEMES``) and
-    the side of the viewer's home board. A group's boards have the default look; a player's
-    private boards theirs (``/settings``)."""
+    """How a board is drawn for whoever reads it: a theme's name (``rendering.THEMES``), the
+    side of the viewer's home board and the language of the game's name drawn on it. A group's
+    boards have the default look in the group's language; a player's private boards theirs
+    (``/settings``)."""
 
     theme: str = CLASSIC.name
     home: str = "right"
+    lang: str = DEFAULT_LANG
 
     @classmethod
     def of(cls, player: PlayerView | None) -> Look:
         if player is None:
             return DEFAULT_LOOK
         theme = player.theme if player.theme in THEMES else CLASSIC.name
-        return cls(theme, "left" if player.home == "left" else "right")
+        return cls(theme, "left" if player.home == "left" else "right", lang_of(player.language))
+
+    @classmethod
+    def shared(cls, lang: str | None) -> Look:
+        """A group's board: the standard look, the group's language."""
+        return cls(lang=lang_of(lang))
 
 
 DEFAULT_LOOK = Look()
@@ -59,7 +69,7 @@ def _draw(
 ) -> bytes:
     if isinstance(position, TavliPosition):
         return render_table(tavli_view(position, viewer_on_roll, colour, dice, last_play,
-                                       last_by_viewer, score, look, moves_made))
+                                       last_by_viewer, score, look, moves_made, title))
     return render_board(
         position,
         viewer_on_roll=viewer_on_roll,
@@ -75,16 +85,18 @@ def _draw(
     )
 
 
-TITLES = {Variant.PLAKOTO: "Πλακωτό · Plakoto", Variant.FEVGA: "Φεύγα · Fevga",
-          Variant.NARDY: "Μακρύ νάρδι · Long Nardy", Variant.PORTES: "Πόρτες · Portes"}
-"""The game's name on a board, in both languages (one image serves every reader). A Portes
-board has it only in a tavli match, where the games change (a Portes match's boards have none)."""
-
-
-def board_title(match: Match) -> str:
+def board_title(match: Match, lang: str = DEFAULT_LANG) -> str:
+    """The game's name on a board, in the reader's language (a group's board: the group's),
+    in English where the font cannot draw it. A Portes board has it only in a tavli match,
+    where the games change (a Portes match's boards have none)."""
     if match.variant == Variant.PORTES and match.game_type != "tavli":
         return ""
-    return TITLES.get(match.variant, "")
+    return variant_title(match.variant, lang)
+
+
+def variant_title(variant: Variant, lang: str) -> str:
+    name = game_name(tr(lang), variant.value)
+    return name if drawable(name) else game_name(tr(DEFAULT_LANG), variant.value)
 
 
 def tavli_view(
@@ -97,11 +109,13 @@ def tavli_view(
     score: tuple[int, int, int],
     look: Look,
     moves_made: tuple[Move, ...] = (),
+    title: str | None = None,
 ) -> TableView:
     """A Plakoto, Fevga or Long Nardy board (``position`` from the viewer's side) as the
     renderer's neutral view: stacks bottom to top (a pinned checker under its pinner), each
     side's course, the last play's hops in the viewer's numbering, and the viewer's moves so far
-    this turn (``moves_made``, already played on ``position``) with the dice they used."""
+    this turn (``moves_made``, already played on ``position``) with the dice they used, and the
+    game's name (``title``; ``None``: in the look's language)."""
     stacks: dict[int, list[Side]] = {}
     for point in range(1, 25):
         n, pin = position.board[point], position.pins[point]
@@ -117,7 +131,8 @@ def tavli_view(
         return other_side_point(variant, point)
 
     return TableView(
-        points_of(stacks), title=TITLES[variant],
+        points_of(stacks),
+        title=variant_title(variant, look.lang) if title is None else title,
         courses=OPPOSITE_WAYS if variant == Variant.PLAKOTO else SAME_WAY,
         off=(position.mover_off, position.opponent_off),
         viewer_color="white" if colour == "white" else "black",
@@ -149,7 +164,7 @@ def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[obj
     score = (match.score[viewer], match.score[1 - viewer], match.length)
     colour = "white" if viewer == 0 else "black"
     return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look,
-            board_title(match), made)
+            board_title(match, look.lang), made)
 
 
 def draw_board(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:

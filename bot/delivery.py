@@ -34,7 +34,7 @@ from telegram import Bot, InputMediaPhoto
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
-from bot.board import DEFAULT_LOOK, Look, draw_board_async
+from bot.board import Look, draw_board_async
 from bot.core import Portes, gone, is_group_match, not_modified, plays_privately
 from bot.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.publish import HTML, Publisher, crash_point
@@ -379,7 +379,9 @@ class Delivery:
     def _looks(for_seat: int | None, mv: MatchView) -> Look:
         """A player's private board has their look (``/settings``); a shared board (a group's,
         where the group's settings win) the default one."""
-        return DEFAULT_LOOK if for_seat is None else Look.of(mv.seats[for_seat].player)
+        if for_seat is None:
+            return Look.shared(mv.chat_language)
+        return Look.of(mv.seats[for_seat].player)
 
     def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
         """A board posted in a player's private chat comes silently when they turned notices

@@ -1,14 +1,17 @@
 """Which game ``/top`` and ``/stats`` show: ratings, leaderboards and records are kept per game
 (issue 15), so each answer is about one game, named in its title, with buttons to switch.
 
-- **Named**: ``/top plakoto``, ``/stats Φεύγα``, ``/top μακρύ νάρδι``: the English or the Greek
-  name, any case, with or without accents (:func:`split_game`). ``tavli`` is the tavli match
-  (Portes, Plakoto and Fevga in turn), a game of its own with its own ratings.
+- **Named**: ``/top plakoto``, ``/stats Φεύγα``, ``/top длинные нарды``: the game's key or its
+  name in any of the bot's languages, any case, with or without accents (:func:`split_game`).
+  ``tavli`` is the tavli match (Portes, Plakoto and Fevga in turn), a game of its own with its
+  own ratings.
 - **Not named**: the game of the player's last ended match (against anyone, the computer too;
-  for head to head, the last between the two, else the player's last), else Portes. Someone who
+  for head to head, the last between the two, else the player's last), else the favourite of
+  the reader's language (:mod:`bot.lang_defaults`: Portes, Long Nardy in Russian). Someone who
   has just finished a Plakoto match and sends ``/top`` wants Plakoto's leaderboard; someone who
-  never played sees Portes's, the game most played.
-- **Buttons** under the answer, one per game, the game shown ticked (``✔ Plakoto``). Callback
+  never played sees the game most played where they are.
+- **Buttons** under the answer, one per game in the language's order, the game shown ticked
+  (``✔ Plakoto``). Callback
   data: ``lb:0:0:<letter>@<owner>`` under ``/top`` and ``sg:<player>:0:<letter>[-<other>]@<player>``
   under ``/stats``: the owner's taps switch the card; anyone else tapping it in a group gets a
   new message of their own (this chat's leaderboard of that game with their place, or their own
@@ -18,22 +21,32 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.callbacks import Action, encode
 from bot.echo import echoed
-from bot.i18n import Tr
+from bot.i18n import Tr, langs, locales_dir, tr
+from bot.lang_defaults import favourite_game, games_in_order
 from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, game_name
 from rules.match import MATCH_LENGTHS
 
-DEFAULT_GAME = "portes"
-ROWS = (("portes", "plakoto", "fevga"), ("tavli", "nardy"))
-"""The switch buttons, in /new's order."""
+
+def default_game(t: Tr) -> str:
+    """The game shown when none is named and the player has played none."""
+    return favourite_game(t.lang)
+
+
+def game_rows(t: Tr) -> list[tuple[str, ...]]:
+    """The games in ``t``'s language's order, three then two (a phone's width)."""
+    games = games_in_order(t.lang)
+    return [games[:3], games[3:]]
 
 
 def plain(text: str) -> str:
@@ -43,14 +56,28 @@ def plain(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-ALIASES = {plain(name): game for game, names in {
-    "portes": ("portes", "Πόρτες"),
-    "plakoto": ("plakoto", "Πλακωτό"),
-    "fevga": ("fevga", "Φεύγα"),
-    "tavli": ("tavli", "Τάβλι"),
-    "nardy": ("nardy", "nardi", "long nardy", "long nardi", "Νάρδι", "Μακρύ νάρδι"),
-}.items() for name in names}
-"""Every name a game is known by (English and Greek), as :func:`plain` leaves it."""
+EXTRA_NAMES = {
+    "tavli": ("Τάβλι",),
+    "nardy": ("nardi", "long nardi", "Νάρδι", "Μακρύ νάρδι", "нарды"),
+}
+"""Names a game is known by besides its key and its name in each catalogue."""
+
+
+@functools.cache
+def _aliases(root: Path) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for game in GAME_NAMES:
+        names = [game, *EXTRA_NAMES.get(game, ())]
+        names += [game_name(tr(lang), game) for lang in langs()]
+        for name in names:
+            found.setdefault(plain(name), game)
+    return found
+
+
+def aliases() -> dict[str, str]:
+    """Every name a game is known by (its key, its name in every language of the bot), as
+    :func:`plain` leaves it; a name two games share (none today) is the first game's."""
+    return _aliases(locales_dir())
 
 
 def split_game(args: Sequence[str]) -> tuple[str | None, list[str]]:
@@ -59,7 +86,7 @@ def split_game(args: Sequence[str]) -> tuple[str | None, list[str]]:
     words = list(args)
     for size in (2, 1):
         for i in range(len(words) - size + 1):
-            game = ALIASES.get(plain(" ".join(words[i:i + size])))
+            game = aliases().get(plain(" ".join(words[i:i + size])))
             if game is not None:
                 return game, words[:i] + words[i + size:]
     return None, words
@@ -82,8 +109,8 @@ def bad_new_args_text(t: Tr, words: Sequence[str]) -> str:
 
 
 def games_list(t: Tr) -> str:
-    """The games' names in the reader's language, in /new's order."""
-    return ", ".join(game_name(t, game) for game in GAME_NAMES)
+    """The games' names in the reader's language, in its order (its favourite first)."""
+    return ", ".join(game_name(t, game) for game in games_in_order(t.lang))
 
 
 def unknown_game_text(t: Tr, word: str, command: str) -> str:
@@ -95,7 +122,7 @@ def game_keyboard(t: Tr, shown: str, data: dict[str, str]) -> Markup:
     """One button per game (``data``: each game's callback data), ``shown`` ticked."""
     return Markup([
         [Btn(("✔ " if game == shown else "") + game_name(t, game), callback_data=data[game])
-         for game in row] for row in ROWS
+         for game in row] for row in game_rows(t)
     ])
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.i18n import N_, Tr
+from bot.i18n import EQUITY, LUCK, N_, ONE_DECIMAL, SIGNED, Tr
 from bot.player_settings import per_move_line
 from bot.tavli_texts import (
     cafe_line,
@@ -64,13 +64,6 @@ ERRORS = {
                               "wait until one is accepted."),
     "opponent_deleted": N_("Your opponent deleted their data: no rematch with them."),
 }
-
-KIND_TEXT = {
-    GameKind.SINGLE: N_("a single game"),
-    GameKind.GAMMON: N_("a double (gammon)"),
-    GameKind.BACKGAMMON: N_("a triple (backgammon)"),
-}
-
 
 def error_text(t: Tr, code: str) -> str:
     return t._(ERRORS.get(code, ERRORS["error"]))
@@ -164,8 +157,8 @@ def rating_lines(t: Tr, mv: MatchView) -> list[str]:
         if change.scope != 0 or seat is None:
             continue
         lines.append(t._("📈 {player} {change} → {rating}", player=seat_names[seat],
-                         change=f"{change.after - change.before:+.1f}",
-                         rating=f"{change.after:.1f}"))
+                         change=t.number(change.after - change.before, SIGNED),
+                         rating=t.number(change.after, ONE_DECIMAL)))
     return lines
 
 
@@ -250,8 +243,18 @@ def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: i
                           points, player=names[winner])
     if kind == GameKind.MOTHER:
         return mother_win_text(t, names[winner])
-    return t.ngettext("{player} wins {kind}: {n} point.", "{player} wins {kind}: {n} points.",
-                      points, player=names[winner], kind=t._(KIND_TEXT[kind]))
+    # a whole sentence per kind: a translated "a gammon" put into a translated sentence would
+    # not agree with it in every language
+    if kind == GameKind.GAMMON:
+        return t.ngettext("{player} wins a double (gammon): {n} point.",
+                          "{player} wins a double (gammon): {n} points.",
+                          points, player=names[winner])
+    if kind == GameKind.BACKGAMMON:
+        return t.ngettext("{player} wins a triple (backgammon): {n} point.",
+                          "{player} wins a triple (backgammon): {n} points.",
+                          points, player=names[winner])
+    return t.ngettext("{player} wins a single game: {n} point.",
+                      "{player} wins a single game: {n} points.", points, player=names[winner])
 
 
 UNITS: tuple[tuple[int, Callable[[Tr, int], str]], ...] = (
@@ -346,23 +349,24 @@ def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
     return text + ("\n" + per_move_line(t, per_move) if per_move else "")
 
 
-def challenge_line(t: Tr, author: str, who: str, length: int, game: str = "portes") -> str:
-    """The first line of a challenge card: who challenges whom, to how many points."""
-    if game != "portes":
-        return t.ngettext("🎲 {author} challenges {who} to {game}: a match to {n} point.",
-                          "🎲 {author} challenges {who} to {game}: a match to {n} points.",
-                          length, author=author, who=who, game=game_name(t, game))
-    return t.ngettext(
-        "🎲 {author} challenges {who} to Portes: a match to {n} point.",
-        "🎲 {author} challenges {who} to Portes: a match to {n} points.",
-        length, author=author, who=who)
+def challenge_line(t: Tr, author: str, who: str | None, length: int,
+                   game: str = "portes") -> str:
+    """The first line of a challenge card: who challenges whom (``None``: anyone), to how
+    many points."""
+    if who is None:
+        return t.ngettext("🎲 {author} challenges anyone to {game}: a match to {n} point.",
+                          "🎲 {author} challenges anyone to {game}: a match to {n} points.",
+                          length, author=author, game=game_name(t, game))
+    return t.ngettext("🎲 {author} challenges {who} to {game}: a match to {n} point.",
+                      "🎲 {author} challenges {who} to {game}: a match to {n} points.",
+                      length, author=author, who=who, game=game_name(t, game))
 
 
 def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
                         target_name: str | None, default_move: float | None = None) -> str:
     """A challenge card: who challenges whom, "no triple", the time per move (the one chosen,
     else ``default_move`` seconds, the operator's), the dice commitment."""
-    text = challenge_line(t, author_name, target_name or t._("anyone"), c.length, c.game_type)
+    text = challenge_line(t, author_name, target_name, c.length, c.game_type)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
     if cafe := cafe_line(t, c.game_type, c.winner_starts, c.length):
@@ -439,8 +443,8 @@ def hint_text(t: Tr, h: Hint) -> str:
     """One short line (a callback alert holds 200 characters)."""
     text = t._("💡 Best play: {play}", play=move_words(t, h.text)) + "\n" + t._(
         "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
-        win=f"{100 * h.win:.1f}", gammon=f"{100 * h.win_gammon:.1f}",
-        lose_gammon=f"{100 * h.lose_gammon:.1f}")
+        win=t.number(100 * h.win, ONE_DECIMAL), gammon=t.number(100 * h.win_gammon, ONE_DECIMAL),
+        lose_gammon=t.number(100 * h.lose_gammon, ONE_DECIMAL))
     return text[:200]
 
 
@@ -456,8 +460,8 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
             "luck {luck}",
             "<b>{player}</b>: {n} decisions, equity lost {lost} ({average} per decision), "
             "luck {luck}",
-            pr.decisions, player=n[pr.player], lost=f"{pr.equity_lost:.3f}",
-            average=f"{pr.average_equity_lost:.3f}", luck=f"{pr.luck:+.2f}"))
+            pr.decisions, player=n[pr.player], lost=t.number(pr.equity_lost, EQUITY),
+            average=t.number(pr.average_equity_lost, EQUITY), luck=t.number(pr.luck, LUCK)))
         if not pr.worst:
             lines.append(t._("No mistakes found."))
         for w in pr.worst:
@@ -465,7 +469,7 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
                              dice=str(w.dice),
                              played=html.escape(move_words(t, w.played_text)),
                              best=html.escape(move_words(t, w.best_text)),
-                             lost=f"{w.equity_lost:.3f}"))
+                             lost=t.number(w.equity_lost, EQUITY)))
     lines.append("")
     lines.append(t._("Equity in points per game against the engine's choice; positive luck "
                      "means better dice than average."))

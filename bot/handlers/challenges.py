@@ -14,7 +14,7 @@ from bot import texts
 from bot.callbacks import Action, Callback
 from bot.core import Portes, is_group_match, quietly, tapped
 from bot.handlers.common import HTML, Ctx, finish, is_group_chat
-from bot.handlers.inline import on_uncommitted_accept
+from bot.handlers.inline import TRIPLE_GAMES, on_uncommitted_accept
 from bot.i18n import Tr, tr
 from bot.keyboards import (
     challenge_keyboard,
@@ -24,6 +24,7 @@ from bot.keyboards import (
     new_card_keyboard,
     offered_levels_for,
 )
+from bot.lang_defaults import no_triple_default
 from bot.player_settings import move_seconds_of
 from bot.tavli_texts import (
     CAFE_GAMES,
@@ -125,7 +126,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
                                     owner=user.id, game=game, cafe=cafe))
         return
     length = int(first)
-    no_triple = flag == "n"
+    no_triple = flag == "n" and game in TRIPLE_GAMES  # ticked in Turkish, kept on a game switch
     group = is_group_chat(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
@@ -171,11 +172,12 @@ async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
 async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int | None,
                         game: str, length: int) -> None:
     """``/new plakoto 5``: the challenge made at once, with the card's defaults for the rest
-    (the operator's time per move, backgammons counting 3, the game's café start)."""
+    (the operator's time per move, backgammons counting 3 unless the language's players count
+    them 2 (:mod:`bot.lang_defaults`), the game's café start)."""
     group = is_group_chat(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
-        user.id, length=length, no_triple=False,
+        user.id, length=length, no_triple=no_triple_default(t.lang) and game in TRIPLE_GAMES,
         chat_id=msg.chat.id if group else None, thread_id=thread, target_id=target,
         move_seconds=None, game_type=game, winner_starts=cafe_default(game) and game in CAFE_GAMES)
     if not res.ok or res.challenge is None:

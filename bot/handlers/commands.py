@@ -25,13 +25,14 @@ from bot.handlers.common import (
 from bot.handlers.inline import CAP_PAYLOAD
 from bot.handlers.player_settings import show_settings
 from bot.handlers.which_match import replied_board
-from bot.i18n import LANG_NAMES, LANGS, Tr, tr
+from bot.i18n import Tr, lang_name, langs, tr
 from bot.keyboards import (
     games_keyboard,
     lang_keyboard,
     notices_keyboard,
     url_keyboard,
 )
+from bot.lang_defaults import favourite_game, no_triple_default
 from bot.reveal import dice_help_text
 from bot.tavli_texts import GAME_RULES, portes_rules
 from storage.results import ActionResult
@@ -104,7 +105,7 @@ async def cmd_help(update: Update, context: Ctx) -> None:
         return
     p, msg, _, t = sender
     if is_group_chat(msg.chat):  # a few lines here; the full help in the private chat
-        text = help_texts.group_help_text(t, LANG_NAMES[t.lang])
+        text = help_texts.group_help_text(t, lang_name(t.lang))
         await msg.reply_text(text, parse_mode=HTML, reply_markup=url_keyboard(
             "📖 " + t._("Full help"), p.link("help")), do_quote=True)
         return
@@ -183,7 +184,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
 
 def only_admins_text(t: Tr, lang: str) -> str:
     return t._("This group's language is {name}. Only the group's admins can change it.",
-               name=LANG_NAMES[lang])
+               name=lang_name(lang))
 
 
 async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
@@ -192,8 +193,11 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
     p = portes(context)
     q = update.callback_query
     assert q is not None
-    lang = cb.arg if cb.arg in LANGS else "en"
     msg = q.message if isinstance(q.message, Message) else None
+    if cb.arg not in langs():  # not a button we send (a language since removed): nothing changes
+        await q.answer(texts.error_text(p.t_user(q.from_user), "stale"), show_alert=True)
+        return
+    lang = cb.arg
     if msg is not None and is_group_chat(msg.chat):
         if not await is_group_admin(context, msg.chat, q.from_user):
             current = await p.lang_for_chat(msg.chat.id, q.from_user)
@@ -206,7 +210,7 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
         p.user_lang[user.id] = lang
     await q.answer()
     if msg is not None:
-        await quietly(msg.edit_text(tr(lang)._("Language: {name}", name=LANG_NAMES[lang])))
+        await quietly(msg.edit_text(tr(lang)._("Language: {name}", name=lang_name(lang))))
 
 
 async def cmd_notices(update: Update, context: Ctx) -> None:
@@ -278,10 +282,13 @@ async def new_card_or_challenge(p: Portes, t: Tr, msg: Message, user: User, targ
         return
     game, length = read
     if length is not None:
-        await new_from_args(p, t, msg, user, target, game or "portes", length)
+        await new_from_args(p, t, msg, user, target, game or favourite_game(t.lang), length)
         return
-    await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
-                        edit=False, owner=user.id, game=game or "portes")
+    # the card's first choices are its language's (Long Nardy first in Russian, no triple in
+    # Turkish: bot.lang_defaults), each still a tap away from changing
+    await show_new_card(msg, t, no_triple_default(t.lang), target, None,
+                        p.settings.timeouts.move_timeout, edit=False, owner=user.id,
+                        game=game or favourite_game(t.lang))
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:

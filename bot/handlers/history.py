@@ -17,7 +17,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram import InputFile, InputMediaPhoto, Message, Update
 from telegram.constants import ChatType
 
-from bot.board import DEFAULT_LOOK, Look, draw_board_async
+from bot.board import Look, draw_board_async
 from bot.callbacks import Action, Callback, encode
 from bot.core import command_sender, quietly, tapped
 from bot.handlers.common import Ctx
@@ -192,7 +192,7 @@ async def on_replay(update: Update, context: Ctx, cb: Callback, *, anew: bool = 
     await q.answer()
     turn, shown = steps[index]
     private = q.message is not None and q.message.chat.type == ChatType.PRIVATE
-    look = Look.of(await p.uc.get_player(q.from_user.id)) if private else DEFAULT_LOOK
+    look = Look.of(await p.uc.get_player(q.from_user.id)) if private else Look.shared(t.lang)
     photo = await draw_board_async(shown, turn.player, look)
     caption = step_caption(t, record, steps, index)
     markup = replay_keyboard(t, record.match.id, steps, index, q.from_user.id)

@@ -22,7 +22,8 @@ from bot.core import Portes, portes, quietly, tapped
 from bot.handlers.common import HTML, Ctx
 from bot.i18n import Tr
 from bot.keyboards import challenge_keyboard, inline_accept_keyboard
-from bot.tavli_texts import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, cafe_default, game_name
+from bot.lang_defaults import games_in_order, no_triple_default
+from bot.tavli_texts import GAME_LETTERS, GAME_OF_LETTER, cafe_default, game_name
 from rules.match import MATCH_LENGTHS, match_lengths
 from storage.results import ChallengeResult, ChallengeView
 
@@ -43,13 +44,14 @@ TRIPLE_GAMES = ("portes", "tavli")
 """The games with a "no triple" choice (the others never score a triple)."""
 
 GAME_WORDS = {
-    "portes": ("port", "πορτ"),
-    "plakoto": ("plak", "πλακ"),
-    "fevga": ("fevg", "φευγ"),
-    "tavli": ("tavl", "ταβλ"),
-    "nardy": ("nard", "ναρδ", "нард"),
+    "portes": ("port", "πορτ", "коротк", "tavla"),
+    "plakoto": ("plak", "πλακ", "плак"),
+    "fevga": ("fevg", "φευγ", "февг"),
+    "tavli": ("tavli", "ταβλ", "тавл"),
+    "nardy": ("nard", "ναρδ", "нард", "длинн", "uzun"),
 }
-"""What in a query names a game (lower case, without accents), in Greek or English."""
+"""What in a query names a game (lower case, without accents), in each of the bot's languages.
+Turkish "tavla" is Portes (backgammon); "tavli", the tavli match, is written out."""
 
 
 def plain(text: str) -> str:
@@ -61,6 +63,8 @@ def plain(text: str) -> str:
 KNOWN_WORDS = frozenset({
     "no", "triple", "without", "point", "points", "match", "to",
     "χωρις", "τριπλο", "ποντο", "ποντος", "ποντοι", "ποντους", "αγωνας", "στους", "στον",
+    "без", "кокса", "очко", "очка", "очков", "матч", "до",
+    "uclu", "yok", "puan", "puanlık", "mac",
 })
 """Words of a query that narrow the cards without naming a game (lower case, no accents)."""
 
@@ -77,14 +81,16 @@ def unknown_word(query: str) -> str | None:
     return None
 
 
-def inline_choices(query: str) -> list[tuple[str, int, bool]]:
+def inline_choices(query: str, lang: str = "en") -> list[tuple[str, int, bool]]:
     """The cards an inline query offers, in order: (game, length, no triple). A game's name in
-    the query keeps that game, a length that length, "no"/"χωρίς" puts "no triple" first."""
+    the query keeps that game, a length that length, "no"/"χωρίς"/"без"/"yok" puts "no triple"
+    first (and so does Turkish, where tavla has no triple); the games in ``lang``'s order."""
     words = plain(query)
-    games = [g for g, stems in GAME_WORDS.items() if any(s in words for s in stems)]
-    games = games or list(GAME_NAMES)
+    order = games_in_order(lang)
+    games = [g for g in order if any(s in words for s in GAME_WORDS[g])] or list(order)
     asked = [n for n in MATCH_LENGTHS if str(n) in words]
-    no_triple_first = "no" in words or "χωρ" in words
+    no_triple_first = (no_triple_default(lang) or "no" in words or "χωρ" in words
+                       or "без" in words or "yok" in words)
     choices: list[tuple[str, int, bool]] = []
     for game in games:  # the lengths /new offers for the game (a tavli match: 3, 5, 7)
         lengths = [n for n in match_lengths(game) if n in asked] or list(match_lengths(game))
@@ -134,10 +140,10 @@ async def on_inline_query(update: Update, context: Ctx) -> None:
             id=result_id(game, n, nt), title=inline_result_title(t, game, n, nt),
             description=inline_description(t, game),
             input_message_content=InputTextMessageContent(
-                texts.challenge_line(t, name, t._("anyone"), n, game), parse_mode=HTML),
+                texts.challenge_line(t, name, None, n, game), parse_mode=HTML),
             reply_markup=inline_accept_keyboard(t, n, nt, q.from_user.id, GAME_LETTERS[game]),
         )
-        for game, n, nt in inline_choices(q.query)
+        for game, n, nt in inline_choices(q.query, t.lang)
     ]
     word = unknown_word(q.query)
     button = None if word is None else InlineQueryResultsButton(

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 from bot import texts
 from bot.echo import ANSWER_LIMIT, ECHO_LIMIT, TEXT_LIMIT, echoed
-from bot.i18n import LANGS, po_path
+from bot.i18n import langs, po_path
 from tests.bot.conftest import Running
 from tests.bot.test_several_matches import (
     a_legal_play,
@@ -119,7 +119,7 @@ def alert_texts() -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", langs())
 def test_every_alert_fits_a_callback_answer(lang: str) -> None:
     with po_path(lang).open("rb") as fh:
         catalog = read_po(fh, locale=lang)
