@@ -92,6 +92,17 @@ class Names:
         return self.p0 if player == 0 else self.p1
 
 
+NAME_SHOWN = 48
+"""A player's name as a board's caption or a card shows it: at most this many characters (a
+Telegram name may have 129, a first and a last name of 64 each; a caption that names both
+players seven times would not fit Telegram's 1,024 in any language)."""
+
+
+def shown_name(name: str) -> str:
+    """``name`` as HTML, cut to :data:`NAME_SHOWN` characters ("…" where it was cut)."""
+    return html.escape(name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1] + "…")
+
+
 def names(t: Tr, mv: MatchView) -> Names:
     """The two players' names as HTML (the computer's in the reader's language)."""
     out: list[str] = []
@@ -103,7 +114,7 @@ def names(t: Tr, mv: MatchView) -> Names:
         elif deleted_player(seat.player.id):
             out.append(t._("a deleted player"))
         else:
-            out.append(html.escape(seat.player.display_name))
+            out.append(shown_name(seat.player.display_name))
     return Names(out[0], out[1])
 
 
@@ -389,10 +400,10 @@ def dice_start_text(t: Tr, commitment: str, mix: str) -> str:
 
 def challenge_names(c: ChallengeView) -> tuple[str, str | None]:
     """The challenger's and the challenged's names as HTML (``None``: anyone may accept)."""
-    author = html.escape(c.author.display_name)
+    author = shown_name(c.author.display_name)
     target = None
     if c.target is not None:
-        target = html.escape(c.target.display_name)
+        target = shown_name(c.target.display_name)
     elif c.target_username:
         target = "@" + html.escape(c.target_username)
     return author, target
