@@ -41,5 +41,5 @@ USER 10001:10001
 EXPOSE 8443 9100
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.healthcheck"]
+    CMD ["python", "-m", "bot.ops.healthcheck"]
 CMD ["portes-bot"]

@@ -7,8 +7,8 @@ import logging
 import sys
 import textwrap
 
-from bot.logjson import configure
-from bot.logsafe import hide_secrets, token_secrets
+from bot.ops.logjson import configure
+from bot.ops.logsafe import hide_secrets, token_secrets
 from bot.settings import ENV_HELP, SettingsError, from_env
 
 DESCRIPTION = """\

@@ -23,20 +23,20 @@ from telegram.ext import (
 )
 
 from bot import handlers as h
-from bot.board import warm_up
-from bot.callbacks import CALLBACK_RE
-from bot.core import Portes
-from bot.crowd import is_chatter, shed_answerer
-from bot.delivery import Delivery
-from bot.i18n import N_, lang_names, langs, tr
-from bot.lanes import ChatLanes
-from bot.limiter import ChatLimiter
-from bot.logsafe import Redact, token_secrets
-from bot.metrics import MeteredRequest, Metrics
-from bot.once import once, start_pruning
-from bot.reports import Reporter, start_sentry
+from bot.delivery.limiter import ChatLimiter
+from bot.delivery.worker import Delivery
+from bot.intake.crowd import is_chatter, shed_answerer
+from bot.intake.lanes import ChatLanes
+from bot.intake.once import once, start_pruning
+from bot.ops.logsafe import Redact, token_secrets
+from bot.ops.metrics import MeteredRequest, Metrics
+from bot.ops.reports import Reporter, start_sentry
 from bot.settings import Settings
+from bot.state import Portes
 from bot.timers import resume_after_downtime, timer_tick
+from bot.views.board_image import warm_up
+from bot.views.callbacks import CALLBACK_RE
+from bot.views.i18n import N_, lang_names, langs, tr
 from storage.db import Database
 from storage.results import ChallengeLimits, TimerPolicy
 from storage.usecases import UseCases
@@ -132,7 +132,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("history", h.cmd_history), ("top", h.cmd_top),
                            ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
                            ("settings", h.cmd_settings)):
-        # each once, however often Telegram delivers it, on whichever instance (bot.once)
+        # each once, however often Telegram delivers it, on whichever instance (bot.intake.once)
         app.add_handler(CommandHandler(name, once(callback), filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
     app.add_handler(CallbackQueryHandler(h.on_callback))  # forged or foreign data: refused
@@ -166,7 +166,7 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     portes: Portes = app.bot_data["portes"]
     portes.metrics = app.bot_data["metrics"]
     if settings.metrics_port is not None and not settings.webhook:
-        from bot.service import start_server
+        from bot.ops.http import start_server
 
         app.bot_data["side_server"] = start_server(app, settings.metrics_listen,
                                                    settings.metrics_port)
@@ -305,7 +305,7 @@ def run(settings: Settings, *, check_only: bool = False) -> int:
         return check_database(settings, app.bot.username)
     try:
         if settings.webhook:
-            from bot.service import serve_webhook
+            from bot.ops.http import serve_webhook
 
             asyncio.run(serve_webhook(app, settings, webhook_url(settings)))
         else:

@@ -31,10 +31,10 @@ from telegram.constants import ParseMode
 from telegram.error import Forbidden, TelegramError
 
 import computer
-from bot import texts
-from bot.core import Portes
-from bot.publish import Publisher
-from bot.texts import DEFAULT_LEVEL
+from bot.delivery.publish import Publisher
+from bot.state import Portes
+from bot.views import texts
+from bot.views.texts import DEFAULT_LEVEL
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player, tavli_player
 from computer.engine import available as engine_available
 from computer.met import match_equity
@@ -110,7 +110,7 @@ def decisions_from_record(record: MatchRecord) -> list[Decision]:
 
 class ComputerSide:
     """The computer's turns and the engine's services for one bot (one per ``Portes``,
-    as its :class:`bot.core.ComputerService`)."""
+    as its :class:`bot.state.ComputerService`)."""
 
     def __init__(self, portes: Portes, bot: Bot) -> None:
         self.p = portes

@@ -16,8 +16,9 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class RateLimits:
-    """The rate limiter's ceilings (:class:`bot.limiter.ChatLimiter`); Telegram's own limits
-    by default. A rate of 0 lifts that ceiling (the tests and the benchmark do so).
+    """The rate limiter's ceilings (:class:`bot.delivery.limiter.ChatLimiter`);
+    Telegram's own limits by default. A rate of 0 lifts that ceiling (the tests and the
+    benchmark do so).
     """
 
     overall_per_second: float = 30.0

@@ -16,8 +16,9 @@ from datetime import timedelta
 
 from telegram.ext import ContextTypes
 
-from bot.core import Portes, is_group_match, portes, quietly
-from bot.publish import Publisher
+from bot.delivery.publish import Publisher
+from bot.delivery.telegram import quietly
+from bot.state import Portes, is_group_match, portes
 from storage.results import TimerFired, TimerKind
 
 log = logging.getLogger("bot.timers")

@@ -56,7 +56,7 @@ def test_the_image_is_small_non_root_with_a_data_volume_and_a_health_check() -> 
     env = " ".join(rest for word, rest in final if word == "ENV")
     assert "DATABASE_URL=sqlite:////data/" in env
     (check,) = [rest for word, rest in final if word == "HEALTHCHECK"]
-    assert "bot.healthcheck" in check
+    assert "bot.ops.healthcheck" in check
     assert [rest for word, rest in final if word == "CMD"][-1] == '["portes-bot"]'
     assert not any(w == "ENV" and "TOKEN" in r for w, r in steps), "no secret in the image"
     # the build installs from the source tree, nothing downloaded by hand
@@ -126,7 +126,7 @@ def test_the_proxy_forwards_only_the_webhook_path() -> None:
 
 
 def test_the_proxy_refuses_a_webhook_body_over_the_bots_limit() -> None:
-    from bot.webhook import BODY_LIMIT
+    from bot.ops.webhook import BODY_LIMIT
 
     caddy = (ROOT / "deploy" / "Caddyfile").read_text()
     code = "\n".join(line.split("#")[0] for line in caddy.splitlines())

@@ -10,23 +10,13 @@ import urllib.parse
 from telegram import Message, Update, User
 from telegram.constants import ChatType
 
-from bot import texts
-from bot.callbacks import Action, Callback
-from bot.core import Portes, is_group_match, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx, finish, is_group_chat
 from bot.handlers.inline import TRIPLE_GAMES, on_uncommitted_accept
-from bot.i18n import Tr, tr
-from bot.keyboards import (
-    challenge_keyboard,
-    computer_card_keyboard,
-    computer_challenge_keyboard,
-    default_level,
-    new_card_keyboard,
-    offered_levels_for,
-)
-from bot.lang_defaults import no_triple_default
-from bot.player_settings import move_seconds_of
-from bot.tavli_texts import (
+from bot.state import Portes, is_group_match, tapped
+from bot.views import texts
+from bot.views.callbacks import Action, Callback
+from bot.views.games import (
     CAFE_GAMES,
     GAME_OF_LETTER,
     cafe_default,
@@ -34,6 +24,17 @@ from bot.tavli_texts import (
     game_line,
     game_name,
 )
+from bot.views.i18n import Tr, tr
+from bot.views.keyboards import (
+    challenge_keyboard,
+    computer_card_keyboard,
+    computer_challenge_keyboard,
+    default_level,
+    new_card_keyboard,
+    offered_levels_for,
+)
+from bot.views.lang_defaults import no_triple_default
+from bot.views.player_settings import move_seconds_of
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
@@ -42,7 +43,7 @@ NEW_ARG_RE = re.compile(
 NEW_COMPUTER_ARG_RE = re.compile(r"([ol1357])([tn])([123])(?:g([a-z]))?")
 """The last group, ``g`` and a letter, is the game chosen first (none: a card from before the
 game step, Portes); ``w`` and 0 or 1 (NEW_ARG_RE), the café start switch (none: the game's
-default, :func:`bot.tavli_texts.cafe_default`). Against the computer the first is ``l`` (a level
+default, :func:`bot.views.games.cafe_default`). Against the computer the first is ``l`` (a level
 chosen), ``o`` (the card drawn: from the card against a person, or "no triple" switched) or a
 length, and the third the level the card showed."""
 
@@ -173,7 +174,7 @@ async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int 
                         game: str, length: int) -> None:
     """``/new plakoto 5``: the challenge made at once, with the card's defaults for the rest
     (the operator's time per move, backgammons counting 3 unless the language's players count
-    them 2 (:mod:`bot.lang_defaults`), the game's café start)."""
+    them 2 (:mod:`bot.views.lang_defaults`), the game's café start)."""
     group = is_group_chat(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(

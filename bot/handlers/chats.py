@@ -10,11 +10,12 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
-from bot import help_texts
-from bot.core import portes, quietly
+from bot.delivery.reach import left_group, player_blocked
+from bot.delivery.telegram import quietly
 from bot.handlers.common import Ctx
-from bot.i18n import tr
-from bot.reach import left_group, player_blocked
+from bot.state import portes
+from bot.views import help as help_texts
+from bot.views.i18n import tr
 
 log = logging.getLogger("bot.handlers")
 
@@ -37,7 +38,7 @@ async def on_migrate(update: Update, context: Ctx) -> None:
 async def on_my_member(update: Update, context: Ctx) -> None:
     """The bot was added to a group: a two-line welcome, in the group's language (the one who
     added the bot gives it its first one). Removed from a group: its matches go on in the
-    players' private chats. Blocked by a player: see :mod:`bot.reach`."""
+    players' private chats. Blocked by a player: see :mod:`bot.delivery.reach`."""
     change = update.my_chat_member
     if change is None:
         return

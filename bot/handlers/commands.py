@@ -7,11 +7,7 @@ from __future__ import annotations
 from telegram import Message, Update, User
 from telegram.constants import ChatType
 
-from bot import help_texts, texts
-from bot.callbacks import Callback, parse_id
-from bot.core import Portes, command_sender, is_group_match, portes, quietly, tapped
-from bot.crowd import admit_new
-from bot.game_choice import bad_new_args_text, new_args, split_game, unknown_game_text
+from bot.delivery.telegram import quietly
 from bot.handlers.challenges import new_from_args, show_challenge_privately, show_new_card
 from bot.handlers.chats import is_group_admin
 from bot.handlers.common import (
@@ -25,16 +21,22 @@ from bot.handlers.common import (
 from bot.handlers.inline import CAP_PAYLOAD
 from bot.handlers.player_settings import show_settings
 from bot.handlers.which_match import replied_board
-from bot.i18n import Tr, lang_name, langs, tr
-from bot.keyboards import (
+from bot.intake.crowd import admit_new
+from bot.state import Portes, command_sender, is_group_match, portes, tapped
+from bot.views import help as help_texts
+from bot.views import texts
+from bot.views.callbacks import Callback, parse_id
+from bot.views.game_choice import bad_new_args_text, new_args, split_game, unknown_game_text
+from bot.views.games import GAME_RULES, portes_rules
+from bot.views.i18n import Tr, lang_name, langs, tr
+from bot.views.keyboards import (
     games_keyboard,
     lang_keyboard,
     notices_keyboard,
     url_keyboard,
 )
-from bot.lang_defaults import favourite_game, no_triple_default
-from bot.reveal import dice_help_text
-from bot.tavli_texts import GAME_RULES, portes_rules
+from bot.views.lang_defaults import favourite_game, no_triple_default
+from bot.views.reveal import dice_help_text
 from storage.results import ActionResult
 
 
@@ -119,7 +121,7 @@ async def send_help(t: Tr, msg: Message, username: str) -> None:
 
 async def cmd_rules(update: Update, context: Ctx) -> None:
     """/rules: the rule sheet of the game being played (``/rules plakoto`` names one, in
-    English or Greek: :func:`bot.game_choice.split_game`), in the reader's language; a name
+    English or Greek: :func:`bot.views.game_choice.split_game`), in the reader's language; a name
     it does not know is answered with the games' names, not with a sheet."""
     sender = await command_sender(update, context)
     if sender is None:
@@ -285,7 +287,7 @@ async def new_card_or_challenge(p: Portes, t: Tr, msg: Message, user: User, targ
         await new_from_args(p, t, msg, user, target, game or favourite_game(t.lang), length)
         return
     # the card's first choices are its language's (Long Nardy first in Russian, no triple in
-    # Turkish: bot.lang_defaults), each still a tap away from changing
+    # Turkish: bot.views.lang_defaults), each still a tap away from changing
     await show_new_card(msg, t, no_triple_default(t.lang), target, None,
                         p.settings.timeouts.move_timeout, edit=False, owner=user.id,
                         game=game or favourite_game(t.lang))

@@ -9,12 +9,12 @@ from telegram import CallbackQuery, Chat, Message
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import ContextTypes
 
-from bot import texts
-from bot.callbacks import ON_BOARD, decode
-from bot.core import Portes, portes
-from bot.i18n import Tr
-from bot.keyboards import url_keyboard
-from bot.publish import Publisher
+from bot.delivery.publish import Publisher
+from bot.state import Portes, portes
+from bot.views import texts
+from bot.views.callbacks import ON_BOARD, decode
+from bot.views.i18n import Tr
+from bot.views.keyboards import url_keyboard
 from storage.results import ActionResult, MatchView
 
 HTML = ParseMode.HTML

@@ -1,6 +1,6 @@
 """The computer's buttons and command: Hint (games against the computer only), Review (any
 finished Portes match) and /review. The engine's work is done by the computer player service
-(:class:`bot.core.ComputerService`, installed on :class:`bot.core.Portes`)."""
+(:class:`bot.state.ComputerService`, installed on :class:`bot.state.Portes`)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import logging
 
 from telegram import Bot, Message, Update
 
-from bot import texts
-from bot.callbacks import Callback, parse_id
 from bot.computer_player import REVIEWED_STATUSES
-from bot.core import ComputerService, Portes, command_sender, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx
-from bot.i18n import Tr
-from bot.keyboards import finished_matches_keyboard
-from bot.tavli_texts import portes_only_text
+from bot.state import ComputerService, Portes, command_sender, tapped
+from bot.views import texts
+from bot.views.callbacks import Callback, parse_id
+from bot.views.games import portes_only_text
+from bot.views.i18n import Tr
+from bot.views.keyboards import finished_matches_keyboard
 from computer.engine import available as engine_available
 from rules.games import GNUBG_GAME, analysed_by_gnubg
 from rules.match import Phase

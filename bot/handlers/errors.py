@@ -9,9 +9,9 @@ from telegram import Update
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden
 
-from bot import texts
-from bot.core import portes
 from bot.handlers.common import Ctx
+from bot.state import portes
+from bot.views import texts
 
 log = logging.getLogger("bot.handlers")
 
@@ -49,7 +49,7 @@ async def on_error(update: object, context: Ctx) -> None:
 
 
 async def _report(error: Exception, update: object, context: Ctx) -> None:
-    """Count the error, and report it to the operator (rate-limited; see bot.reports)."""
+    """Count the error, and report it to the operator (rate-limited; see bot.ops.reports)."""
     metrics = context.application.bot_data.get("metrics")
     if metrics is not None:
         metrics.handler_errors.labels(kind=type(error).__name__).inc()

@@ -7,8 +7,8 @@ that edits "the tapped message" would then rewrite or delete whatever message wa
 1. **The button is on the message.** With a tap Telegram sends the message as it is now,
    keyboard included. A tap counts only when its data is that of one of the keyboard's buttons;
    anything else is answered with an alert and changes nothing. One kind of tap not on the
-   keyboard goes on: a board's button (:data:`~bot.callbacks.ON_BOARD`) of a match, tapped on a
-   board of that match, at a version older than the match's (a double tap, or a client a moment
+   keyboard goes on: a board's button (:data:`~bot.views.callbacks.ON_BOARD`) of a match, tapped
+   on a board of that match, at a version older than the match's (a double tap, or a client a moment
    behind, whose keyboard was redrawn before the tap arrived). Its handler can only refuse it as
    stale, or answer a repeated tap quietly, as before.
 2. **A message Telegram no longer shows** (an inaccessible message, too old: no keyboard comes
@@ -24,7 +24,7 @@ that edits "the tapped message" would then rewrite or delete whatever message wa
    or an open one is behind the card: its handler then makes the challenge, or shows it again,
    and accepts nothing. Once the challenge is taken, withdrawn or expired the card carries
    links or nothing: no tap counts there.
-4. **Personal cards**: the buttons of :data:`~bot.callbacks.PERSONAL` carry their card's owner
+4. **Personal cards**: the buttons of :data:`~bot.views.callbacks.PERSONAL` carry their card's owner
    (``@<owner>``). In a group, only the owner's taps act on the card. Anyone else tapping a view
    (/top's and /stats's game switch, a replay's steps: the router's ``VIEWS``) gets that view in
    a new message of their own, and the card stays as it was; a tap on anything else (/new's
@@ -41,10 +41,10 @@ from enum import Enum
 from telegram import CallbackQuery, Message
 from telegram.constants import ChatType
 
-from bot.callbacks import ON_BOARD, PERSONAL, Action, Callback
-from bot.core import Portes
 from bot.handlers.common import from_its_board
-from bot.i18n import Tr
+from bot.state import Portes
+from bot.views.callbacks import ON_BOARD, PERSONAL, Action, Callback
+from bot.views.i18n import Tr
 from storage.results import ChallengeStatus
 
 INLINE = frozenset({Action.ACCEPT, Action.WITHDRAW})

@@ -17,13 +17,14 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram import InputFile, InputMediaPhoto, Message, Update
 from telegram.constants import ChatType
 
-from bot.board import Look, draw_board_async
-from bot.callbacks import Action, Callback, encode
-from bot.core import command_sender, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import Ctx
-from bot.i18n import Tr
-from bot.tavli_texts import portes_only_text
-from bot.texts import move_words, opponent_name
+from bot.state import command_sender, tapped
+from bot.views.board_image import Look, draw_board_async
+from bot.views.callbacks import Action, Callback, encode
+from bot.views.games import portes_only_text
+from bot.views.i18n import Tr
+from bot.views.texts import move_words, opponent_name
 from rules.fairdice import FairDice
 from rules.games import analysed_by_gnubg
 from rules.match import Match

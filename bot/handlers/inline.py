@@ -16,14 +16,15 @@ from telegram import (
     Update,
 )
 
-from bot import texts
-from bot.callbacks import Callback
-from bot.core import Portes, portes, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx
-from bot.i18n import Tr
-from bot.keyboards import challenge_keyboard, inline_accept_keyboard
-from bot.lang_defaults import games_in_order, no_triple_default
-from bot.tavli_texts import GAME_LETTERS, GAME_OF_LETTER, cafe_default, game_name
+from bot.state import Portes, portes, tapped
+from bot.views import texts
+from bot.views.callbacks import Callback
+from bot.views.games import GAME_LETTERS, GAME_OF_LETTER, cafe_default, game_name
+from bot.views.i18n import Tr
+from bot.views.keyboards import challenge_keyboard, inline_accept_keyboard
+from bot.views.lang_defaults import games_in_order, no_triple_default
 from rules.match import MATCH_LENGTHS, match_lengths
 from storage.results import ChallengeResult, ChallengeView
 

@@ -1,5 +1,5 @@
 """/settings: a player's board theme, home side, language and notices, on one card whose
-buttons edit it in place (texts and keyboard: :mod:`bot.player_settings`).
+buttons edit it in place (texts and keyboard: :mod:`bot.views.player_settings`).
 
 The settings are one's own, so the card lives in the private chat with the bot; in a group
 /settings answers with a button to that chat. A tap counts only from the tapper's own private
@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from telegram import Message, Update, User
 
-from bot import texts
-from bot.callbacks import Callback
-from bot.core import Portes, command_sender, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx, is_group_chat, point_to_private
-from bot.i18n import Tr, tr
-from bot.player_settings import (
+from bot.state import Portes, command_sender, tapped
+from bot.views import texts
+from bot.views.callbacks import Callback
+from bot.views.i18n import Tr, tr
+from bot.views.player_settings import (
     PlayerSettings,
     parse_change,
     settings_keyboard,

@@ -6,13 +6,14 @@ from __future__ import annotations
 from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.error import Forbidden
 
-from bot import texts
-from bot.callbacks import Action, Callback
-from bot.core import command_sender, is_group_match, quietly, tapped
+from bot.delivery.telegram import quietly
 from bot.handlers.common import HTML, Ctx, finish, from_its_board, refusal
 from bot.handlers.which_match import matches_here, meant
-from bot.i18n import Tr
-from bot.keyboards import (
+from bot.state import command_sender, is_group_match, tapped
+from bot.views import texts
+from bot.views.callbacks import Action, Callback
+from bot.views.i18n import Tr
+from bot.views.keyboards import (
     challenge_keyboard,
     computer_challenge_keyboard,
     pick_keyboard,

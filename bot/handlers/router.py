@@ -8,9 +8,6 @@ from typing import Protocol
 
 from telegram import Update
 
-from bot import texts
-from bot.callbacks import BOARD_ACTIONS, Action, Callback, decode
-from bot.core import portes
 from bot.handlers.challenges import on_accept, on_new_card, on_new_computer, on_withdraw
 from bot.handlers.commands import on_close_unreadable, on_lang, on_notices, on_show
 from bot.handlers.common import Ctx
@@ -21,6 +18,9 @@ from bot.handlers.player_settings import on_settings
 from bot.handlers.resigning import on_rematch, on_resign
 from bot.handlers.social import on_forget, on_stats_game, on_top_game
 from bot.handlers.turn import on_pick, on_turn_tap
+from bot.state import portes
+from bot.views import texts
+from bot.views.callbacks import BOARD_ACTIONS, Action, Callback, decode
 
 ButtonHandler = Callable[[Update, Ctx, Callback], Awaitable[None]]
 

@@ -1,6 +1,6 @@
 """/top (leaderboards, hiding from them), /stats (a record, or head to head) and /forgetme.
 
-Both /top and /stats answer about one game, with buttons to switch it (:mod:`bot.game_choice`:
+Both /top and /stats answer about one game, with buttons to switch it (:mod:`bot.views.game_choice`:
 which game when none is named, the names understood, the buttons' data).
 
 In a group, ``/top`` is that group's leaderboard (its matches only), in a private chat the
@@ -18,10 +18,12 @@ from telegram import Chat, InputMediaPhoto, Message, Update, User
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
-from bot.callbacks import Action, Callback, encode
-from bot.core import Portes, command_sender, quietly, tapped
-from bot.echo import CAPTION_LIMIT, echoed, u16len
-from bot.game_choice import (
+from bot.delivery.telegram import quietly
+from bot.handlers.common import Ctx, is_group_chat, point_to_private
+from bot.state import Portes, command_sender, tapped
+from bot.views.callbacks import Action, Callback, encode
+from bot.views.echo import CAPTION_LIMIT, echoed, u16len
+from bot.views.game_choice import (
     default_game,
     games_list,
     split_game,
@@ -31,9 +33,8 @@ from bot.game_choice import (
     top_keyboard,
     unknown_game_text,
 )
-from bot.handlers.common import Ctx, is_group_chat, point_to_private
-from bot.i18n import Tr
-from bot.social_texts import (
+from bot.views.i18n import Tr
+from bot.views.social import (
     forget_question,
     head_to_head_text,
     leaderboard_text,
@@ -49,7 +50,7 @@ GLOBAL = 0
 
 
 async def cmd_top(update: Update, context: Ctx) -> None:
-    """``/top [game]``: the leaderboard of a game here (:mod:`bot.game_choice`); ``/top hide``
+    """``/top [game]``: the leaderboard of a game here (:mod:`bot.views.game_choice`); ``/top hide``
     and ``/top show`` set whether the caller is listed on leaderboards."""
     sender = await command_sender(update, context)
     if sender is None:

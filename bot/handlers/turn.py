@@ -13,10 +13,8 @@ import logging
 
 from telegram import CallbackQuery, Message, Update
 
-from bot import texts
-from bot.callbacks import Action, Callback
-from bot.core import Portes, answer_soon, portes, quietly, tapped
-from bot.echo import echoed
+from bot.delivery.publish import crash_point
+from bot.delivery.telegram import quietly
 from bot.handlers.common import (
     HTML,
     Ctx,
@@ -28,14 +26,17 @@ from bot.handlers.common import (
 )
 from bot.handlers.resigning import resign_card
 from bot.handlers.which_match import meant, replied_board
-from bot.i18n import Tr
-from bot.keyboards import pick_keyboard
-from bot.publish import crash_point
-from bot.turn import destinations, direct_plays, example_play
+from bot.state import Portes, answer_soon, portes, tapped
+from bot.views import texts
+from bot.views.callbacks import Action, Callback
+from bot.views.echo import echoed
+from bot.views.i18n import Tr
+from bot.views.keyboards import pick_keyboard
+from bot.views.turn_choices import destinations, direct_plays, example_play
 from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
 
-log = logging.getLogger("bot.turn")
+log = logging.getLogger("bot.views.turn_choices")
 
 ALREADY_PLAYED = "already_played"
 """The code of a typed play refused as a copy of one already played (Telegram delivered its

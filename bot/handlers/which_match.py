@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from telegram import Chat, Message
 
-from bot.core import Portes
 from bot.handlers.common import is_group_chat
+from bot.state import Portes
 from storage.results import MatchSummary
 
 

@@ -50,10 +50,10 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.heartbeat`, :mod:`~storage.usecases.closing`,
 :mod:`~storage.usecases.rematches` (who may open a rematch),
 :mod:`~storage.usecases.social` (leaderboards, statistics, privacy), and
-:mod:`~storage.usecases.delivery` with :mod:`~storage.usecases.outbox` and
-:mod:`~storage.usecases.claims` (what each chat should show: the outbox the kernel writes with
+:mod:`~storage.delivery.work` with :mod:`~storage.delivery.outbox` and
+:mod:`~storage.delivery.claims` (what each chat should show: the outbox the kernel writes with
 every action, and the delivery worker's claims, fenced by a token), and
-:mod:`~storage.usecases.instances` (what several instances share: the computer's turns and the
+:mod:`~storage.delivery.instances` (what several instances share: the computer's turns and the
 groups' Telegram budgets), and :mod:`~storage.usecases.updates` (each command handled once, by
 its update id).
 :class:`UseCases` composes them over one kernel.
@@ -66,6 +66,9 @@ from collections.abc import Callable
 from datetime import datetime
 
 from storage.db import Database
+from storage.delivery.claims import ClaimCases
+from storage.delivery.instances import ComputerClaimCases, SendBudgetCases
+from storage.delivery.work import DeliveryCases, DeliveryWork
 from storage.results import (
     COMPUTER,
     ActionResult,
@@ -88,11 +91,8 @@ from storage.results import (
 from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
-from storage.usecases.claims import ClaimCases
 from storage.usecases.closing import ClosingCases
-from storage.usecases.delivery import DeliveryCases, DeliveryWork
 from storage.usecases.heartbeat import HeartbeatCases
-from storage.usecases.instances import ComputerClaimCases, SendBudgetCases
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
 from storage.usecases.players import PlayerCases
 from storage.usecases.reading import ReadingCases

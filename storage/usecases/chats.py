@@ -7,9 +7,9 @@ from typing import Any
 
 from sqlalchemy import delete, select, update
 
+from storage.delivery.work import move_chat_deliveries
 from storage.models import ChallengeRow, ChatSettingRow, MatchRow
 from storage.results import ActionResult, MatchStatus, MatchView
-from storage.usecases.delivery import move_chat_deliveries
 from storage.usecases.kernel import Feature, off_loop
 
 

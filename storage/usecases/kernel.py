@@ -25,6 +25,7 @@ from rules.errors import CorruptState, PortesError
 from rules.fairdice import FairDice, new_seed
 from rules.match import Event, Match
 from storage.db import Database, current_loop
+from storage.delivery.outbox import outbox_step
 from storage.models import MatchRow, Player
 from storage.results import (
     ENDED_STATUSES,
@@ -42,7 +43,6 @@ from storage.results import (
     TimerPolicy,
 )
 from storage.usecases.eventlog import event_steps, waiting_timers
-from storage.usecases.outbox import outbox_step
 from storage.usecases.rating_write import RATED_STATUSES, is_rated, rate_match, rating_changes
 from storage.usecases.rows import (
     ALREADY_PLAYED,
@@ -143,7 +143,7 @@ class Kernel:
         self.claimant: tuple[str, float] | None = None
         """This process's delivery worker and its lease: the outbox rows of an action
         committed here are written already claimed by it (see
-        :meth:`storage.usecases.delivery.DeliveryCases.deliver_own_actions`)."""
+        :meth:`storage.delivery.work.DeliveryCases.deliver_own_actions`)."""
 
     def wall_now(self) -> datetime:
         """:attr:`wall` as an aware UTC datetime."""
@@ -272,7 +272,7 @@ class Kernel:
         """The statements of a compare-and-swap write (match version read -> version + 1), of
         the events' log, of the timers and of the outbox, with their parameters (no I/O);
         :meth:`apply` runs them. ``players``: the match's players as read (who started the bot
-        decides where a group match's turns are played, see :mod:`storage.usecases.outbox`)."""
+        decides where a group match's turns are played, see :mod:`storage.delivery.outbox`)."""
         new_status = status or status_after(after)
         waiting = to_act(new_status, after)
         values: dict[str, Any] = {

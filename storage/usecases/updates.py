@@ -14,7 +14,7 @@ is claimed by its update id (``handled_updates``):
   dying in between does not lose the command; at worst one dying after answering, before the
   mark, has it answered twice.
 
-Leases run on the wall clock, as the computer's (:mod:`storage.usecases.instances`).
+Leases run on the wall clock, as the computer's (:mod:`storage.delivery.instances`).
 """
 
 from __future__ import annotations

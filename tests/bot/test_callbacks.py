@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.callbacks import (
+from bot.views.callbacks import (
     CALLBACK_RE,
     MAX_BYTES,
     MAX_ID,

@@ -76,8 +76,8 @@ async def test_a_forced_play_is_noted_under_its_own_line_and_the_result_after_th
 
 
 def test_the_greek_score_line_says_sto_for_one_point_and_stous_for_more() -> None:
-    from bot.i18n import tr
-    from bot.texts import Names, score_line
+    from bot.views.i18n import tr
+    from bot.views.texts import Names, score_line
     from rules.match import Match
 
     el = tr("el")
@@ -108,7 +108,7 @@ async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
         standin: StandIn, bot: Running) -> None:
     from PIL import Image, ImageChops, ImageStat
 
-    from bot.board import draw_board
+    from bot.views.board_image import draw_board
 
     _, offer, _, other = await resignation_offered(standin)
     assert f"👉 {other.first_name}, accept or decline the offer." in offer.caption

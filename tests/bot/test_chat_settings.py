@@ -107,7 +107,7 @@ async def test_removed_from_a_group_every_match_there_is_told(
 
 
 async def test_a_checker_moved_with_both_dice_is_one_step(standin: StandIn, make_bot: Any) -> None:
-    from bot.turn import destinations, sources
+    from bot.views.turn_choices import destinations, sources
 
     # Given a group match on the tap-by-tap keyboard
     bot: Running = await make_bot(plays_direct=0)

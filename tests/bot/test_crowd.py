@@ -12,8 +12,8 @@ from typing import Any
 from telegram import Update
 from telegram.ext import ExtBot
 
-from bot.lanes import ChatLanes
-from bot.limiter import ChatLimiter, is_low, low_priority
+from bot.delivery.limiter import ChatLimiter, is_low, low_priority
+from bot.intake.lanes import ChatLanes
 from bot.settings import Limits, RateLimits
 from tests.bot.conftest import Running
 from tests.bot.players import (
@@ -339,7 +339,7 @@ def test_a_players_resign_in_a_busy_group_is_the_games_not_chatter() -> None:
     from telegram import MessageEntity
     from telegram import User as TgUser
 
-    from bot.crowd import is_chatter
+    from bot.intake.crowd import is_chatter
 
     group = TgChat(-100, "supergroup", title="Kafeneio")
     alice = TgUser(1, "Alice", is_bot=False)

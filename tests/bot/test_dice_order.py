@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.board import board_key, draw_board
+from bot.views.board_image import board_key, draw_board
 from rules.dice import Dice, RecordedDice
 from rules.match import Match
 

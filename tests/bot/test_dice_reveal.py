@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import tr
-from bot.reveal import MESSAGE_LIMIT, PYTHON_CHECK, reveal_text, tg_len
 from bot.settings import ENV_HELP, SettingsError, from_env
+from bot.views.i18n import tr
+from bot.views.reveal import MESSAGE_LIMIT, PYTHON_CHECK, reveal_text, tg_len
 from rules.fairdice import TEST_VECTOR, TEST_VECTOR_MIX, TEST_VECTOR_SEED, FairDice
 from storage.results import Fairness
 from tests.bot.conftest import Running

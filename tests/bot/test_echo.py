@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from bot import texts
-from bot.echo import ANSWER_LIMIT, ECHO_LIMIT, TEXT_LIMIT, echoed
-from bot.i18n import langs, po_path
+from bot.views import texts
+from bot.views.echo import ANSWER_LIMIT, ECHO_LIMIT, TEXT_LIMIT, echoed
+from bot.views.i18n import langs, po_path
 from tests.bot.conftest import Running
 from tests.bot.test_several_matches import (
     a_legal_play,
@@ -24,7 +24,7 @@ from tests.bot.test_several_matches import (
 )
 from tests.standin import Message, StandIn, User
 
-BOT = Path(texts.__file__).parent
+BOT = Path(texts.__file__).parent.parent
 
 
 def test_echoed_text_is_cut_with_an_ellipsis_on_one_line() -> None:

@@ -19,7 +19,7 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.settings import Timeouts
-from bot.turn import destinations
+from bot.views.turn_choices import destinations
 from storage.db import Database
 from storage.results import TimerPolicy
 from storage.usecases import UseCases
@@ -79,7 +79,7 @@ async def group_match(standin: StandIn) -> tuple[User, User, Chat, Message]:
 async def test_a_send_that_outlives_its_lease_leaves_one_live_board(
         standin: StandIn, make_bot: Any, db_url: str, clock: Clock,
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="bot.delivery")
+    caplog.set_level(logging.INFO, logger="bot.delivery.worker")
     short = replace(Timeouts(timer_poll=0.2), delivery_lease=LEASE)
     await make_bot(timeouts=short)  # handles the updates; delivers its own actions
     async with other_instance(standin, db_url, clock, timeouts=short):

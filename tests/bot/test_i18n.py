@@ -12,11 +12,11 @@ import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot import i18n
-from bot.i18n import lang_of, langs, po_path, tr
-from bot.texts import duration
+from bot.views import i18n
+from bot.views.i18n import lang_of, langs, po_path, tr
+from bot.views.texts import duration
 
-BOT = Path(i18n.__file__).parent
+BOT = Path(i18n.__file__).parent.parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 

@@ -1,5 +1,5 @@
-"""The webhook's wait (:meth:`bot.lanes.ChatLanes.handle`): an update is answered once handled,
-in its chat's order; an update behind a flood of its chat is answered once queued."""
+"""The webhook's wait (:meth:`bot.intake.lanes.ChatLanes.handle`): an update is answered once
+handled, in its chat's order; an update behind a flood of its chat is answered once queued."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import asyncio
 
 from telegram import Update
 
-from bot.lanes import ChatLanes
+from bot.intake.lanes import ChatLanes
 
 
 def message(update_id: int, chat_id: int) -> Update:

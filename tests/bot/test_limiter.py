@@ -17,7 +17,7 @@ import pytest
 from telegram import Bot
 from telegram.ext import ExtBot
 
-from bot.limiter import ChatLimiter
+from bot.delivery.limiter import ChatLimiter
 from tests.standin import Chat, FloodLimits, ManualClock, StandIn
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.pace import Admission, Pace
+from bot.intake.pace import Admission, Pace
 from bot.settings import ENV_HELP, Limits, RateLimits, from_env
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, start_group_match, tap_and_wait

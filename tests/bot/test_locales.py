@@ -3,8 +3,8 @@ translated (not fuzzy, same placeholders and HTML tags, every plural form), noth
 over, and every text rendered with the longest real values fits where it is shown (a message
 4,096, a caption 1,024, a callback answer 200, a button, a command's description 256). A Russian
 or Turkish player reads no English or Greek word: every message id is rendered in ru and tr and
-searched, not a sample. ``bot.i18n_check`` is what reports a locale's gaps; it is shown to catch
-each kind on a broken copy."""
+searched, not a sample. ``bot.views.i18n_check`` is what reports a locale's gaps; it is shown to
+catch each kind on a broken copy."""
 
 from __future__ import annotations
 
@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from bot import i18n
 from bot.app import COMMANDS
-from bot.echo import ANSWER_LIMIT, CAPTION_LIMIT, ECHO_LIMIT, TEXT_LIMIT, u16len
-from bot.i18n import Tr, lang_name, lang_names, langs, tr
-from bot.i18n_check import check, main, used_message_ids
-from bot.tavli_texts import GAME_NAMES, game_name
-from bot.texts import (
+from bot.views import i18n
+from bot.views.echo import ANSWER_LIMIT, CAPTION_LIMIT, ECHO_LIMIT, TEXT_LIMIT, u16len
+from bot.views.games import GAME_NAMES, game_name
+from bot.views.i18n import Tr, lang_name, lang_names, langs, tr
+from bot.views.i18n_check import check, main, used_message_ids
+from bot.views.texts import (
     Names,
     caption,
     duration,
@@ -35,7 +35,7 @@ from bot.texts import (
 )
 from tests.bot.test_echo import alert_texts
 
-BOT = Path(i18n.__file__).parent
+BOT = Path(i18n.__file__).parent.parent
 SHIPPED = ("el", "en", "ru", "tr")
 BUTTON_LIMIT = 64
 """Telegram sets no length for a button's text, but a phone shows about this much of a
@@ -125,6 +125,9 @@ def longest_game(t: Tr) -> str:
     return max((game_name(t, g) for g in GAME_NAMES), key=len)
 
 
+PLAY = "bar/22* 22/16* 16/10* 10/4*"
+
+
 def longest_values(t: Tr) -> dict[str, str]:
     """The longest value each placeholder takes (names as Telegram allows them, a game's
     longest name in this language, echoed words as the bot cuts them, ids of 10 digits)."""
@@ -136,8 +139,7 @@ def longest_values(t: Tr) -> dict[str, str]:
         "group": "G" * 128, "username": "@" + "u" * 32, "bot": "b" * 32,
         "word": "w" * ECHO_LIMIT, "words": "w" * ECHO_LIMIT, "command": "/stats",
         "link": "https://t.me/" + "b" * 32 + "?start=" + "c" * 64,
-        "dice": "6-6", "moves": "bar/22* 22/16* 16/10* 10/4*", "play": "bar/22* 22/16* 16/10* 10/4*",
-        "played": "bar/22* 22/16* 16/10* 10/4*", "best": "bar/22* 22/16* 16/10* 10/4*",
+        "dice": "6-6", "moves": PLAY, "play": PLAY, "played": PLAY, "best": PLAY,
         "commitment": "f" * 64, "seed": "f" * 64, "mix": "9" * 32, "id": "9" * 10,
         "position": "4HPwATDgc/ABMA", "match": "cAkAAAAAAAAA", "rolls": "6-5 " * 20,
         "waited": week, "left": week, "time": week, "level": t._("medium"),

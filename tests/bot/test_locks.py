@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.locks import MatchLocks
+from bot.intake.locks import MatchLocks
 
 
 async def test_the_table_is_empty_after_many_matches_taps() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import update
 
-from bot.callbacks import decode
+from bot.views.callbacks import decode
 from rendering import render_board, render_table
 from rendering.theme import CLASSIC
 from rules.dice import Dice
@@ -162,7 +162,7 @@ async def test_each_of_a_doubles_four_moves_is_drawn(standin: StandIn, make_bot:
 
 async def test_a_plakoto_move_is_drawn_on_the_private_board_and_the_group_board_stays(
         standin: StandIn, make_bot: Any) -> None:
-    from bot.board import DEFAULT_LOOK, tavli_view
+    from bot.views.board_image import DEFAULT_LOOK, tavli_view
 
     bot: Running = await make_bot(plays_direct=0)
     alice, bob = standin.user("Alice", username="alice"), standin.user("Bob", username="bob")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.callbacks import ON_BOARD, PERSONAL, Action, decode, encode
+from bot.views.callbacks import ON_BOARD, PERSONAL, Action, decode, encode
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, new_board, play_turn, start_group_match, turn_board
 from tests.bot.test_computer import start_computer_match

@@ -5,7 +5,7 @@ reminder is that board again, with ⏰ on top, never an extra message."""
 
 from __future__ import annotations
 
-from bot.core import QUIET_AFTER_TAP, Portes
+from bot.state import QUIET_AFTER_TAP, Portes
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.standin import Call, Chat, StandIn, User

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import texts
-from bot.i18n import tr
+from bot.views import texts
+from bot.views.i18n import tr
 from tests.bot.conftest import Running
 from tests.bot.players import board_version, live_board, next_private_turn, play_turn
 from tests.standin import Message, StandIn, User

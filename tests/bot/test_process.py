@@ -244,7 +244,7 @@ async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
 
 CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired", "shown")
 """Every step of a turn's delivery between the commit and its last Telegram call
-(``bot.publish.crash_point``)."""
+(``bot.delivery.publish.crash_point``)."""
 
 
 def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from bot.reports import Reporter
+from bot.ops.reports import Reporter
 from tests.bot.test_process import ROOT, env_for
 from tests.standin import StandIn
 from tests.standin.errors import CHAT_NOT_FOUND

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.i18n import tr
-from bot.keyboards import resign_keyboard
+from bot.views.i18n import tr
+from bot.views.keyboards import resign_keyboard
 from rules.dice import SeededDice
 from rules.match import Match
 

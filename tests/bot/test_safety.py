@@ -38,7 +38,7 @@ async def first_move(standin: StandIn, bot: Running, mover: User,
     """Match 1's version, the first checker offered on ``board`` that has a choice of
     destinations, its first destination, and the data of that destination's button: the
     mover taps the checker, and the board's keyboard then shows that button."""
-    from bot.turn import destinations
+    from bot.views.turn_choices import destinations
 
     match = (await bot.uc.load_match(1)).match
     assert match is not None

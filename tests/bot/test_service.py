@@ -176,7 +176,7 @@ def healthcheck(**env: str) -> subprocess.CompletedProcess[str]:
     import sys
 
     clean = {k: v for k, v in os.environ.items() if not k.startswith("PORTES_")}
-    return subprocess.run([sys.executable, "-m", "bot.healthcheck"], env={**clean, **env},
+    return subprocess.run([sys.executable, "-m", "bot.ops.healthcheck"], env={**clean, **env},
                           cwd=ROOT, capture_output=True, text=True, timeout=30)
 
 

@@ -5,9 +5,9 @@ elsewhere, on an older card, or forged change nothing and say so."""
 
 from __future__ import annotations
 
-from bot.board import DEFAULT_LOOK, Look, draw_board
-from bot.callbacks import Action as A
-from bot.callbacks import encode
+from bot.views.board_image import DEFAULT_LOOK, Look, draw_board
+from bot.views.callbacks import Action as A
+from bot.views.callbacks import encode
 from rendering.theme import CLASSIC, HIGH_CONTRAST, Colour
 from tests.bot.conftest import Running
 from tests.bot.players import (

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from telegram.ext import ExtBot
 
-from bot.limiter import ChatLimiter
+from bot.delivery.limiter import ChatLimiter
 from storage import migrate
 from storage.db import Database
 from storage.usecases import UseCases

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from bot.i18n import tr
+from bot.views.i18n import tr
 from storage.models import MatchRow
 from storage.results import MatchStatus
 from tests.bot.conftest import Running

@@ -25,7 +25,7 @@ UPDATING = "⏳ The board is being updated: your choice shows in a moment."
 async def checker_with_choices(bot: Running, board: Message) -> tuple[str, int]:
     """A checker button on ``board`` whose checker has several destinations (choosing it
     changes only the keyboard), and its point."""
-    from bot.turn import destinations
+    from bot.views.turn_choices import destinations
 
     match = (await bot.uc.load_match(1)).match
     assert match is not None

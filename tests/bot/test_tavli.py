@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot import texts
-from bot.i18n import tr
+from bot.views import texts
+from bot.views.i18n import tr
 from tests.bot.conftest import Running
 from tests.bot.players import board_version, live_board, next_private_turn, play_turn
 from tests.standin import Chat, Message, StandIn, User
@@ -307,9 +307,9 @@ async def test_stale_and_forged_taps_change_nothing_in_fevga(
 
 
 def test_a_pinned_mother_and_a_draw_are_told_in_both_languages() -> None:
-    from bot.tavli_texts import draw_text
+    from bot.views.games import draw_text
     from rules.match import GameDrawn, GameKind
-    from storage.usecases.outbox import notes_of
+    from storage.delivery.outbox import notes_of
 
     # a drawn game reaches the caption as its own note
     assert notes_of([GameDrawn(game=2, variant="plakoto")]) == [{"k": "draw", "game": 2}]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.turn import destinations, direct_plays, find_destination, sources
+from bot.views.turn_choices import destinations, direct_plays, find_destination, sources
 from rules.match import Match, Phase
 from rules.position import Dice, Position, parse_fixture
 

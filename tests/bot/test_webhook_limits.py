@@ -139,13 +139,13 @@ async def test_a_body_over_1_mb_is_refused_with_the_secret_and_counted(
 
 def test_refusals_are_summed_up_in_the_log_at_most_once_a_minute(
         caplog: pytest.LogCaptureFixture) -> None:
-    from bot.metrics import Metrics
-    from bot.webhook import Refusals
+    from bot.ops.metrics import Metrics
+    from bot.ops.webhook import Refusals
 
     now = [1000.0]
     metrics = Metrics()
     refusals = Refusals(metrics, every=60.0, clock=lambda: now[0])
-    with caplog.at_level(logging.WARNING, logger="bot.webhook"):
+    with caplog.at_level(logging.WARNING, logger="bot.ops.webhook"):
         # Given 4,000 refused POSTs in 59 s: the first is said at once, the rest are not
         for i in range(4000):
             now[0] = 1000.0 + 59.0 * i / 4000

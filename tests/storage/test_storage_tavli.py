@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from bot.reveal import rolls_after_opening, winner_rolls
+from bot.views.reveal import rolls_after_opening, winner_rolls
 from rules.fairdice import FairDice, games_of
 from rules.games import Variant
 from rules.match import GameDrawn

@@ -1,0 +1,405 @@
+"""Telegram's flood limits, kept on the bot's side: a call waits until it fits, so Telegram
+never has to answer 429.
+
+Telegram lets a bot make about 20 calls a minute in one group, about one a second in any chat
+(a short burst is allowed) and 30 a second overall; sends, edits and deletions all count.
+python-telegram-bot's ``AIORateLimiter`` counts a group's calls with a leaky bucket, which
+after a quiet minute lets 20 calls go at once and then one every 3 s: up to 40 in the first
+minute, twice what Telegram accepts. This limiter counts what Telegram counts, the calls made
+in the last 60 s (and the last few seconds in a chat, and the last second overall), each at the
+time its answer came (so a request that waited on the way is not counted too early). A call
+over a limit waits for room in *its* chat only; a 429 that comes anyway (another bot instance
+shares the budget) holds that chat for its ``retry_after``, never the others.
+
+The delivery worker asks :meth:`ChatLimiter.ready` before it builds a board's call, so what it
+sends after a wait is the latest state of the match, not the one from before the wait.
+
+Several instances: a group's 20 calls a minute belong to the token, so with
+:meth:`ChatLimiter.share_groups` (the bot does it on PostgreSQL) the group windows are kept in
+the database (:class:`storage.delivery.instances.SendBudgetCases`): each counted call in a group
+takes a slot there in one short transaction, which checks the chat's second (3 calls in any
+3 s) too, and so does every counted call in a private chat: the updates of one chat go to every
+instance in turn, and a chat's boards are delivered by whichever instance claims the place
+next, so each instance's own count of that second would see only its share. The overall 30 a
+second stays per instance: the overall ceiling is divided between the instances by setting
+``PORTES_RATE_OVERALL`` (see docs/operating.md, "Several instances").
+
+Priority: a call made under :func:`low_priority` (the replies to commands: the chat lanes run
+chatter so, see :mod:`bot.intake.lanes`) takes a slot in a group only while the group's window holds
+fewer than ``low_share`` of its calls (``played_share`` while a match is played on the group's
+board, :meth:`ChatLimiter.played_on`: each tap there is a call), and in any chat never while a
+call of normal priority waits for that chat; overall, they stop at ``low_share`` of the 30 a
+second (a crowd's private notes must not hold a board's edit). The game's calls (boards,
+their edits, a tap's keyboard) keep the rest of the group's minute, and go first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import warnings
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from telegram.error import RetryAfter
+from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
+
+log = logging.getLogger("bot.delivery.limiter")
+JSONDict = dict[str, Any]
+
+COUNTED = ("send", "edit", "delete", "copy", "forward", "pin", "unpin", "stop")
+"""Methods that put something in a chat (or change it) and count against its budget;
+answering a callback query, reading a chat or polling do not."""
+MARGIN = 0.25
+"""Seconds added to each window, for the clocks' differences."""
+LOW_SHARE = 0.75
+"""In a group, calls at low priority stop once the last minute holds this share of its calls
+(15 of 20): the last quarter is the game's."""
+PLAYED_SHARE = 0.25
+"""... and this share (5 of 20) while a match is played on the group's board: a player tapping
+there every few seconds needs about 15 calls a minute."""
+YIELD = 0.2
+"""Seconds a call at low priority waits, then looks again, while a game's call waits."""
+
+_low: ContextVar[bool] = ContextVar("portes_low_priority", default=False)
+
+
+@contextlib.contextmanager
+def low_priority() -> Iterator[None]:
+    """The calls made inside (and in the tasks started inside) are at low priority."""
+    token = _low.set(True)
+    try:
+        yield
+    finally:
+        _low.reset(token)
+
+
+@contextlib.contextmanager
+def normal_priority() -> Iterator[None]:
+    """The calls made inside are at normal priority, wherever the task was started (the
+    delivery worker's chat tasks are started by whichever handler kicks them)."""
+    token = _low.set(False)
+    try:
+        yield
+    finally:
+        _low.reset(token)
+
+
+def is_low() -> bool:
+    return _low.get()
+
+
+@dataclass(frozen=True)
+class Window:
+    """At most ``most`` calls in any ``seconds`` (0 lifts it)."""
+
+    most: int
+    seconds: float
+
+    @property
+    def on(self) -> bool:
+        return self.most > 0 and self.seconds > 0
+
+
+class Calls:
+    """The calls of one chat (or of the whole bot): each one's time is when it was sent, and
+    once answered, when its answer came (Telegram counted it in between, so the later time
+    keeps the count on the safe side however long a request waited on the way)."""
+
+    __slots__ = ("times",)
+
+    def __init__(self) -> None:
+        self.times: list[list[float]] = []
+
+    def wait(self, window: Window, now: float) -> float:
+        """Seconds until one more call fits in ``window``. Reads only: one chat's calls are
+        checked against two windows (its few seconds and a group's minute), so the shorter
+        one must not drop what the longer still counts."""
+        span = window.seconds + MARGIN
+        recent = sorted(cell[0] for cell in self.times if cell[0] > now - span)
+        if len(recent) < window.most:
+            return 0.0
+        return recent[len(recent) - window.most] + span - now
+
+    def forget_before(self, moment: float) -> None:
+        self.times = [cell for cell in self.times if cell[0] > moment]
+
+    def add(self, now: float) -> list[float]:
+        cell = [now]
+        self.times.append(cell)
+        return cell
+
+
+class SharedBudget(Protocol):
+    """Where the group windows live when several instances share them (the use cases)."""
+
+    async def take_send_slot(self, chat_id: int, most: int, seconds: float, burst: int = 0,
+                             burst_seconds: float = 0.0) -> tuple[float, float]: ...
+
+    async def send_slot_wait(self, chat_id: int, most: int, seconds: float, burst: int = 0,
+                             burst_seconds: float = 0.0) -> float: ...
+
+    async def restamp_send_slot(self, chat_id: int, taken: float, answered: float) -> None: ...
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    """How long Telegram asked to wait (read without python-telegram-bot's warning that the
+    attribute's type will change)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        delay = exc.retry_after
+    return float(delay if isinstance(delay, (int, float)) else delay.total_seconds())
+
+
+def chat_of(data: dict[str, Any]) -> int | str | None:
+    chat_id = data.get("chat_id")
+    if isinstance(chat_id, str):
+        with contextlib.suppress(ValueError):
+            return int(chat_id)
+    return chat_id if isinstance(chat_id, (int, str)) else None
+
+
+def is_group(chat: int | str | None) -> bool:
+    """A group, supergroup or channel (negative ids, or an ``@username``)."""
+    return isinstance(chat, str) or (isinstance(chat, int) and chat < 0)
+
+
+class ChatLimiter(BaseRateLimiter[int]):
+    """See the module's docstring. Rates of 0 lift a limit (the tests and benchmarks do)."""
+
+    def __init__(
+        self,
+        *,
+        overall_per_second: float = 30,
+        group_per_minute: float = 20,
+        chat_per_second: float = 1.0,
+        chat_burst: int = 3,
+        max_retries: int = 5,
+        group_period: float = 60.0,
+        low_share: float = LOW_SHARE,
+        played_share: float = PLAYED_SHARE,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.overall = Window(int(overall_per_second), 1.0)
+        self.group = Window(int(group_per_minute), group_period)
+        self.low_overall = Window(max(1, int(self.overall.most * low_share))
+                                  if self.overall.on else 0, 1.0)
+        """The overall window as calls at low priority see it."""
+        self.low_group = self.share(low_share)
+        """A group's window as calls at low priority see it..."""
+        self.played_group = self.share(played_share)
+        """... and while a match is played on its board."""
+        self.played: dict[int | str, float] = {}
+        """Groups whose board a match is played on (:meth:`played_on`), until when."""
+        self.urgent: dict[int | str, int] = {}
+        """Per chat, how many calls of normal priority wait for room there."""
+        self.chat = Window(chat_burst if chat_per_second > 0 else 0,
+                           chat_burst / chat_per_second if chat_per_second > 0 else 0)
+        self.max_retries = max_retries
+        self.clock = clock
+        self.sleep = sleep
+        """How a call waits for room (with :attr:`clock`: a test passes both, and time moves
+        only when it says)."""
+        self.all_calls = Calls()
+        self.calls: dict[int | str, Calls] = {}
+        self.held: dict[int | str, float] = {}
+        """Chats Telegram asked to wait (429), until when."""
+        self.shared: SharedBudget | None = None
+
+    def share(self, share: float) -> Window:
+        """The group window for calls at low priority: ``share`` of its calls."""
+        return Window(max(1, int(self.group.most * share)) if self.group.on else 0,
+                      self.group.seconds)
+
+    def played_on(self, chat: int | str) -> None:
+        """A match is played on this group's board (its player taps there, each tap a call):
+        for the next window, calls at low priority there keep to ``played_share``. Known to
+        this instance only (the one delivering the board); the others keep to ``low_share``."""
+        if is_group(chat):
+            self.played[chat] = self.clock() + self.group.seconds
+
+    def _low_window(self, chat: int | str, now: float) -> Window:
+        return self.played_group if self.played.get(chat, 0.0) > now else self.low_group
+
+    def share_groups(self, budget: SharedBudget | None) -> None:
+        """Keep the group windows in ``budget`` (the database), shared by every instance."""
+        self.shared = budget
+
+    def _shares(self, chat: int | str | None) -> bool:
+        return (self.shared is not None and isinstance(chat, int)
+                and ((self.group.on and is_group(chat)) or self.chat.on))
+
+    async def initialize(self) -> None:
+        """Nothing to set up."""
+
+    async def shutdown(self) -> None:
+        """Nothing to close."""
+
+    def room(self, chat: int | str | None, *, low: bool = False) -> float:
+        """Seconds until a counted call in ``chat`` fits (0: now); ``low``: at low priority."""
+        now = self.clock()
+        wait = 0.0
+        if self.overall.on:
+            wait = self.all_calls.wait(self.low_overall if low else self.overall, now)
+        if chat is not None:
+            calls = self.calls.get(chat)
+            if calls is not None:
+                if self.chat.on:
+                    wait = max(wait, calls.wait(self.chat, now))
+                if self.group.on and is_group(chat) and not self._shares(chat):
+                    window = self._low_window(chat, now) if low else self.group
+                    wait = max(wait, calls.wait(window, now))
+            wait = max(wait, self.held.get(chat, 0.0) - now)
+            if low and self.urgent.get(chat):
+                wait = max(wait, YIELD)
+        return wait
+
+    @contextlib.contextmanager
+    def _waiting(self, chat: int | str | None, low: bool) -> Iterator[None]:
+        """A call of normal priority waiting for room in ``chat``: low ones there stand back."""
+        if low or chat is None:
+            yield
+            return
+        self.urgent[chat] = self.urgent.get(chat, 0) + 1
+        try:
+            yield
+        finally:
+            left = self.urgent[chat] - 1
+            if left:
+                self.urgent[chat] = left
+            else:
+                del self.urgent[chat]
+
+    async def ready(self, chat: int | str | None) -> float:
+        """Wait until a counted call in ``chat`` fits, without taking it; returns the seconds
+        waited."""
+        waited = 0.0
+        low = is_low()
+        with self._waiting(chat, low):
+            while (wait := max(self.room(chat, low=low),
+                               (await self._shared(chat, take=False, low=low))[0])) > 0:
+                await self.sleep(wait)
+                waited += wait
+        return waited
+
+    async def low_wait(self, chat: int) -> float:
+        """Seconds a counted call at low priority in ``chat`` would wait now (0: none), by this
+        instance's count and the shared one: the chat lanes shed chatter that would wait long."""
+        return max(self.room(chat, low=True), (await self._shared(chat, take=False, low=True))[0])
+
+    async def _shared(self, chat: int | str | None, *, take: bool,
+                      low: bool = False) -> tuple[float, float]:
+        """The group's shared window: ``(seconds until a call fits, 0)``, or ``(0, the time
+        counted)`` when there is room (with ``take`` the call is then counted there). When the
+        database cannot answer, this instance's own count of the group decides."""
+        if not self._shares(chat) or self.shared is None:
+            return 0.0, 0.0
+        assert isinstance(chat, int)
+        group = self._low_window(chat, self.clock()) if low else self.group
+        most, span = ((group.most, group.seconds + MARGIN)
+                      if self.group.on and is_group(chat) else (0, 0.0))
+        # the chat's second too: with several instances, each one's own count of it sees
+        # only the calls it made (the updates of one chat go to every instance in turn)
+        burst, burst_span = ((self.chat.most, self.chat.seconds + MARGIN) if self.chat.on
+                             else (0, 0.0))
+        try:
+            if not take:
+                return await self.shared.send_slot_wait(chat, most, span, burst,
+                                                        burst_span), 0.0
+            return await self.shared.take_send_slot(chat, most, span, burst, burst_span)
+        except Exception as exc:
+            log.warning("the shared budget of %s could not be read (%s): counting locally",
+                        chat, exc)
+            calls = self.calls.get(chat)
+            window = group if most else self.chat  # the chat's second: room() has it
+            return (0.0 if calls is None else calls.wait(window, self.clock())), 0.0
+
+    async def _take(self, chat: int | str | None) -> tuple[list[list[float]], float]:
+        """Wait for room, then count the call; returns its cells, to stamp when answered, and
+        in a shared group the time counted in the database (0 elsewhere)."""
+        low = is_low()
+        with self._waiting(chat, low):
+            while True:
+                while (wait := self.room(chat, low=low)) > 0:
+                    await self.sleep(wait)
+                wait, taken = await self._shared(chat, take=True, low=low)
+                if wait <= 0:
+                    break
+                await self.sleep(wait)
+        now = self.clock()
+        cells = []
+        if self.overall.on:
+            self.all_calls.forget_before(now - self.overall.seconds - MARGIN)
+            cells.append(self.all_calls.add(now))
+        if chat is not None and (self.chat.on or (self.group.on and is_group(chat))):
+            calls = self.calls.get(chat)
+            if calls is None:
+                calls = self.calls[chat] = Calls()
+                self._forget_quiet(now)
+            calls.forget_before(now - max(self.group.seconds, self.chat.seconds) - MARGIN)
+            cells.append(calls.add(now))
+        return cells, taken
+
+    def _forget_quiet(self, now: float) -> None:
+        """Drop the chats with no call in the longest window (keeps memory flat)."""
+        if len(self.calls) < 4096:
+            return
+        span = max(self.group.seconds, self.chat.seconds) + MARGIN
+        for chat in [c for c, calls in self.calls.items()
+                     if all(cell[0] <= now - span for cell in calls.times)]:
+            del self.calls[chat]
+        for chat in [c for c, until in self.held.items() if until <= now]:
+            del self.held[chat]
+        for chat in [c for c, until in self.played.items() if until <= now]:
+            del self.played[chat]
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | JSONDict | list[JSONDict]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | JSONDict | list[JSONDict]:
+        counted = endpoint.lower().startswith(COUNTED)
+        chat = chat_of(data)
+        retries = self.max_retries if rate_limit_args is None else rate_limit_args
+        for attempt in range(retries + 1):
+            cells: list[list[float]] = []
+            taken = 0.0
+            if counted:
+                cells, taken = await self._take(chat)
+            elif chat is not None and (wait := self.held.get(chat, 0.0) - self.clock()) > 0:
+                await self.sleep(wait)
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as exc:
+                if attempt == retries:
+                    raise
+                seconds = retry_seconds(exc)
+                log.info("Telegram asked to wait %s s in %s (%s)", seconds, chat, endpoint)
+                if chat is None:
+                    await self.sleep(float(seconds) + 0.1)
+                else:
+                    self.held[chat] = self.clock() + float(seconds) + 0.1
+            finally:
+                answered = self.clock()
+                for cell in cells:
+                    cell[0] = answered
+                if taken and self.shared is not None and isinstance(chat, int):
+                    await self._restamp(chat, taken)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _restamp(self, chat: int, taken: float) -> None:
+        assert self.shared is not None
+        try:
+            await self.shared.restamp_send_slot(chat, taken, time.time())
+        except Exception as exc:
+            log.warning("the shared budget of %s could not be updated: %s", chat, exc)

@@ -1,0 +1,339 @@
+"""Showing a match: captions and keyboards of boards, inline cards, notices.
+
+What each chat shows is a projection of the database: every accepted action writes, in its own
+transaction, what each place of the match should show (the outbox, see
+:mod:`storage.delivery.outbox`), and the delivery worker (:mod:`bot.delivery.worker`) makes Telegram
+match it. :meth:`Publisher.show` only kicks that worker (no Telegram call between the commit and
+the board), then sends what is not a board: the seed at the end of a match, the computer's turn.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from telegram import Bot, Message
+from telegram import InlineKeyboardButton as Button
+from telegram import InlineKeyboardMarkup as Markup
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+from bot.delivery.telegram import quietly
+from bot.state import Portes, is_group_match, mention, plays_privately
+from bot.views import texts
+from bot.views.games import draw_text, game_title
+from bot.views.i18n import Tr
+from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
+from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
+from bot.views.texts import names
+from rules.games import analysed_by_gnubg
+from rules.match import Event, Phase
+from rules.scoring import GameKind
+from storage.delivery.claims import KeyboardAsked
+from storage.results import BoardMessageView, MatchStatus, MatchView, PlayerView
+
+log = logging.getLogger("bot.delivery.publish")
+HTML = ParseMode.HTML
+STUB = "⤵"
+"""What an old board becomes when Telegram refuses to delete it (older than 48 h)."""
+
+
+def crash_point(name: str) -> None:
+    """Tests only: end the process at once at this step of a delivery, the way a killed
+    host would (``PORTES_TEST_CRASH_AT``; never set in production, not listed in --help)."""
+    if os.environ.get("PORTES_TEST_CRASH_AT") == name:
+        os._exit(70)
+
+
+def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[str]:
+    """What happened, in the order it happened (``notes``: :func:`storage.delivery.outbox.notes_of`
+    of the action's events): each turn played (a forced one with its note under it), each game's
+    result after the play that ended it, and on the first board the dice commitment with the
+    value mixed in. A new game's opening roll is not among them: the caption says it (see
+    ``texts.caption``); nor is a reminder: it heads the caption (:func:`reminder_lines`)."""
+    n = names(t, mv)
+    lines: list[str] = []
+    for note in notes:
+        if note["k"] == "turn":
+            lines.append(texts.play_line(t, n, note["player"], note["dice"], not note["passed"],
+                                         note["text"]))
+            if note["forced"] and not note["passed"]:
+                lines.append(t._("(forced: the only legal play)"))
+        elif note["k"] == "end":
+            lines.append("🏁 " + texts.game_result_text(
+                t, n, note["winner"], GameKind(note["kind"]), note["points"], note["resigned"]))
+        elif note["k"] == "draw":
+            lines.append("🤝 " + draw_text(t))
+        elif note["k"] == "declined":
+            lines.append(t._("✋ {player} declined the resignation.", player=n[note["player"]]))
+        elif note["k"] == "start" and note["game"] == 1 and mv.mix is not None:
+            lines.append(texts.dice_start_text(t, mv.commitment, mv.mix))
+    return lines
+
+
+def reminder_lines(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]], *,
+                   shared: bool) -> list[str]:
+    """A reminder's line, at the top of the board posted again for the player who is waited
+    for (a ``remind`` note, see :meth:`storage.usecases.DeliveryCases.redeliver`): how long
+    they were waited for and how long they have left, or the last warning before the loss; on
+    the group's board it mentions them."""
+    lines: list[str] = []
+    for note in notes:
+        if note["k"] != "remind":
+            continue
+        player = mv.seats[note["seat"]].player
+        who = mention(player) if shared and player is not None else None
+        how_long = texts.duration(t, timedelta(seconds=note["waited_s"]))
+        if note.get("left_s") is None:  # a note written before reminders told the time left
+            lines.append(t._("⏰ {player}, your move in match #{id} (waiting for {waited}).",
+                             player=who, id=mv.id, waited=how_long) if who else
+                         t._("⏰ Your move in match #{id} (waiting for {waited}).", id=mv.id,
+                             waited=how_long))
+            continue
+        left = texts.duration(t, timedelta(seconds=note["left_s"]))
+        lines.append(reminder_line(t, mv.id, who, how_long, left, last=bool(note.get("last"))))
+    return lines
+
+
+def reminder_line(t: Tr, match_id: int, who: str | None, waited: str, left: str, *,
+                  last: bool) -> str:
+    """One reminder (``who``: the mention on a group's board), or the last warning."""
+    if last and who:
+        return t._("⏰ {player}, last call in match #{id}: {left} left to move, then the match "
+                   "is lost.", player=who, id=match_id, left=left)
+    if last:
+        return t._("⏰ Last call in match #{id}: {left} left to move, then you lose the match.",
+                   id=match_id, left=left)
+    if who:
+        return t._("⏰ {player}, your move in match #{id} (waiting for {waited}; {left} left).",
+                   player=who, id=match_id, waited=waited, left=left)
+    return t._("⏰ Your move in match #{id} (waiting for {waited}; {left} left).", id=match_id,
+               waited=waited, left=left)
+
+
+class Publisher:
+    def __init__(self, portes: Portes, bot: Bot) -> None:
+        self.p = portes
+        self.bot = bot
+
+    # -- captions and keyboards ------------------------------------------------------------
+
+    def shared_caption(self, mv: MatchView, notes: Sequence[dict[str, Any]] = ()) -> tuple[str, Tr]:
+        t = self.p.t_match_chat(mv)
+        text = texts.caption(t, mv.state, names(t, mv), viewer=None,
+                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv))
+        seat = mv.to_act
+        if seat is not None and not mv.seats[seat].is_computer:
+            player = mv.seats[seat].player
+            if player is not None:
+                text += "\n" + self._awaited(t, mv, player)
+        text = self._with_time_left(t, mv, text)
+        return "\n".join((*reminder_lines(t, mv, notes, shared=True), text)), t
+
+    def _with_time_left(self, t: Tr, mv: MatchView, text: str) -> str:
+        """The caption with the time the player to act has left (a person, while the match
+        goes on: ``turn_deadline``), within the caption's limit."""
+        line = None
+        if mv.status == MatchStatus.ACTIVE and mv.to_act is not None and (
+                not mv.seats[mv.to_act].is_computer):
+            line = texts.time_left_line(t, mv.turn_deadline, self.p.uc.now())
+        if line is None or len(text) + 1 + len(line) > texts.CAPTION_LIMIT:
+            return text
+        return text + "\n" + line
+
+    @staticmethod
+    def _awaited(t: Tr, mv: MatchView, player: PlayerView) -> str:
+        who = mention(player)
+        offer = mv.state.phase == Phase.RESIGN_OFFERED
+        if plays_privately(mv, mv.to_act):
+            if offer:
+                return t._("👉 {player}, accept or decline the offer in our private chat.",
+                           player=who)
+            return t._("👉 {player}, your move: your board is in our private chat.",
+                       player=who)
+        if offer:
+            return t._("👉 {player}, accept or decline the offer.", player=who)
+        return t._("👉 {player}, your move.", player=who)
+
+    def seat_caption(
+        self, mv: MatchView, seat: int, notes: Sequence[dict[str, Any]] = ()
+    ) -> tuple[str, Tr]:
+        t = self.p.t_user(mv.seats[seat].player)
+        text = texts.caption(t, mv.state, names(t, mv), viewer=seat,
+                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv))
+        text = self._with_time_left(t, mv, text)
+        return "\n".join((*reminder_lines(t, mv, notes, shared=False), text)), t
+
+    def keyboard(self, t: Tr, mv: MatchView, *, selected: int | None = None) -> Markup | None:
+        if mv.status == MatchStatus.ACTIVE:
+            return turn_keyboard(t, mv.id, mv.version, mv.state, selected=selected,
+                                 direct_limit=self.p.settings.plays_direct,
+                                 hint=(mv.computer_level is not None and not mv.computer_to_act
+                                       and analysed_by_gnubg(mv.state.game_type)))
+        if mv.state.phase == Phase.MATCH_OVER:
+            return rematch_keyboard(t, mv.id, review=analysed_by_gnubg(mv.state.game_type))
+        return None
+
+    def shared_keyboard(self, t: Tr, mv: MatchView, *,
+                        selected: int | None = None) -> Markup | None:
+        """A group's board: the turn's buttons, unless the one to act plays on a private
+        board; then a link to it."""
+        if mv.status == MatchStatus.ACTIVE and plays_privately(mv, mv.to_act):
+            return url_keyboard("▶ " + t._("Play in the private chat"), self.p.link(f"m{mv.id}"))
+        return self.keyboard(t, mv, selected=selected)
+
+    def seat_keyboard(self, t: Tr, mv: MatchView, seat: int, *,
+                      selected: int | None = None) -> Markup | None:
+        """A player's private board: the turn's buttons on their turn; Rematch at the end
+        of a match played in private (a group match's is on the group's board)."""
+        if mv.to_act == seat or (mv.status.is_over and not is_group_match(mv)):
+            return self.keyboard(t, mv, selected=selected)
+        return None
+
+    def viewer_of_shared(self, mv: MatchView) -> int:
+        """A group board is drawn from the side of the player who must act (the one who must
+        answer a resignation offer, too)."""
+        if mv.state.phase == Phase.RESIGN_OFFERED:
+            return 1 - mv.state.turn
+        return mv.state.turn if mv.state.phase != Phase.NOT_STARTED else 0
+
+    # -- whole updates ---------------------------------------------------------------------
+
+    async def show(self, mv: MatchView, events: Sequence[Event] = ()) -> None:
+        """After an action committed: the delivery worker brings every place of the match up
+        to date (at once, in the background); then the end of the match or the computer's
+        turn."""
+        self.p.remember(mv)
+        crash_point("committed")
+        self.p.deliver(mv)
+        if mv.status.is_over:
+            await self.match_over(mv)
+            if self.p.computer is not None:
+                self.p.spawn(self.p.computer.match_finished(mv))
+        elif mv.computer_to_act and self.p.computer is not None:
+            self.p.spawn(self.p.computer.turn(mv))
+
+    async def bring_back(self, mv: MatchView, seat: int | None, *, shared: bool,
+                         notes: list[dict[str, Any]] | None = None) -> bool:
+        """Post the match's board again (``/games``, a deep link, a reminder): the group's
+        board when ``shared``, and ``seat``'s private board (of a group match: while it is
+        their turn), with ``notes`` on its caption (a reminder's, see :func:`reminder_lines`).
+        ``False`` when there was nothing to post."""
+        keys = await self.p.uc.redeliver(mv.id, seat=seat, shared=shared, notes=notes)
+        if self.p.delivery is not None:
+            self.p.delivery.kick(*keys)
+        return bool(keys)
+
+    async def retire(self, old: BoardMessageView) -> None:
+        """Delete an old board; when Telegram refuses (older than 48 h), edit it to a stub."""
+        if old.chat_id is not None and old.message_id is not None:
+            try:
+                await self.bot.delete_message(old.chat_id, old.message_id)
+            except BadRequest:  # a network failure is raised: the worker tries again
+                await quietly(self.bot.edit_message_caption(
+                    chat_id=old.chat_id, message_id=old.message_id,
+                    caption=STUB, reply_markup=None))
+        await self.p.uc.forget_board_message(old.id)
+
+    async def choose(self, t: Tr, mv: MatchView, message: Message | None, *,
+                     selected: int | None = None) -> tuple[str | None, bool]:
+        """A tap that changes only the keyboard (a checker chosen, back to the list): the
+        place of the tapped board is asked to show ``selected`` (only while the match is
+        still at ``mv.version``: a late copy of the tap changes nothing), and the delivery
+        worker edits its board like any other change (:meth:`UseCases.ask_keyboard`), so the
+        edit is not dropped while a worker holds the place. Returns the tap's answer (a text,
+        and whether it is an alert): none when the keyboard follows at once; else what
+        happens and where the board to play on is, in the tapper's language ``t``."""
+        if message is None:
+            return texts.error_text(t, "stale"), True
+        asked = await self.p.uc.ask_keyboard(mv.id, version=mv.version,
+                                             chat_id=message.chat_id, selected=selected)
+        if asked is None:
+            self.p.views.pop(mv.id, None)  # this instance's view is older than the database's
+            return texts.error_text(t, "stale"), True
+        if self.p.delivery is not None:
+            self.p.delivery.kick(asked.chat_key)
+        return self._where_chosen(t, mv.id, asked, message.message_id)
+
+    @staticmethod
+    def _where_chosen(t: Tr, match_id: int, asked: KeyboardAsked,
+                      tapped: int) -> tuple[str | None, bool]:
+        """The answer to a keyboard-only tap on message ``tapped``: nothing when its board
+        shows the choice at once; an alert when it is an old copy (the board to play on is
+        elsewhere); a toast when the choice shows in a moment (a worker holds the place: the
+        tapped board may be one just posted and not yet recorded; a new board comes)."""
+        if asked.live is not None and tapped < asked.live:
+            return t._("This is an old copy of the board of match #{id}: play on the newest "
+                       "one, below. Your choice is shown there.", id=match_id), True
+        if asked.busy:
+            return t._("⏳ The board is being updated: your choice shows in a moment."), False
+        if asked.repost or asked.live is None:
+            return t._("A new board of match #{id} comes in a moment, with your choice.",
+                       id=match_id), False
+        if tapped > asked.live:
+            return t._("This is an old copy of the board of match #{id}: play on the newest "
+                       "one, above. Your choice is shown there.", id=match_id), True
+        return None, False
+
+    # -- notices ---------------------------------------------------------------------------
+
+    async def update_inline_card(self, mv: MatchView) -> None:
+        imid = mv.place.inline_message_id
+        if not imid:
+            return
+        text, markup = self.inline_card(mv)
+        await quietly(self.bot.edit_message_text(
+            text, inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
+
+    def inline_card(self, mv: MatchView) -> tuple[str, Markup | None]:
+        """An inline card's text and buttons: the score, whose turn, and a way to one's board.
+        A player the bot cannot message (who never started it, or blocked it) is told on the
+        card to start the bot: the button's deep link starts it and brings their board."""
+        t = self.p.t_user(mv.seats[0].player)
+        n = names(t, mv)
+        lines = ["🎲 " + game_title(t, mv.state) + " · " + texts.score_line(t, mv.state, n)]
+        seat = mv.to_act
+        if seat is not None:
+            lines.append(t._("{player} to move.", player=n[seat]))
+        elif mv.state.phase == Phase.MATCH_OVER and mv.state.winner is not None:
+            lines.append(texts.match_won_text(t, n, mv.state))
+        elif mv.status.is_over:
+            lines.append(t._("This match is over."))
+        if mv.status.is_over:
+            return "\n".join(lines), None
+        link = self.p.link(f"m{mv.id}")
+        rows = []
+        unreachable = [i for i, s in enumerate(mv.seats)
+                       if s.player is not None and not s.player.can_message]
+        for i in unreachable:
+            lines.append("⚠️ " + t._("{player}: start the bot to get your board.", player=n[i]))
+        if unreachable:
+            rows.append([Button("▶ " + t._("Start the bot"), url=link)])
+        rows.append([Button("▶ " + t._("Open my board"), url=link)])
+        return "\n".join(lines), Markup(rows)
+
+    async def match_over(self, mv: MatchView) -> None:
+        """The dice seed revealed: how to verify it, in a command and in plain words with a
+        link, and every roll of the match (see :mod:`bot.views.reveal`)."""
+        fair = await self.p.uc.fairness(mv.id)
+        if fair is None or fair.seed_hex is None:
+            return
+        record = await self.p.uc.match_record(mv.id)
+        rolls_after = rolls_after_opening(record) if record is not None else None
+        cafe = winner_rolls(record) if record is not None else []
+        help_url = self.p.settings.dice_help_url or self.p.link("dice")
+        targets: list[tuple[int, Tr, int | None]] = []
+        if is_group_match(mv) and mv.place.chat_id is not None:
+            targets.append((mv.place.chat_id, self.p.t_match_chat(mv), mv.place.thread_id))
+        else:
+            for seat in mv.seats:
+                if seat.player is not None and seat.player.can_message:
+                    targets.append((seat.player.id, self.p.t_user(seat.player), None))
+        for chat_id, t, thread in targets:
+            text = reveal_text(t, fair, help_url, rolls_after, cafe)
+            await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
+                                                message_thread_id=thread,
+                                                disable_web_page_preview=True))

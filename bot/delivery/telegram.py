@@ -1,0 +1,54 @@
+"""Telegram calls made safe: transient failures retried, refusals told apart, failures that must
+not stop the rest logged instead of raised."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+
+log = logging.getLogger("bot")
+T = TypeVar("T")
+
+
+def not_modified(exc: BadRequest) -> bool:
+    return "not modified" in exc.message.lower()
+
+
+def gone(exc: BadRequest) -> bool:
+    text = exc.message.lower()
+    return "not found" in text or "can't be edited" in text or "message_id_invalid" in text
+
+
+async def retrying(call: Callable[[], Awaitable[T]], *, attempts: int = 4,
+                   delay: float = 0.5) -> T:
+    """Call Telegram, retrying transient failures (5xx, network drops, timeouts). 429s are
+    retried by the rate limiter; refusals (400, 403) are not transient and are raised."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except (BadRequest, Forbidden, RetryAfter):
+            raise
+        except (NetworkError, TimedOut) as exc:
+            if attempt == attempts - 1:
+                raise
+            log.info("Telegram call failed (%s); retrying", exc)
+            await asyncio.sleep(delay * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+async def quietly(coro: Awaitable[T]) -> T | None:
+    """Await a Telegram call whose failure must not stop the rest (logged, not raised)."""
+    try:
+        return await coro
+    except BadRequest as exc:
+        if not not_modified(exc):
+            log.info("Telegram refused a call: %s", exc.message)
+    except Forbidden as exc:
+        log.info("Telegram forbade a call: %s", exc.message)
+    except TelegramError as exc:
+        log.warning("Telegram call failed: %s", exc)
+    return None

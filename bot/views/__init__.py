@@ -1,0 +1,2 @@
+"""What players see, built without calling Telegram: texts, captions, keyboards, callback data,
+board images, translations."""

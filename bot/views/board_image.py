@@ -1,0 +1,191 @@
+"""Board images for a match, from one player's side, through :func:`rendering.render_board`.
+
+Drawing takes tens of milliseconds of CPU, in a worker thread, and the last few images are kept
+in a small cache keyed by everything drawn. A board is drawn when a turn begins and again for
+each move the player to move makes or takes back (their own board only, see
+:mod:`storage.delivery.outbox`); choosing a checker changes only the keyboard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+
+from bot.views.games import game_name
+from bot.views.i18n import DEFAULT_LANG, lang_of, tr
+from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_board, render_table
+from rendering.geometry import Side
+from rendering.leaderboard import drawable
+from rendering.paint import OPPONENT, VIEWER
+from rendering.theme import CLASSIC, THEMES
+from rules.dice import Dice
+from rules.match import Match, Phase
+from rules.position import Move, Position
+from rules.tavliboard import TavliPosition, Variant, other_side_point
+from storage.results import PlayerView
+
+
+@dataclass(frozen=True)
+class Look:
+    """How a board is drawn for whoever reads it: a theme's name (``rendering.THEMES``), the
+    side of the viewer's home board and the language of the game's name drawn on it. A group's
+    boards have the default look in the group's language; a player's private boards theirs
+    (``/settings``)."""
+
+    theme: str = CLASSIC.name
+    home: str = "right"
+    lang: str = DEFAULT_LANG
+
+    @classmethod
+    def of(cls, player: PlayerView | None) -> Look:
+        if player is None:
+            return DEFAULT_LOOK
+        theme = player.theme if player.theme in THEMES else CLASSIC.name
+        return cls(theme, "left" if player.home == "left" else "right", lang_of(player.language))
+
+    @classmethod
+    def shared(cls, lang: str | None) -> Look:
+        """A group's board: the standard look, the group's language."""
+        return cls(lang=lang_of(lang))
+
+
+DEFAULT_LOOK = Look()
+
+
+@functools.lru_cache(maxsize=256)
+def _draw(
+    position: Position,
+    viewer_on_roll: bool,
+    colour: str,
+    dice: tuple[int, int] | None,
+    last_play: tuple[Move, ...],
+    last_by_viewer: bool,
+    score: tuple[int, int, int],
+    look: Look = DEFAULT_LOOK,
+    title: str = "",
+    moves_made: tuple[Move, ...] = (),
+) -> bytes:
+    if isinstance(position, TavliPosition):
+        return render_table(tavli_view(position, viewer_on_roll, colour, dice, last_play,
+                                       last_by_viewer, score, look, moves_made, title))
+    return render_board(
+        position,
+        viewer_on_roll=viewer_on_roll,
+        viewer_color="white" if colour == "white" else "black",
+        dice=dice,
+        last_play=last_play,
+        last_play_by="viewer" if last_by_viewer else "opponent",
+        moves_made=moves_made,
+        score=score,
+        theme=THEMES[look.theme],
+        home="left" if look.home == "left" else "right",
+        title=title,
+    )
+
+
+def board_title(match: Match, lang: str = DEFAULT_LANG) -> str:
+    """The game's name on a board, in the reader's language (a group's board: the group's),
+    in English where the font cannot draw it. A Portes board has it only in a tavli match,
+    where the games change (a Portes match's boards have none)."""
+    if match.variant == Variant.PORTES and match.game_type != "tavli":
+        return ""
+    return variant_title(match.variant, lang)
+
+
+def variant_title(variant: Variant, lang: str) -> str:
+    name = game_name(tr(lang), variant.value)
+    return name if drawable(name) else game_name(tr(DEFAULT_LANG), variant.value)
+
+
+def tavli_view(
+    position: TavliPosition,
+    viewer_on_roll: bool,
+    colour: str,
+    dice: tuple[int, int] | None,
+    last_play: tuple[Move, ...],
+    last_by_viewer: bool,
+    score: tuple[int, int, int],
+    look: Look,
+    moves_made: tuple[Move, ...] = (),
+    title: str | None = None,
+) -> TableView:
+    """A Plakoto, Fevga or Long Nardy board (``position`` from the viewer's side) as the
+    renderer's neutral view: stacks bottom to top (a pinned checker under its pinner), each
+    side's course, the last play's hops in the viewer's numbering, and the viewer's moves so far
+    this turn (``moves_made``, already played on ``position``) with the dice they used, and the
+    game's name (``title``; ``None``: in the look's language)."""
+    stacks: dict[int, list[Side]] = {}
+    for point in range(1, 25):
+        n, pin = position.board[point], position.pins[point]
+        top: Side = VIEWER if n > 0 else OPPONENT
+        under: list[Side] = [VIEWER] if pin == 1 else [OPPONENT] if pin == -1 else []
+        if n or under:
+            stacks[point] = [*under, *([top] * abs(n))]
+    variant = position.variant
+
+    def mine(point: int) -> int:
+        if last_by_viewer or point in (0, 25):
+            return point
+        return other_side_point(variant, point)
+
+    return TableView(
+        points_of(stacks),
+        title=variant_title(variant, look.lang) if title is None else title,
+        courses=OPPOSITE_WAYS if variant == Variant.PLAKOTO else SAME_WAY,
+        off=(position.mover_off, position.opponent_off),
+        viewer_color="white" if colour == "white" else "black",
+        viewer_on_roll=viewer_on_roll, dice=dice,
+        last_play=tuple((mine(m.from_point), mine(m.to_point)) for m in last_play),
+        last_play_by=VIEWER if last_by_viewer else OPPONENT,
+        moves_made=tuple((m.from_point, m.to_point) for m in moves_made),
+        dice_used=tuple(m.die for m in moves_made),
+        score=score, theme=THEMES[look.theme], home="left" if look.home == "left" else "right",
+    )
+
+
+def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[object, ...]:
+    """Everything the image of ``match`` from ``viewer``'s side depends on. The player to move
+    sees their moves so far this turn (``match.chosen``) played on the board and marked, as the
+    caption lists them; the other side sees the board as the turn began."""
+    on_roll = viewer == match.turn
+    playing = match.phase == Phase.PLAYING
+    made: tuple[Move, ...] = tuple(match.chosen) if on_roll and playing else ()
+    if not on_roll:
+        position = match.position.flip()
+    else:
+        position = match.current_position() if made else match.position
+    # the higher die first, as the captions write the roll ("6-2")
+    dice = (max(match.dice), min(match.dice)) if match.dice is not None and playing else None
+    last = match.last_play
+    last_moves: tuple[Move, ...] = last.moves if last is not None else ()
+    last_by_viewer = last is not None and last.player == viewer
+    score = (match.score[viewer], match.score[1 - viewer], match.length)
+    colour = "white" if viewer == 0 else "black"
+    return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look,
+            board_title(match, look.lang), made)
+
+
+def draw_board(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:
+    return _draw(*board_key(match, viewer, look))
+
+
+_RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+"""One drawing thread: drawing is CPU-bound, so more threads would add memory (each a few
+full-size images and its own malloc arena), not speed."""
+
+
+async def draw_board_async(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:
+    key = board_key(match, viewer, look)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_RENDERER, _draw, *key)
+
+
+def warm_up() -> None:
+    """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for). The
+    first drawing of a process loads the fonts and sprites (most of a second); a player's first
+    tap, which draws their move, should not pay for it."""
+    for game in ("portes", "plakoto"):  # a board of each renderer, its dice drawn too
+        match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
+        _RENDERER.submit(draw_board, match, 0)

@@ -1,0 +1,260 @@
+"""Claims on delivery places, with a fencing token.
+
+A delivery worker claims a place (a row of ``deliveries``) for a lease with a compare-and-swap
+on ``claimed_until``, so two instances never work on one place at once. A lease can run out
+while its worker is still busy (a send slower than the lease, a stalled process) and another
+instance then takes the place over; every claim therefore raises the row's ``claim_token``
+(revision 0012), the worker carries the token it got (:attr:`DeliveryWork.claim`), and each of
+its writes compares it in the same transaction (:func:`fenced`): the stale worker is refused
+and stops. It also renews its lease through :meth:`ClaimCases.renew_claim` before a Telegram
+call that changes the chat (an edit, a deletion), so it never edits or retires a board once
+another took the place over.
+
+A tap that changes only a keyboard (a checker chosen, back to the list) is a request to the
+same place (:meth:`ClaimCases.ask_keyboard`, revision 0018), written only while the match is
+still at the version the keyboard was drawn from: the worker edits the board's keyboard like
+any other change, so the edit is never dropped while a worker holds the place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
+from storage.results import BoardMessageView
+from storage.usecases.kernel import Feature, off_loop
+from storage.usecases.rows import board_view
+
+
+@dataclass(frozen=True)
+class KeyboardAsked:
+    """Where a keyboard-only tap's choice goes (:meth:`ClaimCases.ask_keyboard`)."""
+
+    chat_key: str
+    """The chat to kick."""
+    live: int | None
+    """The message id of the place's newest live board (none: not posted yet)."""
+    busy: bool
+    """A worker holds the place or waits to retry there: the choice follows its work."""
+    repost: bool
+    """A new board is asked for: the choice shows on it."""
+
+
+@dataclass(frozen=True)
+class DeliveryWork:
+    """One claimed place: what it should show, and what was asked of it."""
+
+    id: int
+    match_id: int
+    chat_id: int | None
+    inline_message_id: str | None
+    for_seat: int | None
+    version: int
+    repost: bool
+    media: bool
+    notes: tuple[dict[str, Any], ...]
+    """The caption's lines about what happened (only for the version they belong to)."""
+    probes: tuple[dict[str, Any], ...]
+    attempts: int
+    boards: tuple[BoardMessageView, ...] = ()
+    """The place's live boards when claimed, oldest first (more than one: extras to retire)."""
+    top: int = 0
+    """The highest message id the bot got back from a send in this chat."""
+    claim: int = 0
+    """The fencing token of this claim: every write about the place passes it back."""
+    until: datetime | None = None
+    """When the claim's lease runs out (wall clock)."""
+    shown: int = 0
+    """The version delivered last."""
+    selected: int | None = None
+    """The checker chosen on the place's keyboard at :attr:`version` (none: the list)."""
+    keyboard_asked: bool = False
+    """The choice is not on the board yet: at least its keyboard is edited."""
+
+    @property
+    def choice(self) -> tuple[int | None, int]:
+        """What the keyboard is drawn with (passed back when the place is completed)."""
+        return self.selected, self.version
+
+    @property
+    def chat_key(self) -> str:
+        return str(self.chat_id) if self.chat_id is not None else f"inline:{self.inline_message_id}"
+
+
+def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> DeliveryWork:
+    notes = row.notes if row.notes and row.notes_version == row.version else []
+    return DeliveryWork(
+        boards=tuple(board_view(b) for b in boards), top=top,
+        id=row.id, match_id=row.match_id, chat_id=row.chat_id,
+        inline_message_id=row.inline_message_id, for_seat=row.for_seat, version=row.version,
+        repost=row.repost_version is not None, media=row.media_version is not None,
+        notes=tuple(notes),
+        probes=tuple(row.probes or ()), attempts=row.attempts,
+        claim=row.claim_token, until=row.claimed_until, shown=row.shown,
+        selected=row.selected if row.selected_version == row.version else None,
+        keyboard_asked=row.keyboard_asked,
+    )
+
+
+def due(now: datetime, worker: str | None = None) -> Any:
+    """Pending, due, and free to claim (or already ``worker``'s)."""
+    free = or_(DeliveryRow.claimed_until.is_(None), DeliveryRow.claimed_until < now)
+    if worker is not None:
+        free = or_(free, DeliveryRow.claimed_by == worker[:64])
+    return and_(DeliveryRow.pending.is_(True), DeliveryRow.due_at <= now, free)
+
+
+def fenced(session: Session, work_id: int, claim: int) -> DeliveryRow | None:
+    """The place's row read ``FOR UPDATE`` (see :mod:`storage.delivery.work`), or ``None``
+    when it is gone or claimed again since ``claim`` (its worker is stale)."""
+    row = session.get(DeliveryRow, work_id, with_for_update=True)
+    if row is None or row.claim_token != claim:
+        return None
+    return row
+
+
+def live_boards(session: Session, row: DeliveryRow) -> list[BoardMessageRow]:
+    """The live boards of the row's place, oldest first."""
+    same_seat = (BoardMessageRow.for_seat.is_(None) if row.for_seat is None
+                 else BoardMessageRow.for_seat == row.for_seat)
+    return list(session.scalars(
+        select(BoardMessageRow).where(
+            BoardMessageRow.match_id == row.match_id, BoardMessageRow.live.is_(True),
+            BoardMessageRow.chat_id == row.chat_id, same_seat)
+        .order_by(BoardMessageRow.id)))
+
+
+class ClaimCases(Feature):
+    """Claiming places, renewing and releasing the claims, fenced by a token."""
+
+    @off_loop
+    def claim_deliveries(self, worker: str, *, chat_key: str, lease: float = 10.0,
+                         limit: int = 20) -> list[DeliveryWork]:
+        """Claim the due places of one chat for ``lease`` seconds: a compare-and-swap on
+        ``claimed_until``, so exactly one worker of any instance gets each; each claim raises
+        the place's fencing token."""
+        k = self.kernel
+        now = self.kernel.wall_now()
+        until = now + timedelta(seconds=lease)
+        mine = self._already_mine(worker, chat_key, now, limit)
+        if mine is not None:
+            return mine
+        with k.db.write_lock(), k.sessions.begin() as session:
+            ids = list(session.scalars(
+                select(DeliveryRow.id)
+                .where(due(now, worker), DeliveryRow.chat_key == chat_key)
+                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
+                .limit(limit)))
+            claimed = []
+            for row_id in ids:
+                won = session.execute(
+                    update(DeliveryRow).where(DeliveryRow.id == row_id, due(now, worker))
+                    .values(claimed_by=worker[:64], claimed_until=until,
+                            claim_token=DeliveryRow.claim_token + 1)
+                    .execution_options(synchronize_session=False))
+                if won.rowcount == 1:  # type: ignore[attr-defined]
+                    claimed.append(row_id)
+            rows = list(session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed))))
+            return [self._claimed(session, r) for r in rows]
+
+    def _already_mine(self, worker: str, chat_key: str, now: datetime,
+                      limit: int) -> list[DeliveryWork] | None:
+        """The chat's due places when every one of them was written already claimed by this
+        worker (an action committed in this process, see :meth:`deliver_own_actions`): no
+        claim to write. ``None`` when some must be claimed."""
+        with self.kernel.sessions() as session:
+            rows = list(session.scalars(
+                select(DeliveryRow)
+                .where(due(now, worker), DeliveryRow.chat_key == chat_key)
+                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
+                .limit(limit)))
+            if not rows or any(r.claimed_by != worker[:64] for r in rows):
+                return None
+            return [self._claimed(session, r) for r in rows]
+
+    def deliver_own_actions(self, worker: str, lease: float) -> None:
+        """Write the outbox rows of every action committed in this process already claimed
+        by ``worker`` for ``lease`` seconds (it is kicked right after the commit): it then
+        delivers them without a claim of its own. A row another worker holds stays theirs;
+        taking one over raises its fencing token (see :func:`storage.delivery.outbox.upsert`)."""
+        self.kernel.claimant = (worker[:64], lease)
+
+    def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
+        if row.chat_id is None:
+            return _work(row, [], 0)
+        mark = session.get(DeliveryChatRow, row.chat_id)
+        return _work(row, live_boards(session, row), mark.last_message_id if mark else 0)
+
+    @off_loop
+    def renew_claim(self, work_id: int, *, claim: int, lease: float) -> bool:
+        """Before a call that changes the chat: the claim is still this worker's (compare
+        the token) and lasts ``lease`` seconds more. ``False``: another took the place over."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            row = fenced(session, work_id, claim)
+            if row is None:
+                return False
+            row.claimed_until = self.kernel.wall_now() + timedelta(seconds=lease)
+            return True
+
+    @off_loop
+    def claimants(self) -> list[str]:
+        """The workers holding claims now (to find those of a process that died)."""
+        now = self.kernel.wall_now()
+        with self.kernel.sessions() as session:
+            return list(session.scalars(select(DeliveryRow.claimed_by).where(
+                DeliveryRow.claimed_until >= now, DeliveryRow.claimed_by.is_not(None))
+                .distinct()))
+
+    @off_loop
+    def release_claims(self, worker: str) -> int:
+        """Release the claims of a worker known to be dead, or stopping (its places are due
+        again); the token goes up, so it is fenced off should it still run."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            result = session.execute(
+                update(DeliveryRow).where(DeliveryRow.claimed_by == worker)
+                .values(claimed_by=None, claimed_until=None,
+                        claim_token=DeliveryRow.claim_token + 1)
+                .execution_options(synchronize_session=False))
+            return int(result.rowcount)  # type: ignore[attr-defined]
+
+    @off_loop
+    def ask_keyboard(self, match_id: int, *, version: int, chat_id: int,
+                     selected: int | None) -> KeyboardAsked | None:
+        """A tap that changes only the keyboard (a checker chosen, back to the list) on a
+        board in ``chat_id``: while the match is still at ``version`` (what the keyboard is
+        drawn from), the place there is asked to show ``selected`` and is due at once (unless
+        it waits to retry a failure), claimed for this process's worker when nobody holds it.
+        ``None``: the match moved on, or shows no board in that chat."""
+        k = self.kernel
+        now = k.wall_now()
+        with k.db.write_lock(), k.sessions.begin() as session:
+            match = session.get(MatchRow, match_id)
+            if match is None or match.version != version:
+                return None
+            # one place of a match per chat: the group's board there, or one player's
+            row = session.scalar(select(DeliveryRow).where(
+                DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id)
+                .with_for_update())
+            if row is None:
+                return None
+            held = row.claimed_until is not None and row.claimed_until >= now
+            retrying = row.pending and row.attempts > 0
+            row.selected, row.selected_version, row.keyboard_asked = selected, version, True
+            # a place an action did not touch (a step edits the mover's board only) catches up
+            row.version = max(row.version, version)
+            row.pending = True
+            if not retrying:
+                row.due_at = now
+            row.updated_at = now
+            if not held and k.claimant is not None:  # as an action's rows: see outbox.upsert
+                row.claimed_by = k.claimant[0]
+                row.claimed_until = now + timedelta(seconds=k.claimant[1])
+                row.claim_token += 1
+            boards = live_boards(session, row)
+            return KeyboardAsked(row.chat_key, boards[-1].message_id if boards else None,
+                                 busy=held or retrying, repost=row.repost_version is not None)
