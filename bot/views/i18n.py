@@ -18,11 +18,9 @@ from __future__ import annotations
 import functools
 import io
 import os
-from datetime import date
 from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
-from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, get_decimal_symbol
@@ -108,8 +106,8 @@ def _translations(root: Path, lang: str) -> Translations:
 
 
 class Tr:
-    """The texts of one language: ``t._("Hello {name}", name=...)``; numbers and dates in its
-    format (``t.number(1234.5)`` is "1 234,5" in Russian)."""
+    """The texts of one language: ``t._("Hello {name}", name=...)``; numbers in its format
+    (``t.number(1234.5)`` is "1 234,5" in Russian; the bot prints no dates)."""
 
     __slots__ = ("_t", "lang")
 
@@ -132,10 +130,6 @@ class Tr:
     def list_separator(self) -> str:
         """Between numbers in a list: ", ", or "; " where the decimal mark is a comma."""
         return "; " if get_decimal_symbol(self.lang) == "," else ", "
-
-    def date(self, day: date) -> str:
-        """A date as this language writes it, short ("01.12.2026" in Russian)."""
-        return format_date(day, format="short", locale=self.lang)
 
 
 @functools.cache

@@ -5,6 +5,7 @@ message, caption, button and alert the players see is searched for English or Gr
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -216,3 +217,26 @@ async def test_a_turkish_players_first_card_ticks_no_triple_and_it_still_switche
     card = await alice.private.wait_for_answer(cmd)
     assert card.button_texts[:5] == ["✔ Portes", "Plakoto", "Fevga", "Tavli", "Long Nardy"]
     assert "☐ No triple (backgammon counts 2)" in card.button_texts
+
+
+async def test_the_command_menu_and_inline_results_in_russian_and_turkish(
+        standin: StandIn, bot: Running) -> None:
+    default = json.dumps({"type": "default"}, sort_keys=True)
+    await standin.wait_for(lambda: (default, "tr") in standin.world.commands, what="the menus")
+    menus = {lang: {c["command"]: c["description"] for c in standin.world.commands[(default, code)]}
+             for lang, code in (("en", ""), ("el", "el"), ("ru", "ru"), ("tr", "tr"))}
+    assert menus["ru"]["new"].startswith("Новый матч: длинные нарды")
+    assert menus["tr"]["new"].startswith("Yeni maç: Tavla")
+    assert menus["ru"]["lang"] == menus["en"]["lang"].replace("Language", "Язык")
+    assert "Русский" in menus["en"]["lang"] and "Türkçe" in menus["el"]["lang"]
+    ivan = standin.user("Иван", language_code="ru")
+    results = await ivan.inline_query("")
+    assert results is not None and results[0]["title"] == "Длинные нарды: матч до 1 очка"
+    ayse = standin.user("Ayşe", language_code="tr")
+    results = await ayse.inline_query("")
+    assert results is not None and results[0]["title"] == "Tavla: 1 puanlık maç · üçlü yok"
+    results = await ayse.inline_query("uzun 3")
+    assert results is not None and [r["title"] for r in results] == ["Uzun tavla: 3 puanlık maç"]
+    results = await ivan.inline_query("короткие 5 без")
+    assert results is not None and [r["title"] for r in results] == [
+        "Короткие нарды: матч до 5 очков · без кокса", "Короткие нарды: матч до 5 очков"]
