@@ -121,7 +121,7 @@ async def test_a_private_match_against_the_computer_in_russian(
     final = await standin.wait_for(
         lambda: (b := live_board(ivan.private)) is not None and "🏆" in b.caption and b,
         what="the end")
-    assert "Компьютер выигрывает матч" in final.caption and "Иван сдал матч" in final.caption
+    assert "Компьютер выигрывает матч" in final.caption and "Иван сдаёт матч" in final.caption
     reveal = await standin.wait_for(
         lambda: next((m for m in ivan.private.bot_messages() if "Зерно костей" in m.content),
                      None), what="the dice reveal")
