@@ -60,7 +60,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "docs")]
 from chat_bubble import compose, save  # noqa: E402
 
 from bot.app import build_application  # noqa: E402
-from bot.settings import RateLimits, Settings, Timeouts  # noqa: E402
+from bot.settings import Limits, RateLimits, Settings, Timeouts  # noqa: E402
 from bot.views.i18n import Tr, langs, tr  # noqa: E402
 from storage.db import Database  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
@@ -130,8 +130,9 @@ async def challenge(standin: StandIn, cast: Cast, author: User, acceptor: User, 
                     length: int) -> Message:
     """A Portes match in ``group`` (``/new portes``, a length, Accept): the first board."""
     cmd = author.send(group, "/new" if cast.lang == "en" else "/new portes")
-    card = await group.wait_for_answer(cmd)
-    await author.tap(card, cast.points(length))
+    label = cast.points(length)
+    card = await group.wait_for_bot_message(after=cmd, predicate=lambda m: label in m.button_texts)
+    await author.tap(card, label)
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
     await acceptor.tap(card.refresh(), "🎲 " + cast.t._("Accept"))
     return await standin.wait_for(  # type: ignore[no-any-return]
@@ -160,8 +161,9 @@ def shot(message: Message, path: Path, *, sender: str | None = None) -> int:
 
 @contextlib.asynccontextmanager
 async def running_bot(seed: bytes, **changes: Any) -> AsyncIterator[StandIn]:
-    """A stand-in and the bot against it (long polling, rate limits lifted, a fixed clock),
-    every match with dice seed ``seed``."""
+    """A stand-in and the bot against it (long polling, rate limits and the caps on /new
+    lifted: the leaderboard's nine matches take less than a minute; a fixed clock), every
+    match with dice seed ``seed``."""
     with (tempfile.TemporaryDirectory(prefix="portes-shots-") as work,
           StandIn(bot_name=BOT_NAME) as standin):
         url = f"sqlite:///{Path(work) / 'shots.sqlite3'}"
@@ -171,7 +173,8 @@ async def running_bot(seed: bytes, **changes: Any) -> AsyncIterator[StandIn]:
             file_url=standin.base_file_url,
             rate=RateLimits(overall_per_second=0, group_per_minute=0, chat_per_second=0,
                             max_retries=3),
-            timeouts=Timeouts(timer_poll=0.2), computer_delay=0.0, **changes)
+            timeouts=Timeouts(timer_poll=0.2), computer_delay=0.0,
+            limits=Limits(new_per_minute=0, new_per_group_minute=0), **changes)
         db = Database.from_url(url)
         uc = UseCases(db, timers=TimerPolicy(), clock=lambda: NOW, seeds=lambda: seed)
         app = build_application(settings, usecases=uc, migrate=False)

@@ -43,10 +43,23 @@ def default_game(t: Tr) -> str:
     return favourite_game(t.lang)
 
 
+THIRD_OF_A_ROW = 12
+"""The characters a button a third of a phone's width shows whole ("✔ Uzun tavla")."""
+
+
 def game_rows(t: Tr) -> list[tuple[str, ...]]:
-    """The games in ``t``'s language's order, three then two (a phone's width)."""
-    games = games_in_order(t.lang)
-    return [games[:3], games[3:]]
+    """The games in ``t``'s language's order, three a row where each ticked name fits a third
+    of a phone's width, else two ("✔ Короткие нарды" would be cut)."""
+    rows: list[tuple[str, ...]] = []
+    row: tuple[str, ...] = ()
+    for game in games_in_order(t.lang):
+        wider = (*row, game)
+        longest = max(len(game_name(t, g)) + 2 for g in wider)
+        if len(wider) > (3 if longest <= THIRD_OF_A_ROW else 2):
+            rows.append(row)
+            wider = (game,)
+        row = wider
+    return [*rows, row]
 
 
 def plain(text: str) -> str:

@@ -9,9 +9,9 @@ from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.views.callbacks import Action, encode, move_arg
+from bot.views.game_choice import game_rows as rows_of_games
 from bot.views.games import CAFE_GAMES, GAME_LETTERS, cafe_default, game_name
 from bot.views.i18n import Tr, lang_name, langs
-from bot.views.lang_defaults import games_in_order
 from bot.views.player_settings import move_buttons
 from bot.views.texts import DEFAULT_LEVEL, match_label, match_state, move_words, opponent_name
 from bot.views.turn_choices import destinations, direct_plays, point_label, sources
@@ -119,10 +119,9 @@ def game_rows(game: str, t: Tr, arg: Callable[[str], str], owner: int) -> list[l
     """The /new card's first rows: the games, in the order of ``t``'s language (its favourite
     first, :mod:`bot.views.lang_defaults`), ``game`` ticked; ``arg(letter)`` is the card's argument
     with that game chosen."""
-    games = [Btn(("✔ " if g == game else "") + game_name(t, g),
+    return [[Btn(("✔ " if g == game else "") + game_name(t, g),
                  callback_data=encode(Action.NEW, 0, 0, arg(GAME_LETTERS[g]), owner=owner))
-             for g in games_in_order(t.lang)]
-    return [games[:3], games[3:]]
+             for g in row] for row in rows_of_games(t)]
 
 
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,

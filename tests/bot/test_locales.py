@@ -327,3 +327,16 @@ def test_every_game_has_its_local_name(lang: str) -> None:
                 "tr": {"portes": "Tavla", "nardy": "Uzun tavla"}}[lang]
     assert expected.items() <= names.items()
     assert len(set(names.values())) == len(names)
+
+
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_each_row_of_game_buttons_fits_a_phone(lang: str) -> None:
+    """A row of game buttons (/new, /top, /stats) shows every ticked name whole: three a row
+    of short names, two of long ones (a phone's row shows about 36 characters)."""
+    from bot.views.game_choice import game_rows
+
+    t = tr(lang)
+    rows = game_rows(t)
+    assert sorted(g for row in rows for g in row) == sorted(GAME_NAMES)
+    for row in rows:
+        assert max(len("✔ " + game_name(t, g)) for g in row) <= 36 // len(row), (lang, row)
