@@ -21,12 +21,30 @@ Output lines are exactly::
 
     strength: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
     think: <level> median_ms=<x> p95_ms=<x>
+
+Reference figures: ``python bench/strength.py --games 1000 --jobs 2`` (seed 1, single games
+scored 1/2/3, the project's 2-core machine shared with other work; 10 min 17 s for the 5,000
+games)::
+
+    strength: strong vs random games=1000 a_win_rate=1.000 ci95=0.996-1.000 a_points_per_game=2.751
+    strength: strong vs medium games=1000 a_win_rate=0.609 ci95=0.578-0.639 a_points_per_game=0.328
+    strength: medium vs easy games=1000 a_win_rate=0.705 ci95=0.676-0.732 a_points_per_game=0.809
+    strength: easy vs random games=1000 a_win_rate=0.999 ci95=0.994-1.000 a_points_per_game=2.584
+    strength: strong vs gnubg0 games=1000 a_win_rate=0.544 ci95=0.513-0.575 a_points_per_game=0.109
+    think: strong median_ms=4.2 p95_ms=34.8
+    think: random median_ms=0.1 p95_ms=0.5
+    think: medium median_ms=0.3 p95_ms=4.7
+    think: easy median_ms=3.5 p95_ms=34.9
+    think: gnubg0 median_ms=0.1 p95_ms=0.7
+
+Targets: strong >= 95 % against random; each level above the one below with the 95 % interval
+clear of 50 %; strong >= 45 % against gnubg 0-ply; thinking <= 200 ms (p95 <= 35 ms at every
+level above, measured with two benchmark processes running at once).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import sys
@@ -36,6 +54,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._stats import percentile, wilson
 from computer.context import MatchContext
 from computer.players import BENCH_PLAYERS, make_player
 from computer.selfplay import play_game
@@ -47,17 +66,6 @@ DEFAULT_PAIRS = (
     ("easy", "random"),
     ("strong", "gnubg0"),
 )
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _run(
@@ -94,14 +102,6 @@ def run_pair(
     wins = sum(p[0] for p in parts)
     points = sum(p[1] for p in parts)
     return wins, points, [t for p in parts for t in p[2]], [t for p in parts for t in p[3]]
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
-    return ordered[index]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -8,10 +8,10 @@ import io
 import re
 from typing import Any
 
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board, new_board, play_turn, start_group_match
 from storage.results import LoggedTurn
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, new_board, play_turn, start_group_match
-from tests.standin import Chat, Message, StandIn, User
 
 FORCED = "(forced: the only legal play)"
 

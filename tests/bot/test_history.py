@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+from bot.views.callbacks import Action, encode
+from standin import StandIn
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_history_download_replay_and_position(standin: StandIn, bot: Running) -> None:
@@ -40,8 +41,9 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
         refused = await carol.tap(listing, label)
         assert refused.show_alert and "not your match" in (refused.text or ""), label
     # and data the card does not carry, whoever sends it
-    for user, data in ((carol, f"hp:{match_id}:0:0"), (alice, f"hr:{match_id}:0"),
-                       (alice, f"hr:{match_id}:0:0@{carol.id}")):
+    for user, data in ((carol, encode(Action.POSITION, match_id, 0, 0)),
+                       (alice, f"hr:{match_id}:0"),  # no owner: by hand (encode refuses)
+                       (alice, encode(Action.REPLAY, match_id, 0, 0, owner=carol.id))):
         forged = await user.tap_data(listing, data)
         assert forged.show_alert and "not on this message" in (forged.text or ""), data
 

@@ -33,7 +33,7 @@ from bot.views.texts import (
     match_won_text,
     shown_name,
 )
-from tests.bot.test_echo import alert_texts
+from tests.bot.helpers.locales import GREEK, LATIN_WORD, alert_texts, english_words, readable
 
 BOT = Path(i18n.__file__).parent.parent
 SHIPPED = ("el", "en", "ru", "tr")
@@ -261,45 +261,6 @@ def test_the_longest_caption_fits_without_being_cut(lang: str) -> None:
 
 
 # -- no English or Greek for a Russian or Turkish player ---------------------------------
-
-KEPT = (
-    # names that are the same in every language: the bot's own name, programs, file formats,
-    # the Bot API's words shown as GNU Backgammon prints them, hashes
-    "Portes", "GNU Backgammon", "eXtreme Gammon", "Jellyfish", "gnubg-nn", "HMAC-SHA256",
-    "SHA-256", "Python", "Telegram", "PositionID:MatchID", "Position ID", "Match ID", ".mat",
-    "rules/fairdice.py",
-)
-COMMAND_WORDS = re.compile(r"/[a-z]+(?: (?:show|hide|portes|plakoto|fevga|tavli|nardy|@\w+))?"
-                           r"(?: \((?:[a-z]+(?:, )?)+\))?|@\w+|\{\w+\}")
-"""Commands as typed (``/top show``, ``/rules nardy (portes, plakoto, fevga, tavli)``,
-``/stats @name``) and placeholders: the same in every language."""
-GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
-LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-TURKISH_TOO = {"bar", "mars", "backgammon", "plakoto", "fevga", "tavli", "bot"}
-"""Words an English text has that are Turkish too: the bar and a mars are tavla's own words,
-backgammon the international name of the triple, the Greek games' names, a (Telegram) bot."""
-
-
-def readable(t: Tr, msgid: str | tuple[str, str]) -> Iterator[str]:
-    """The translation as the player reads it, without what is the same in every language
-    (placeholders, commands, HTML tags, the kept names, language names in /lang's list)."""
-    ids = msgid if isinstance(msgid, tuple) else (msgid,)
-    raw = t._t.ngettext(ids[0], ids[1], 7) if isinstance(msgid, tuple) else t._t.gettext(msgid)
-    forms = ([t._t.ngettext(ids[0], ids[1], n) for n in (1, 2, 5)]
-             if isinstance(msgid, tuple) else [raw])
-    for form in dict.fromkeys(forms):
-        text = re.sub(r"<[^>]+>", " ", form)
-        for word in (*KEPT, *(lang_name(lang) for lang in langs())):
-            text = text.replace(word, " ")
-        yield COMMAND_WORDS.sub(" ", text)
-
-
-def english_words() -> set[str]:
-    words: set[str] = set()
-    for msgid in used_message_ids():
-        for text in readable(tr("en"), msgid):
-            words |= {w.lower() for w in LATIN_WORD.findall(text) if len(w) >= 3}
-    return words - TURKISH_TOO
 
 
 @pytest.mark.parametrize("lang", ["ru", "tr"])

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.views import i18n
+from standin import StandIn
 from tests.bot.conftest import Running
-from tests.standin import StandIn
 
 GERMAN = {
     "Your language:": "Deine Sprache:",

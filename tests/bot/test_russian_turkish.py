@@ -15,10 +15,10 @@ from rendering.geometry import WIDTH
 from rendering.tavli_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC
 from rules.tavliboard import Variant
+from standin import Chat, Message, StandIn
+from standin.players import board_version, live_board, play_turn, turn_actions
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, play_turn, turn_actions
-from tests.bot.test_locales import COMMAND_WORDS, GREEK, KEPT, LATIN_WORD, english_words
-from tests.standin import Chat, Message, StandIn
+from tests.bot.helpers.locales import COMMAND_WORDS, GREEK, KEPT, LATIN_WORD, english_words
 
 from PIL import ImageChops  # isort: skip
 
