@@ -33,7 +33,7 @@ from telegram.error import Forbidden, TelegramError
 import computer
 from bot.delivery.publish import Publisher
 from bot.state import Portes
-from bot.views import texts
+from bot.views import review as review_texts
 from bot.views.texts import DEFAULT_LEVEL
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player, tavli_player
 from computer.engine import available as engine_available
@@ -346,7 +346,7 @@ class ComputerSide:
                 continue
             t = self.p.t_user(player)
             try:
-                await self.bot.send_message(player.id, texts.review_text(t, final, review),
+                await self.bot.send_message(player.id, review_texts.review_text(t, final, review),
                                             parse_mode=HTML)
             except Forbidden:
                 await self.p.uc.set_can_message(player.id, False)

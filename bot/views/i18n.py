@@ -36,7 +36,6 @@ ONE_DECIMAL = "0.0"
 """Babel number patterns: a rating, a percentage (1507.3; 1507,3 in Russian and Turkish)."""
 SIGNED = "+0.0;-0.0"
 """A rating's change, signed."""
-EQUITY = "0.000"
 LUCK = "+0.00;-0.00"
 WHOLE = "0"
 

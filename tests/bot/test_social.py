@@ -133,7 +133,12 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
                                      "No finished match against each other in this game yet."]
     unknown = await ask(dave, taverna, "/stats @nobody", "nobody")
     assert unknown.text.startswith("I do not know @nobody")
-    unknown = await ask(dave, taverna, "/stats nobody", "nobody")
+    unknown = await ask(dave, taverna, "/stats nobody", "nobody")  # in a group: who played
+    assert unknown.text == ('I know no game and no player called "nobody" in this group. The '
+                            "games: Portes, Plakoto, Fevga, Tavli, Long Nardy; who played here "
+                            "(tap one for your head to head):")
+    assert unknown.button_texts == ["Alice", "Carol"]
+    unknown = await ask(dave, dave.private, "/stats nobody", "nobody")
     assert unknown.text == ('I know no game and no player called "nobody". The games: Portes, '
                             "Plakoto, Fevga, Tavli, Long Nardy; a player: /stats @username.")
 

@@ -4,6 +4,8 @@ that must change nothing."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +17,7 @@ from standin import Chat, Message, StandIn, User
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
 from tests.bot.helpers.tavli import challenge, private_game, resign_game
+from tests.storage.gnubg import gnubg_path, gnubg_score
 
 
 async def group_game(standin: StandIn, game: str, length: str = "1 point"
@@ -124,7 +127,7 @@ async def test_a_fevga_match_in_private_chats_with_a_typed_play(
 
 
 async def test_a_tavli_match_rotates_portes_plakoto_fevga(
-        standin: StandIn, bot: Running) -> None:
+        standin: StandIn, bot: Running, tmp_path: Path) -> None:
     alice, bob = await private_game(standin, "Tavli", "3 points")
     seen: list[str] = []
     version = 0
@@ -157,6 +160,23 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(
     reveal = next(m.content for m in alice.private.bot_messages()
                   if "python -m rules.fairdice" in m.content)
     assert "Game 3:" in reveal
+    # /history: a Download with the Portes game only (a .mat holds backgammon games), the
+    # file's comment and the document's caption saying which games are left out
+    cmd = alice.send(alice.private, "/history")
+    listing = await alice.private.wait_for_bot_message(
+        after=cmd, predicate=lambda m: "▶ Replay #1" in m.button_texts)
+    await alice.tap(listing, "📄 Download #1")
+    doc = await alice.private.wait_for_bot_message(after=listing,
+                                                   predicate=lambda m: m.document is not None)
+    assert doc.document is not None
+    mat = doc.document[1].decode()
+    left_out = ("Portes games only: games 2, 3 (Plakoto, Fevga) are left out, GNU Backgammon "
+                "does not play them; the score counts their points.")
+    assert mat.startswith(f'; [Comment "{left_out}"]\n\n 3 point match\n\n Game 1\n')
+    assert " Game 2" not in mat and " Game 3" not in mat
+    assert left_out in (doc.caption or "")
+    if gnubg_path() or os.environ.get("CI"):  # gnubg reads that one game
+        assert gnubg_score(mat, tmp_path).startswith("The score (after 1 game) is: Alice ")
 
 
 async def computer_card(standin: StandIn, alice: User, game: str) -> Message:
