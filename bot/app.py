@@ -37,7 +37,7 @@ from bot.state import Portes
 from bot.timers import resume_after_downtime, timer_tick
 from bot.views.board_image import warm_up
 from bot.views.callbacks import CALLBACK_RE
-from bot.views.i18n import N_, tr
+from bot.views.i18n import N_, lang_names, langs, tr
 from storage.db import Database
 from storage.results import ChallengeLimits, TimerPolicy
 from storage.usecases import UseCases
@@ -74,7 +74,7 @@ COMMANDS = (
     ("settings", N_("Your settings: board, language, notices")),
     ("rules", N_("The rules of each game")),
     ("help", N_("How to play")),
-    ("lang", N_("Language: Ελληνικά / English")),
+    ("lang", N_("Language: {languages}")),
     ("notices", N_("Notices of your turn: on or off")),
     ("forgetme", N_("Delete your data")),
     ("start", N_("Start")),
@@ -277,9 +277,11 @@ async def apply_migrations(url: str) -> None:
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
-    for lang in ("en", "el"):
+    """Every language's command menu (English for the others: no ``language_code``)."""
+    for lang in langs():
         t = tr(lang)
-        commands = [BotCommand(name, t._(text)) for name, text in COMMANDS]
+        commands = [BotCommand(name, t._(text, languages=lang_names())[:256])
+                    for name, text in COMMANDS]
         try:
             await app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
         except Exception as exc:

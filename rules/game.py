@@ -300,6 +300,9 @@ class MatchKind:
     aliases: tuple[str, ...] = field(default=())
     stems: tuple[str, ...] = field(default=())
     """What in an inline query names the kind (lower case, without accents)."""
+    favourite_in: tuple[tuple[str, int], ...] = field(default=())
+    """Where players list this kind among the first: (language, rank) pairs, rank 0 first
+    (Long Nardy is Russia's game, ``("ru", 0)``); elsewhere it keeps the registry's order."""
 
     def game_at(self, played: int) -> Game:
         """The game of a match's ``played + 1``-th game (a drawn game counts: it is played
@@ -405,20 +408,23 @@ def game_of(position: Position) -> Game:
 
 
 PORTES = register_game(PortesGame(), kind=MatchKind(
-    "portes", "p", N_("Portes"), ("portes",), aliases=("Πόρτες",), stems=("port", "πορτ")))
+    "portes", "p", N_("Portes"), ("portes",), aliases=("Πόρτες",),
+    stems=("port", "πορτ", "коротк", "tavla"), favourite_in=(("tr", 0),)))
 DEFAULT_KIND = PORTES.key
 """The kind /new starts with, and that of matches stored before there were other games."""
 register_game(StepsGame("plakoto", "k", N_("Plakoto"), Capabilities(pins=True)),
               kind=MatchKind("plakoto", "k", N_("Plakoto"), ("plakoto",), aliases=("Πλακωτό",),
-                             stems=("plak", "πλακ")))
+                             stems=("plak", "πλακ", "плак")))
 register_game(StepsGame("fevga", "f", N_("Fevga"), Capabilities(same_way=True)),
               kind=MatchKind("fevga", "f", N_("Fevga"), ("fevga",), aliases=("Φεύγα",),
-                             stems=("fevg", "φευγ")))
+                             stems=("fevg", "φευγ", "февг")))
 TAVLI = register_kind(MatchKind("tavli", "v", N_("Tavli"), ("portes", "plakoto", "fevga"),
                                 lengths=(3, 5, 7), cafe_default=True, aliases=("Τάβλι",),
-                                stems=("tavl", "ταβλ")))
+                                stems=("tavli", "ταβλ", "тавл")))
 """The Tavli rotation: Portes, Plakoto and Fevga in turn, to 3, 5 or 7 points, café style."""
 register_game(StepsGame("nardy", "n", N_("Long Nardy"), Capabilities(same_way=True)),
               kind=MatchKind("nardy", "n", N_("Long Nardy"), ("nardy",),
                              aliases=("nardi", "long nardy", "long nardi", "Νάρδι",
-                                      "Μακρύ νάρδι"), stems=("nard", "ναρδ", "нард")))
+                                      "Μακρύ νάρδι", "нарды"),
+                             stems=("nard", "ναρδ", "нард", "длинн", "uzun"),
+                             favourite_in=(("ru", 0), ("tr", 1))))

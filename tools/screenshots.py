@@ -2,6 +2,7 @@
 
     python tools/screenshots.py     # rewrites docs/screenshot-{group,private,end,top,replay}.png
     python tools/screenshots.py --only end -o /tmp
+    python tools/screenshots.py --lang ru   # docs/screenshot-{group,...}.ru.png, in Russian
 
 (with the project's virtual environment, from the repository's root; about a minute). Then look
 at the pictures and commit them.
@@ -30,6 +31,11 @@ keyboards or the board's drawing change.
 - ``screenshot-end.png``: a group in Greek (the players' Telegram language), a match to 3
   points played to its end, every turn one tap (whole plays offered): the last board, with the
   game's result, the match's result, Rematch and Review.
+
+With ``--lang`` (any language of ``bot/locales``, ``docs/translating.md``) every picture is
+made the same way by players whose Telegram language it is, in a group that speaks it, and
+saved as ``screenshot-<name>.<lang>.png``; the matches are Portes (``/new portes``), whatever
+the language's favourite game.
 """
 
 from __future__ import annotations
@@ -37,8 +43,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
+import re
 import sys
 import tempfile
 from collections.abc import AsyncIterator, Callable
@@ -52,7 +60,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 from chat_bubble import compose, save  # noqa: E402
 
 from bot.app import build_application  # noqa: E402
-from bot.settings import RateLimits, Settings, Timeouts  # noqa: E402
+from bot.settings import Limits, RateLimits, Settings, Timeouts  # noqa: E402
+from bot.views.i18n import Tr, langs, tr  # noqa: E402
 from standin import Chat, Message, StandIn, User  # noqa: E402
 from standin.players import (  # noqa: E402
     live_board,
@@ -75,6 +84,72 @@ GROUP_SEED = hashlib.sha256(b"shot 7").digest()
 END_SEED = hashlib.sha256("τέλος 8".encode()).digest()
 
 
+PEOPLE = {
+    "en": ("Alice", "Bob", "Maria", "Giorgos", "Kafeneio"),
+    "el": ("Ελένη", "Νίκος", "Μαρία", "Γιώργος", "Καφενείο"),
+    "ru": ("Анна", "Борис", "Мария", "Георгий", "Кафе"),
+    "tr": ("Ayşe", "Mehmet", "Zeynep", "Emre", "Kahvehane"),
+}
+"""The players and the group of each language's pictures (Latin names elsewhere)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Cast:
+    """Who plays in one language's pictures, and the labels they tap."""
+
+    lang: str
+
+    @property
+    def t(self) -> Tr:
+        return tr(self.lang)
+
+    def people(self) -> tuple[str, ...]:
+        return PEOPLE.get(self.lang, PEOPLE["en"])
+
+    def user(self, standin: StandIn, i: int) -> User:
+        name = self.people()[i]
+        code = None if self.lang == "en" else self.lang
+        return standin.user(name, username=f"player{i}", language_code=code)
+
+    def points(self, n: int) -> str:
+        return self.t.ngettext("{n} point", "{n} points", n)
+
+    def file(self, name: str) -> str:
+        return f"screenshot-{name}" + ("" if self.lang == "en" else f".{self.lang}") + ".png"
+
+    def played(self, caption: str) -> int:
+        """How many turns ``caption`` tells (lines like "Alice played 6-5: 13/7 13/8")."""
+        marks = {"player": "\x00", "dice": "\x01", "moves": "\x02"}
+        line = re.escape(self.t._("{player} played {dice}: {moves}", **marks))
+        for mark in marks.values():
+            line = line.replace(re.escape(mark), ".+?")
+        return sum(bool(re.fullmatch(line, ln)) for ln in caption.splitlines())
+
+
+async def challenge(standin: StandIn, cast: Cast, author: User, acceptor: User, group: Chat,
+                    length: int) -> Message:
+    """A Portes match in ``group`` (``/new portes``, a length, Accept): the first board."""
+    cmd = author.send(group, "/new" if cast.lang == "en" else "/new portes")
+    label = cast.points(length)
+    card = await group.wait_for_bot_message(after=cmd, predicate=lambda m: label in m.button_texts)
+    await author.tap(card, label)
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
+    await acceptor.tap(card.refresh(), "🎲 " + cast.t._("Accept"))
+    return await standin.wait_for(  # type: ignore[no-any-return]
+        lambda: (b := live_board(group)) is not None and b.message_id > card.message_id and b,
+        what="the first board")
+
+
+async def resign(standin: StandIn, cast: Cast, loser: User, group: Chat, board: Message) -> None:
+    label = "🏳 " + cast.t._("Resign the match")
+    cmd = loser.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd, predicate=lambda m: label in m.button_texts)
+    await loser.tap(menu, label)
+    await standin.wait_for(lambda: (b := live_board(group)) is not None
+                           and b.message_id >= board.message_id and "🏆" in b.caption,
+                           what="the end")
+
+
 def shot(message: Message, path: Path, *, sender: str | None = None) -> int:
     """Draw ``message`` as the stand-in holds it and save it at ``path``; its size in bytes."""
     assert message.photo_bytes is not None, "not a board"
@@ -86,8 +161,9 @@ def shot(message: Message, path: Path, *, sender: str | None = None) -> int:
 
 @contextlib.asynccontextmanager
 async def running_bot(seed: bytes, **changes: Any) -> AsyncIterator[StandIn]:
-    """A stand-in and the bot against it (long polling, rate limits lifted, a fixed clock),
-    every match with dice seed ``seed``."""
+    """A stand-in and the bot against it (long polling, rate limits and the caps on /new
+    lifted: the leaderboard's nine matches take less than a minute; a fixed clock), every
+    match with dice seed ``seed``."""
     with (tempfile.TemporaryDirectory(prefix="portes-shots-") as work,
           StandIn(bot_name=BOT_NAME) as standin):
         url = f"sqlite:///{Path(work) / 'shots.sqlite3'}"
@@ -97,7 +173,8 @@ async def running_bot(seed: bytes, **changes: Any) -> AsyncIterator[StandIn]:
             file_url=standin.base_file_url,
             rate=RateLimits(overall_per_second=0, group_per_minute=0, chat_per_second=0,
                             max_retries=3),
-            timeouts=Timeouts(timer_poll=0.2), computer_delay=0.0, **changes)
+            timeouts=Timeouts(timer_poll=0.2), computer_delay=0.0,
+            limits=Limits(new_per_minute=0, new_per_group_minute=0), **changes)
         db = Database.from_url(url)
         uc = UseCases(db, timers=TimerPolicy(), clock=lambda: NOW, seeds=lambda: seed)
         app = build_application(settings, usecases=uc, migrate=False)
@@ -133,22 +210,30 @@ async def play_until(standin: StandIn, group: Chat, players: list[User],
     raise AssertionError("no such board: pick another seed")
 
 
-def hit_and_forced(caption: str) -> bool:
+def hit_and_forced(cast: Cast) -> Callable[[str], bool]:
     """Two turns told, one with a hit, and someone to move."""
-    return caption.count(" played ") == 2 and "*" in caption and "👉" in caption
+    def told(caption: str) -> int:
+        return caption.count(" played ") if cast.lang == "en" else cast.played(caption)
+    return lambda caption: told(caption) == 2 and "*" in caption and "👉" in caption
 
 
-async def group_and_private(out: Path, only: set[str]) -> None:
+async def group_and_private(out: Path, only: set[str], cast: Cast) -> None:
     async with running_bot(GROUP_SEED) as standin:
-        alice = standin.user("Alice", username="alice")
-        bob = standin.user("Bob", username="bob")
-        group = standin.group("Kafeneio", alice, bob)
-        await start_the_bot(alice, bob)
-        await start_group_match(standin, alice, bob, group, "3 points")
-        board = await play_until(standin, group, [alice, bob], hit_and_forced)
+        if cast.lang == "en":
+            alice = standin.user("Alice", username="alice")
+            bob = standin.user("Bob", username="bob")
+            group = standin.group("Kafeneio", alice, bob)
+            await start_the_bot(alice, bob)
+            await start_group_match(standin, alice, bob, group, "3 points")
+        else:
+            alice, bob = cast.user(standin, 0), cast.user(standin, 1)
+            group = standin.group(cast.people()[4], alice, bob)
+            await start_the_bot(alice, bob)
+            await challenge(standin, cast, alice, bob, group, 3)
+        board = await play_until(standin, group, [alice, bob], hit_and_forced(cast))
         if "group" in only:
-            report(out / "screenshot-group.png", shot(board, out / "screenshot-group.png",
-                                                      sender=BOT_NAME))
+            path = out / cast.file("group")
+            report(path, shot(board, path, sender=BOT_NAME))
         if "private" not in only:
             return
         mover = next(u for u in (alice, bob) if board.mentions(u))
@@ -157,25 +242,22 @@ async def group_and_private(out: Path, only: set[str]) -> None:
         for action in ("f", "m"):
             await tap_and_wait(standin, mover, private, turn_actions(private)[action][0])
             private = private.refresh()
-        report(out / "screenshot-private.png", shot(private, out / "screenshot-private.png"))
+        path = out / cast.file("private")
+        report(path, shot(private, path))
 
 
-async def end(out: Path) -> None:
+async def end(out: Path, cast: Cast) -> None:
+    """The end of a match in Greek (``cast`` English: the pictures' habit), else in
+    ``cast``'s language."""
+    cast = Cast("el") if cast.lang == "en" else cast
     async with running_bot(END_SEED, plays_direct=40) as standin:
-        eleni = standin.user("Ελένη", username="eleni", language_code="el")
-        nikos = standin.user("Νίκος", username="nikos", language_code="el")
-        group = standin.group("Καφενείο", eleni, nikos)
+        eleni, nikos = cast.user(standin, 0), cast.user(standin, 1)
+        group = standin.group(cast.people()[4], eleni, nikos)
         await start_the_bot(eleni, nikos)
-        cmd = eleni.send(group, "/new")
-        card = await group.wait_for_bot_message(after=cmd)
-        await eleni.tap(card, "3 πόντοι")
-        await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""),
-                               what="the challenge")
-        await nikos.tap(card.refresh(), "🎲 Αποδοχή")
-        await standin.wait_for(lambda: live_board(group), what="the first board")
+        await challenge(standin, cast, eleni, nikos, group, 3)
         board = await play_until(standin, group, [eleni, nikos], lambda c: "🏆" in c)
-        report(out / "screenshot-end.png", shot(board, out / "screenshot-end.png",
-                                                sender=BOT_NAME))
+        path = out / ("screenshot-end.png" if cast.lang == "el" else cast.file("end"))
+        report(path, shot(board, path, sender=BOT_NAME))
 
 
 TOP_RESULTS = (("Eleni", "Nikos"), ("Eleni", "Nikos"), ("Maria", "Giorgos"),
@@ -184,47 +266,57 @@ TOP_RESULTS = (("Eleni", "Nikos"), ("Eleni", "Nikos"), ("Maria", "Giorgos"),
 """Who beat whom, in order: everyone has three rated matches or more (listed)."""
 
 
-async def top(out: Path) -> None:
+async def top(out: Path, cast: Cast) -> None:
     from standin.players import ask, won_by_resignation
 
     async with running_bot(GROUP_SEED) as standin:
         names = ("Eleni", "Nikos", "Maria", "Giorgos")
-        users = {n: standin.user(n, username=n.lower()) for n in names}
-        group = standin.group("Kafeneio", *users.values())
+        if cast.lang == "en":
+            users = {n: standin.user(n, username=n.lower()) for n in names}
+            group = standin.group("Kafeneio", *users.values())
+        else:
+            users = {n: cast.user(standin, i) for i, n in enumerate(names)}
+            group = standin.group(cast.people()[4], *users.values())
         for winner, loser in TOP_RESULTS:
-            await won_by_resignation(standin, users[winner], users[loser], group)
+            if cast.lang == "en":
+                await won_by_resignation(standin, users[winner], users[loser], group)
+            else:
+                board = await challenge(standin, cast, users[winner], users[loser], group, 1)
+                await resign(standin, cast, users[loser], group, board)
         board = await ask(users["Giorgos"], group, "/top", "🏆")
-        report(out / "screenshot-top.png", shot(board, out / "screenshot-top.png",
-                                                sender=BOT_NAME))
+        path = out / cast.file("top")
+        report(path, shot(board, path, sender=BOT_NAME))
 
 
-async def replay(out: Path) -> None:
+async def replay(out: Path, cast: Cast) -> None:
     async with running_bot(GROUP_SEED) as standin:
-        alice = standin.user("Alice", username="alice")
-        bob = standin.user("Bob", username="bob")
-        group = standin.group("Kafeneio", alice, bob)
-        await start_the_bot(alice, bob)
-        board = await start_group_match(standin, alice, bob, group, "3 points")
+        if cast.lang == "en":
+            alice = standin.user("Alice", username="alice")
+            bob = standin.user("Bob", username="bob")
+            group = standin.group("Kafeneio", alice, bob)
+            await start_the_bot(alice, bob)
+            board = await start_group_match(standin, alice, bob, group, "3 points")
+        else:
+            alice, bob = cast.user(standin, 0), cast.user(standin, 1)
+            group = standin.group(cast.people()[4], alice, bob)
+            await start_the_bot(alice, bob)
+            board = await challenge(standin, cast, alice, bob, group, 3)
         mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
         for player in (mover, other, mover, other):
             await play_turn(standin, player, group)
-        cmd = alice.send(group, "/resign")
-        menu = await group.wait_for_bot_message(after=cmd)
-        await alice.tap(menu, "🏳 Resign the match")
-        await standin.wait_for(lambda: (b := live_board(group)) is not None
-                               and "wins the match" in b.caption, what="the end")
+        await resign(standin, cast, alice, group, board)
         cmd = alice.send(group, "/history")
         listing = await group.wait_for_bot_message(after=cmd)
-        await alice.tap(listing, next(t for t in listing.button_texts if "Replay" in t))
+        replay_label = cast.t._("▶ Replay #{id}", id=1)
+        await alice.tap(listing, next(t for t in listing.button_texts if t == replay_label))
         shown = await group.wait_for_bot_message(
             after=listing, predicate=lambda m: m.photo_bytes is not None)
         for edits in (1, 2):
             await alice.tap(shown.refresh(), "▶")
             await standin.wait_for(lambda n=edits: shown.refresh().edit_count >= n,
                                    what="the replay stepped")
-        report(out / "screenshot-replay.png", shot(shown.refresh(),
-                                                   out / "screenshot-replay.png",
-                                                   sender=BOT_NAME))
+        path = out / cast.file("replay")
+        report(path, shot(shown.refresh(), path, sender=BOT_NAME))
 
 
 def report(path: Path, size: int) -> None:
@@ -236,18 +328,22 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("-o", "--out", type=Path, default=ROOT / "docs")
     parser.add_argument("--only", nargs="+", choices=("group", "private", "end", "top", "replay"),
                         default=["group", "private", "end", "top", "replay"])
+    parser.add_argument("--lang", default="en", choices=langs(),
+                        help="the players' and the group's language (default: English, the end "
+                             "of a match in Greek)")
     args = parser.parse_args(argv)
+    cast = Cast(args.lang)
     logging.basicConfig(level=logging.WARNING)
     logging.getLogger("apscheduler").setLevel(logging.ERROR)
     only = set(args.only)
     if only & {"group", "private"}:
-        await group_and_private(args.out, only)
+        await group_and_private(args.out, only, cast)
     if "end" in only:
-        await end(args.out)
+        await end(args.out, cast)
     if "top" in only:
-        await top(args.out)
+        await top(args.out, cast)
     if "replay" in only:
-        await replay(args.out)
+        await replay(args.out, cast)
 
 
 if __name__ == "__main__":

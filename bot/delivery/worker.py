@@ -40,7 +40,7 @@ from bot.delivery.publish import HTML, Publisher
 from bot.delivery.reach import blocked_us, left_group, player_blocked
 from bot.delivery.telegram import gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
-from bot.views.board_image import DEFAULT_LOOK, Look, draw_board_async
+from bot.views.board_image import Look, draw_board_async
 from rules.match import Phase
 from storage.results import BoardMessageView, LoggedTurn, MatchView
 from storage.usecases import DeliveryWork
@@ -397,7 +397,9 @@ class Delivery:
     def _looks(for_seat: int | None, mv: MatchView) -> Look:
         """A player's private board has their look (``/settings``); a shared board (a group's,
         where the group's settings win) the default one."""
-        return DEFAULT_LOOK if for_seat is None else Look.of(mv.seats[for_seat].player)
+        if for_seat is None:
+            return Look.shared(mv.chat_language)
+        return Look.of(mv.seats[for_seat].player)
 
     def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
         """A board posted in a player's private chat comes silently when they turned notices

@@ -32,9 +32,10 @@ from bot.views.keyboards import (
     new_card_keyboard,
     offered_levels_for,
 )
+from bot.views.lang_defaults import no_triple_default
 from bot.views.player_settings import move_seconds_of
 from computer.decide import default_level
-from rules.game import DEFAULT_KIND
+from rules.game import DEFAULT_KIND, find_kind
 from storage.results import ChallengeView
 
 # matched with fullmatch: the whole argument or nothing
@@ -126,7 +127,7 @@ async def on_new_card(update: Update, context: Ctx, cb: Callback) -> None:
                                     owner=user.id, game=game, cafe=cafe))
         return
     length = int(first)
-    no_triple = flag == "n"
+    no_triple = flag == "n" and find_kind(game).triple  # ticked in Turkish, kept on a game switch
     group = is_group(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
@@ -172,11 +173,12 @@ async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
 async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int | None,
                         game: str, length: int) -> None:
     """``/new plakoto 5``: the challenge made at once, with the card's defaults for the rest
-    (the operator's time per move, backgammons counting 3, the game's café start)."""
+    (the operator's time per move, backgammons counting 3 unless the language's players count
+    them 2 (:mod:`bot.views.lang_defaults`), the game's café start)."""
     group = is_group(msg.chat)
     thread = msg.message_thread_id if (group and msg.is_topic_message) else None
     res = await p.uc.create_challenge(
-        user.id, length=length, no_triple=False,
+        user.id, length=length, no_triple=no_triple_default(t.lang) and find_kind(game).triple,
         chat_id=msg.chat.id if group else None, group=group, thread_id=thread, target_id=target,
         move_seconds=None, game_type=game, winner_starts=cafe_default(game) and game in CAFE_GAMES)
     if not res.ok or res.challenge is None:

@@ -22,13 +22,14 @@ from bot.views import texts
 from bot.views.callbacks import Callback, parse_id
 from bot.views.game_choice import bad_new_args_text, new_args, split_game, unknown_game_text
 from bot.views.games import GAME_RULES, portes_rules
-from bot.views.i18n import LANG_NAMES, LANGS, Tr, tr
+from bot.views.i18n import Tr, lang_name, langs, tr
 from bot.views.keyboards import (
     games_keyboard,
     lang_keyboard,
     notices_keyboard,
     url_keyboard,
 )
+from bot.views.lang_defaults import favourite_game, no_triple_default
 from bot.views.reveal import dice_help_text
 from rules.game import DEFAULT_KIND
 from storage.results import ActionResult
@@ -105,7 +106,7 @@ async def cmd_help(update: Update, context: Ctx) -> None:
         return
     p, msg, _, t = sender
     if is_group(msg.chat):  # a few lines here; the full help in the private chat
-        text = help_texts.group_help_text(t, LANG_NAMES[t.lang])
+        text = help_texts.group_help_text(t, lang_name(t.lang))
         await msg.reply_text(text, parse_mode=HTML, reply_markup=url_keyboard(
             "📖 " + t._("Full help"), p.link("help")), do_quote=True)
         return
@@ -184,7 +185,7 @@ async def cmd_lang(update: Update, context: Ctx) -> None:
 
 def only_admins_text(t: Tr, lang: str) -> str:
     return t._("This group's language is {name}. Only the group's admins can change it.",
-               name=LANG_NAMES[lang])
+               name=lang_name(lang))
 
 
 async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
@@ -193,8 +194,11 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
     p = portes(context)
     q = update.callback_query
     assert q is not None
-    lang = cb.arg if cb.arg in LANGS else "en"
     msg = q.message if isinstance(q.message, Message) else None
+    if cb.arg not in langs():  # not a button we send (a language since removed): nothing changes
+        await q.answer(texts.error_text(p.t_user(q.from_user), "stale"), show_alert=True)
+        return
+    lang = cb.arg
     if msg is not None and is_group(msg.chat):
         if not await is_group_admin(context, msg.chat, q.from_user):
             current = await p.lang_for_chat(msg.chat.id, q.from_user)
@@ -207,7 +211,7 @@ async def on_lang(update: Update, context: Ctx, cb: Callback) -> None:
         p.user_lang[user.id] = lang
     await q.answer()
     if msg is not None:
-        await quietly(msg.edit_text(tr(lang)._("Language: {name}", name=LANG_NAMES[lang])))
+        await quietly(msg.edit_text(tr(lang)._("Language: {name}", name=lang_name(lang))))
 
 
 async def cmd_notices(update: Update, context: Ctx) -> None:
@@ -279,10 +283,13 @@ async def new_card_or_challenge(p: Portes, t: Tr, msg: Message, user: User, targ
         return
     game, length = read
     if length is not None:
-        await new_from_args(p, t, msg, user, target, game or DEFAULT_KIND, length)
+        await new_from_args(p, t, msg, user, target, game or favourite_game(t.lang), length)
         return
-    await show_new_card(msg, t, False, target, None, p.settings.timeouts.move_timeout,
-                        edit=False, owner=user.id, game=game or DEFAULT_KIND)
+    # the card's first choices are its language's (Long Nardy first in Russian, no triple in
+    # Turkish: bot.views.lang_defaults), each still a tap away from changing
+    await show_new_card(msg, t, no_triple_default(t.lang), target, None,
+                        p.settings.timeouts.move_timeout, edit=False, owner=user.id,
+                        game=game or favourite_game(t.lang))
 
 
 async def cmd_games(update: Update, context: Ctx) -> None:

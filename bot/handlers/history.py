@@ -20,7 +20,7 @@ from telegram.constants import ChatType
 from bot.delivery.telegram import quietly
 from bot.handlers.common import Ctx
 from bot.state import command_sender, tapped
-from bot.views.board_image import DEFAULT_LOOK, Look, draw_board_async
+from bot.views.board_image import Look, draw_board_async
 from bot.views.callbacks import Action, Callback, encode
 from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
@@ -194,7 +194,7 @@ async def on_replay(update: Update, context: Ctx, cb: Callback, *, anew: bool = 
     await q.answer()
     turn, shown = steps[index]
     private = q.message is not None and q.message.chat.type == ChatType.PRIVATE
-    look = Look.of(await p.uc.get_player(q.from_user.id)) if private else DEFAULT_LOOK
+    look = Look.of(await p.uc.get_player(q.from_user.id)) if private else Look.shared(t.lang)
     photo = await draw_board_async(shown, turn.player, look)
     caption = step_caption(t, record, steps, index)
     markup = replay_keyboard(t, record.match.id, steps, index, q.from_user.id)

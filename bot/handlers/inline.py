@@ -23,7 +23,6 @@ from bot.views import texts
 from bot.views.callbacks import Callback
 from bot.views.games import (
     GAME_LETTERS,
-    GAME_NAMES,
     GAME_OF_LETTER,
     cafe_default,
     game_name,
@@ -31,6 +30,7 @@ from bot.views.games import (
 )
 from bot.views.i18n import Tr
 from bot.views.keyboards import challenge_keyboard, inline_accept_keyboard
+from bot.views.lang_defaults import games_in_order, no_triple_default
 from rules.game import DEFAULT_KIND, KINDS, find_kind
 from rules.match import MATCH_LENGTHS, match_lengths
 from storage.results import ChallengeResult, ChallengeView
@@ -49,7 +49,8 @@ MAX_RESULTS = 50
 """Telegram takes at most 50 results per answer to an inline query."""
 
 GAME_WORDS = {key: kind.stems for key, kind in KINDS.items()}
-"""What in a query names a game (lower case, without accents), in Greek or English."""
+"""What in a query names a game (lower case, without accents), in each of the bot's languages
+(the registry's stems: Turkish "tavla" is Portes; "tavli", the tavli match, is written out)."""
 
 
 def plain(text: str) -> str:
@@ -61,6 +62,8 @@ def plain(text: str) -> str:
 KNOWN_WORDS = frozenset({
     "no", "triple", "without", "point", "points", "match", "to",
     "χωρις", "τριπλο", "ποντο", "ποντος", "ποντοι", "ποντους", "αγωνας", "στους", "στον",
+    "без", "кокса", "очко", "очка", "очков", "матч", "до",
+    "uclu", "yok", "puan", "puanlık", "mac",
 })
 """Words of a query that narrow the cards without naming a game (lower case, no accents)."""
 
@@ -77,14 +80,16 @@ def unknown_word(query: str) -> str | None:
     return None
 
 
-def inline_choices(query: str) -> list[tuple[str, int, bool]]:
+def inline_choices(query: str, lang: str = "en") -> list[tuple[str, int, bool]]:
     """The cards an inline query offers, in order: (game, length, no triple). A game's name in
-    the query keeps that game, a length that length, "no"/"χωρίς" puts "no triple" first."""
+    the query keeps that game, a length that length, "no"/"χωρίς"/"без"/"yok" puts "no triple"
+    first (and so does Turkish, where tavla has no triple); the games in ``lang``'s order."""
     words = plain(query)
-    games = [g for g, stems in GAME_WORDS.items() if any(s in words for s in stems)]
-    games = games or list(GAME_NAMES)
+    order = games_in_order(lang)
+    games = [g for g in order if any(s in words for s in GAME_WORDS[g])] or list(order)
     asked = [n for n in MATCH_LENGTHS if str(n) in words]
-    no_triple_first = "no" in words or "χωρ" in words
+    no_triple_first = (no_triple_default(lang) or "no" in words or "χωρ" in words
+                       or "без" in words or "yok" in words)
     choices: list[tuple[str, int, bool]] = []
     for game in games:  # the lengths /new offers for the game (a tavli match: 3, 5, 7)
         lengths = [n for n in match_lengths(game) if n in asked] or list(match_lengths(game))
@@ -128,10 +133,10 @@ async def on_inline_query(update: Update, context: Ctx) -> None:
             id=result_id(game, n, nt), title=inline_result_title(t, game, n, nt),
             description=inline_description(t, game),
             input_message_content=InputTextMessageContent(
-                texts.challenge_line(t, name, t._("anyone"), n, game), parse_mode=HTML),
+                texts.challenge_line(t, name, None, n, game), parse_mode=HTML),
             reply_markup=inline_accept_keyboard(t, n, nt, q.from_user.id, GAME_LETTERS[game]),
         )
-        for game, n, nt in inline_choices(q.query)
+        for game, n, nt in inline_choices(q.query, t.lang)
     ]
     word = unknown_word(q.query)
     button = None if word is None else InlineQueryResultsButton(

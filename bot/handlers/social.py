@@ -26,7 +26,7 @@ from bot.state import Portes, command_sender, tapped
 from bot.views.callbacks import Action, Callback, encode
 from bot.views.echo import CAPTION_LIMIT, echoed, u16len
 from bot.views.game_choice import (
-    DEFAULT_GAME,
+    default_game,
     games_list,
     players_keyboard,
     split_game,
@@ -73,7 +73,7 @@ async def cmd_top(update: Update, context: Ctx) -> None:
     if rest:
         await msg.reply_text(unknown_game_text(t, " ".join(rest), "/top"), do_quote=True)
         return
-    game = game or await p.uc.last_game(user.id) or DEFAULT_GAME
+    game = game or await p.uc.last_game(user.id) or default_game(t)
     text, picture = await top_answer(p, t, msg.chat, user.id, game)
     markup = top_keyboard(t, game, user.id)
     if picture is None:
@@ -146,7 +146,7 @@ async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
                               caption: str) -> bytes | None:
     """The leaderboard drawn (its text goes as the caption), or ``None`` when text reads as
     well: nobody listed, a caption over Telegram's limit, or a name the font cannot draw."""
-    lines = picture_lines(board)
+    lines = picture_lines(t, board)
     heading = printable(leaderboard_title(t, title, board.game).removeprefix("🏆"))
     too_long = u16len(caption) > CAPTION_LIMIT
     if not board.top or too_long or heading is None or lines is None:
@@ -159,7 +159,7 @@ async def leaderboard_picture(t: Tr, board: Leaderboard, title: str | None,
                                    matches_label=t._("matches"))
 
 
-def picture_lines(board: Leaderboard) -> list[Line] | None:
+def picture_lines(t: Tr, board: Leaderboard) -> list[Line] | None:
     """The picture's lines: the names without the symbols the font lacks (the caption keeps
     them whole); ``None`` when a name would lose a letter (then no picture)."""
     ranked = list(board.top)
@@ -171,7 +171,7 @@ def picture_lines(board: Leaderboard) -> list[Line] | None:
         name = printable(r.name)
         if name is None:
             return None
-        lines.append(Line(r.rank, name, rating_text(r.rating, r.matches), r.matches,
+        lines.append(Line(r.rank, name, rating_text(t, r.rating, r.matches), r.matches,
                           mine=r.player_id == me, provisional=r.provisional))
     return lines
 
@@ -224,7 +224,7 @@ async def _other_named(p: Portes, msg: Message, user: User, t: Tr, wanted: str,
     names = [pl.name for pl in choices]
     buttons = [(pl.id, player_label(pl, names.count(pl.name) > 1),
                 game or await p.uc.last_game(user.id, pl.id) or await p.uc.last_game(user.id)
-                or DEFAULT_GAME) for pl in choices]
+                or default_game(t)) for pl in choices]
     await msg.reply_text(which_player_text(t, wanted, found=bool(matching)), do_quote=True,
                          reply_markup=players_keyboard(user.id, buttons))
     return None
@@ -245,10 +245,10 @@ async def stats_answer(p: Portes, t: Tr, chat: Chat, who: tuple[int, int | None]
     player, other = who
     if other is not None:
         game = (game or await p.uc.last_game(player, other) or await p.uc.last_game(player)
-                or DEFAULT_GAME)
+                or default_game(t))
         h2h = await p.uc.head_to_head(player, other, game=game)
         return head_to_head_text(t, h2h), game
-    game = game or await p.uc.last_game(player) or DEFAULT_GAME
+    game = game or await p.uc.last_game(player) or default_game(t)
     group = is_group(chat)
     stats = await p.uc.player_stats(player, chat.id if group else None, game=game)
     return stats_text(t, stats, group), game

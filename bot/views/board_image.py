@@ -14,13 +14,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import cast
 
-from bot.views.i18n import tr
+from bot.views.games import game_name
+from bot.views.i18n import DEFAULT_LANG, lang_of, tr
 from rendering import OPPOSITE_WAYS, SAME_WAY, TableView, points_of, render_board, render_table
 from rendering.geometry import Side
+from rendering.leaderboard import drawable
 from rendering.paint import OPPONENT, VIEWER
 from rendering.theme import CLASSIC, THEMES
 from rules.common.dice import Dice
-from rules.game import DEFAULT_KIND, GAMES, find_game, find_kind, game_of
+from rules.game import DEFAULT_KIND, GAMES, find_kind, game_of
 from rules.match import Match, Phase
 from rules.position import Move, Position
 from rules.steps.board import StepsPosition, other_side_point
@@ -29,19 +31,26 @@ from storage.results import PlayerView
 
 @dataclass(frozen=True)
 class Look:
-    """How a board is drawn for whoever reads it: a theme's name (``rendering.THEMES``) and
-    the side of the viewer's home board. A group's boards have the default look; a player's
-    private boards theirs (``/settings``)."""
+    """How a board is drawn for whoever reads it: a theme's name (``rendering.THEMES``), the
+    side of the viewer's home board and the language of the game's name drawn on it. A group's
+    boards have the default look in the group's language; a player's private boards theirs
+    (``/settings``)."""
 
     theme: str = CLASSIC.name
     home: str = "right"
+    lang: str = DEFAULT_LANG
 
     @classmethod
     def of(cls, player: PlayerView | None) -> Look:
         if player is None:
             return DEFAULT_LOOK
         theme = player.theme if player.theme in THEMES else CLASSIC.name
-        return cls(theme, "left" if player.home == "left" else "right")
+        return cls(theme, "left" if player.home == "left" else "right", lang_of(player.language))
+
+    @classmethod
+    def shared(cls, lang: str | None) -> Look:
+        """A group's board: the standard look, the group's language."""
+        return cls(lang=lang_of(lang))
 
 
 DEFAULT_LOOK = Look()
@@ -63,7 +72,7 @@ def _draw(
     if not game_of(position).caps.bar_and_hits:  # the table of the step-engine games
         board = cast(StepsPosition, position)
         return render_table(tavli_view(board, viewer_on_roll, colour, dice, last_play,
-                                       last_by_viewer, score, look, moves_made))
+                                       last_by_viewer, score, look, moves_made, title))
     return render_board(
         position,
         viewer_on_roll=viewer_on_roll,
@@ -79,21 +88,18 @@ def _draw(
     )
 
 
-@functools.cache
-def game_board_title(game: str) -> str:
-    """The game's name on a board, in both languages (one image serves every reader):
-    "Πλακωτό · Plakoto"."""
-    name = find_game(game).name
-    return f"{tr('el')._(name)} · {tr('en')._(name)}"
-
-
-def board_title(match: Match) -> str:
-    """The title of a match's boards: the game's name, except on the default game's boards
-    outside a rotation (a Portes match's boards have none; a tavli match's have it, as the
-    games change)."""
+def board_title(match: Match, lang: str = DEFAULT_LANG) -> str:
+    """The game's name on a board, in the reader's language (a group's board: the group's),
+    in English where the font cannot draw it. The default game's boards have it only in a
+    rotation, where the games change (a Portes match's boards have none)."""
     if match.variant == DEFAULT_KIND and not find_kind(match.game_type).is_rotation:
         return ""
-    return game_board_title(match.variant)
+    return drawn_game_name(match.variant, lang)
+
+
+def drawn_game_name(game: str, lang: str) -> str:
+    name = game_name(tr(lang), game)
+    return name if drawable(name) else game_name(tr(DEFAULT_LANG), game)
 
 
 def tavli_view(
@@ -106,11 +112,13 @@ def tavli_view(
     score: tuple[int, int, int],
     look: Look,
     moves_made: tuple[Move, ...] = (),
+    title: str | None = None,
 ) -> TableView:
     """A Plakoto, Fevga or Long Nardy board (``position`` from the viewer's side) as the
     renderer's neutral view: stacks bottom to top (a pinned checker under its pinner), each
     side's course, the last play's hops in the viewer's numbering, and the viewer's moves so far
-    this turn (``moves_made``, already played on ``position``) with the dice they used."""
+    this turn (``moves_made``, already played on ``position``) with the dice they used, and the
+    game's name (``title``; ``None``: in the look's language)."""
     stacks: dict[int, list[Side]] = {}
     for point in range(1, 25):
         n, pin = position.board[point], position.pins[point]
@@ -126,7 +134,8 @@ def tavli_view(
         return other_side_point(variant, point)
 
     return TableView(
-        points_of(stacks), title=game_board_title(variant),
+        points_of(stacks),
+        title=drawn_game_name(game_of(position).key, look.lang) if title is None else title,
         courses=SAME_WAY if game_of(position).caps.same_way else OPPOSITE_WAYS,
         off=(position.mover_off, position.opponent_off),
         viewer_color="white" if colour == "white" else "black",
@@ -158,7 +167,7 @@ def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[obj
     score = (match.score[viewer], match.score[1 - viewer], match.length)
     colour = "white" if viewer == 0 else "black"
     return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look,
-            board_title(match), made)
+            board_title(match, look.lang), made)
 
 
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")

@@ -1,14 +1,17 @@
 """Which game ``/top`` and ``/stats`` show: ratings, leaderboards and records are kept per game
 (issue 15), so each answer is about one game, named in its title, with buttons to switch.
 
-- **Named**: ``/top plakoto``, ``/stats Φεύγα``, ``/top μακρύ νάρδι``: the English or the Greek
-  name, any case, with or without accents (:func:`split_game`). ``tavli`` is the tavli match
-  (Portes, Plakoto and Fevga in turn), a game of its own with its own ratings.
+- **Named**: ``/top plakoto``, ``/stats Φεύγα``, ``/top длинные нарды``: the game's key or its
+  name in any of the bot's languages, any case, with or without accents (:func:`split_game`).
+  ``tavli`` is the tavli match (Portes, Plakoto and Fevga in turn), a game of its own with its
+  own ratings.
 - **Not named**: the game of the player's last ended match (against anyone, the computer too;
-  for head to head, the last between the two, else the player's last), else Portes. Someone who
+  for head to head, the last between the two, else the player's last), else the favourite of
+  the reader's language (:mod:`bot.views.lang_defaults`: Portes, Long Nardy in Russian). Someone who
   has just finished a Plakoto match and sends ``/top`` wants Plakoto's leaderboard; someone who
-  never played sees Portes's, the game most played.
-- **Buttons** under the answer, one per game, the game shown ticked (``✔ Plakoto``). Callback
+  never played sees the game most played where they are.
+- **Buttons** under the answer, one per game in the language's order, the game shown ticked
+  (``✔ Plakoto``). Callback
   data: ``lb:0:0:<letter>@<owner>`` under ``/top`` and ``sg:<player>:0:<letter>[-<other>]@<player>``
   under ``/stats``: the owner's taps switch the card; anyone else tapping it in a group gets a
   new message of their own (this chat's leaderboard of that game with their place, or their own
@@ -18,23 +21,46 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 
 from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.views.callbacks import Action, encode
 from bot.views.echo import echoed
-from bot.views.games import GAME_LETTERS, GAME_NAMES, GAME_OF_LETTER, game_name
-from bot.views.i18n import Tr
-from rules.game import DEFAULT_KIND, KINDS
+from bot.views.games import GAME_LETTERS, GAME_OF_LETTER, game_name
+from bot.views.i18n import Tr, langs, locales_dir, tr
+from bot.views.lang_defaults import favourite_game, games_in_order
+from rules.game import KINDS
 from rules.match import MATCH_LENGTHS
 
-DEFAULT_GAME = DEFAULT_KIND
-ROWS = tuple(tuple(list(KINDS)[i:i + 3]) for i in range(0, len(KINDS), 3))
-"""The switch buttons, in /new's order, three to a row."""
+
+def default_game(t: Tr) -> str:
+    """The game shown when none is named and the player has played none."""
+    return favourite_game(t.lang)
+
+
+THIRD_OF_A_ROW = 12
+"""The characters a button a third of a phone's width shows whole ("✔ Uzun tavla")."""
+
+
+def game_rows(t: Tr) -> list[tuple[str, ...]]:
+    """The games in ``t``'s language's order, three a row where each ticked name fits a third
+    of a phone's width, else two ("✔ Короткие нарды" would be cut)."""
+    rows: list[tuple[str, ...]] = []
+    row: tuple[str, ...] = ()
+    for game in games_in_order(t.lang):
+        wider = (*row, game)
+        longest = max(len(game_name(t, g)) + 2 for g in wider)
+        if len(wider) > (3 if longest <= THIRD_OF_A_ROW else 2):
+            rows.append(row)
+            wider = (game,)
+        row = wider
+    return [*rows, row]
 
 
 def plain(text: str) -> str:
@@ -44,10 +70,21 @@ def plain(text: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-ALIASES = {plain(name): key for key, kind in KINDS.items()
-           for name in (key, kind.name, *kind.aliases)}
-"""Every name a game is known by (English and Greek, from the registry :mod:`rules.game`), as
-:func:`plain` leaves it."""
+@functools.cache
+def _aliases(root: Path) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for key, kind in KINDS.items():
+        names = [key, *kind.aliases, *(game_name(tr(lang), key) for lang in langs())]
+        for name in names:
+            found.setdefault(plain(name), key)
+    return found
+
+
+def aliases() -> dict[str, str]:
+    """Every name a game is known by (its key, the registry's aliases, its name in every
+    language of the bot), as :func:`plain` leaves it; a name two games share (none today) is
+    the first game's."""
+    return _aliases(locales_dir())
 
 
 def split_game(args: Sequence[str]) -> tuple[str | None, list[str]]:
@@ -56,7 +93,7 @@ def split_game(args: Sequence[str]) -> tuple[str | None, list[str]]:
     words = list(args)
     for size in (2, 1):
         for i in range(len(words) - size + 1):
-            game = ALIASES.get(plain(" ".join(words[i:i + size])))
+            game = aliases().get(plain(" ".join(words[i:i + size])))
             if game is not None:
                 return game, words[:i] + words[i + size:]
     return None, words
@@ -79,8 +116,8 @@ def bad_new_args_text(t: Tr, words: Sequence[str]) -> str:
 
 
 def games_list(t: Tr) -> str:
-    """The games' names in the reader's language, in /new's order."""
-    return ", ".join(game_name(t, game) for game in GAME_NAMES)
+    """The games' names in the reader's language, in its order (its favourite first)."""
+    return ", ".join(game_name(t, game) for game in games_in_order(t.lang))
 
 
 def unknown_game_text(t: Tr, word: str, command: str) -> str:
@@ -92,7 +129,7 @@ def game_keyboard(t: Tr, shown: str, data: dict[str, str]) -> Markup:
     """One button per game (``data``: each game's callback data), ``shown`` ticked."""
     return Markup([
         [Btn(("✔ " if game == shown else "") + game_name(t, game), callback_data=data[game])
-         for game in row] for row in ROWS
+         for game in row] for row in game_rows(t)
     ])
 
 

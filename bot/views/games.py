@@ -5,7 +5,7 @@ mother and a drawn Plakoto, why hints are Portes only, and each game's rules on 
 from __future__ import annotations
 
 from bot.views.i18n import N_, Tr
-from rules.game import DEFAULT_KIND, KINDS
+from rules.game import DEFAULT_KIND, GAMES, KINDS
 from rules.match import Match
 
 GAME_NAMES = {key: kind.name for key, kind in KINDS.items()}
@@ -42,7 +42,10 @@ def cafe_line(t: Tr, game: str, on: bool, length: int | None = None) -> str | No
 
 
 def game_name(t: Tr, game: str) -> str:
-    return t._(GAME_NAMES.get(game, GAME_NAMES[DEFAULT_KIND]))
+    """A kind's or a game's name in ``t``'s language (the registry's message id, so a game
+    registered later is named too); an unknown key reads as the default kind."""
+    named = KINDS.get(game) or GAMES.get(game) or KINDS[DEFAULT_KIND]
+    return t._(named.name)
 
 
 def game_title(t: Tr, match: Match) -> str:

@@ -4,7 +4,7 @@ dice, time, notices, the computer, reviews, history, ratings and the board work.
 from __future__ import annotations
 
 from bot.views.games import choosing_help, games_intro
-from bot.views.i18n import Tr
+from bot.views.i18n import Tr, lang_names
 from bot.views.player_settings import settings_help
 
 
@@ -20,10 +20,10 @@ def commands_text(t: Tr, username: str) -> str:
         "to send to a friend, or a match against the computer)\n"
         "/games: your matches\n/resign: resign a game or the match\n"
         "/review: review a finished match\n/rules: the rules of each game\n"
-        "/lang: Ελληνικά / English\n/notices: notices of your turn, on or off\n"
+        "/lang: {languages}\n/notices: notices of your turn, on or off\n"
         "/help: how to play\n\n"
         "From any chat, type @{bot} and pick a game and a length to post a challenge.",
-        bot=username,
+        bot=username, languages=lang_names(),
     )
 
 

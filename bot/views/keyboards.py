@@ -9,8 +9,9 @@ from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.views.callbacks import Action, encode, move_arg
-from bot.views.games import CAFE_GAMES, GAME_LETTERS, GAME_NAMES, cafe_default, game_name
-from bot.views.i18n import LANG_NAMES, LANGS, Tr
+from bot.views.game_choice import game_rows as rows_of_games
+from bot.views.games import CAFE_GAMES, GAME_LETTERS, cafe_default, game_name
+from bot.views.i18n import Tr, lang_name, langs
 from bot.views.player_settings import move_buttons
 from bot.views.texts import match_label, match_state, move_words, opponent_name
 from bot.views.turn_choices import destinations, direct_plays, point_label, sources
@@ -103,12 +104,12 @@ def turn_keyboard(
 
 
 def game_rows(game: str, t: Tr, arg: Callable[[str], str], owner: int) -> list[list[Btn]]:
-    """The /new card's first rows: the games, in :data:`GAME_NAMES`'s order, ``game`` ticked;
-    ``arg(letter)`` is the card's argument with that game chosen."""
-    games = [Btn(("✔ " if g == game else "") + game_name(t, g),
+    """The /new card's first rows: the games, in the order of ``t``'s language (its favourite
+    first, :mod:`bot.views.lang_defaults`), ``game`` ticked; ``arg(letter)`` is the card's argument
+    with that game chosen."""
+    return [[Btn(("✔ " if g == game else "") + game_name(t, g),
                  callback_data=encode(Action.NEW, 0, 0, arg(GAME_LETTERS[g]), owner=owner))
-             for g in GAME_NAMES]
-    return [games[:3], games[3:]]
+             for g in row] for row in rows_of_games(t)]
 
 
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
@@ -252,8 +253,10 @@ def rematch_keyboard(t: Tr, match_id: int, *, review: bool = True) -> Markup:
 
 
 def lang_keyboard() -> Markup:
-    return Markup([[Btn(LANG_NAMES[lang], callback_data=encode(Action.LANG, 0, 0, lang))
-                    for lang in LANGS]])
+    """A button per language of the bot (every catalogue folder), two a row."""
+    buttons = [Btn(lang_name(lang), callback_data=encode(Action.LANG, 0, 0, lang))
+               for lang in langs()]
+    return Markup([buttons[i:i + 2] for i in range(0, len(buttons), 2)])
 
 
 def notices_keyboard(t: Tr, on: bool, owner: int) -> Markup:

@@ -17,7 +17,7 @@ from telegram import InlineKeyboardButton as Btn
 from telegram import InlineKeyboardMarkup as Markup
 
 from bot.views.callbacks import Action, encode
-from bot.views.i18n import LANG_NAMES, LANGS, N_, Tr
+from bot.views.i18n import N_, Tr, lang_name, langs
 from rendering.theme import THEMES
 
 THEME_NAMES = tuple(THEMES)
@@ -49,8 +49,9 @@ def state_code(s: PlayerSettings) -> int:
     """The settings as one small number: the version field of the card's buttons."""
     theme = THEME_NAMES.index(s.theme) if s.theme in THEME_NAMES else 0
     home = HOMES.index(s.home) if s.home in HOMES else 0
-    lang = LANGS.index(s.lang) if s.lang in LANGS else 0
-    return ((int(s.notices) * len(LANGS) + lang) * len(HOMES) + home) * len(THEME_NAMES) + theme
+    offered = langs()
+    lang = offered.index(s.lang) if s.lang in offered else 0
+    return ((int(s.notices) * len(offered) + lang) * len(HOMES) + home) * len(THEME_NAMES) + theme
 
 
 def parse_change(arg: str | None) -> tuple[str, str] | None:
@@ -59,7 +60,7 @@ def parse_change(arg: str | None) -> tuple[str, str] | None:
     if m is None:
         return None
     what, value = m.groups()
-    allowed = {"th": THEME_NAMES, "home": HOMES, "lang": LANGS, "nt": ("on", "off")}[what]
+    allowed = {"th": THEME_NAMES, "home": HOMES, "lang": langs(), "nt": ("on", "off")}[what]
     return (what, value) if value in allowed else None
 
 
@@ -72,7 +73,7 @@ def settings_text(t: Tr, s: PlayerSettings) -> str:
         "⚙️ <b>" + t._("Your settings") + "</b>",
         "🎨 " + t._("Board: {theme}", theme=t._(THEME_LABELS.get(s.theme, s.theme))),
         "🏠 " + home,
-        "🌐 " + t._("Language: {name}", name=LANG_NAMES.get(s.lang, s.lang)),
+        "🌐 " + t._("Language: {name}", name=lang_name(s.lang)),
         notices,
         "",
         t._("They apply here, in our private chat, and to the boards you get here. In a group, "
@@ -98,12 +99,13 @@ def settings_keyboard(t: Tr, s: PlayerSettings, owner: int) -> Markup:
         return Btn(("✔ " if chosen else "") + label,
                    callback_data=encode(Action.SETTINGS, 0, code, change, owner=owner))
 
+    languages = [button(lang_name(lang), s.lang == lang, f"lang-{lang}") for lang in langs()]
     return Markup([
         [button("🎨 " + t._(THEME_LABELS.get(name, name)), s.theme == name, f"th-{name}")
          for name in THEME_NAMES],
         [button("◧ " + t._("Home left"), s.home == "left", "home-left"),
          button(t._("Home right") + " ◨", s.home == "right", "home-right")],
-        [button(LANG_NAMES[lang], s.lang == lang, f"lang-{lang}") for lang in LANGS],
+        *(languages[i:i + 2] for i in range(0, len(languages), 2)),
         [button("🔔 " + t._("Notices on"), s.notices, "nt-on"),
          button("🔕 " + t._("Notices off"), not s.notices, "nt-off")],
     ])

@@ -7,7 +7,7 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from bot.views.i18n import Tr
+from bot.views.i18n import LUCK, ONE_DECIMAL, WHOLE, Tr
 from bot.views.skill import grade_text, scale_text, thousandths
 from bot.views.texts import move_words, names, opponent_name
 from storage.results import MatchSummary, MatchView
@@ -21,8 +21,8 @@ def hint_text(t: Tr, h: Hint) -> str:
     """One short line (a callback alert holds 200 characters)."""
     text = t._("💡 Best play: {play}", play=move_words(t, h.text)) + "\n" + t._(
         "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
-        win=f"{100 * h.win:.1f}", gammon=f"{100 * h.win_gammon:.1f}",
-        lose_gammon=f"{100 * h.lose_gammon:.1f}")
+        win=t.number(100 * h.win, ONE_DECIMAL), gammon=t.number(100 * h.win_gammon, ONE_DECIMAL),
+        lose_gammon=t.number(100 * h.lose_gammon, ONE_DECIMAL))
     return text[:200]
 
 
@@ -41,7 +41,7 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
                              dice=str(w.dice),
                              played=html.escape(move_words(t, w.played_text)),
                              best=html.escape(move_words(t, w.best_text)),
-                             lost=f"{thousandths(w.equity_lost):.0f}"))
+                             lost=t.number(thousandths(w.equity_lost), WHOLE)))
     lines += ["", t._("Error rate: the equity lost per decision against the engine's choice, in "
                       "thousandths of a point (so is a worst play's loss); luck in points, "
                       "positive when the dice were better than average."), scale_text(t)]
@@ -55,13 +55,13 @@ def player_review_line(t: Tr, name: str, pr: PlayerReview) -> str:
     """``Alice: Advanced, error rate 8.4 per decision (23 decisions), luck +0.42``."""
     if not pr.decisions:
         return t._("<b>{player}</b>: no decision to grade (every play was forced), luck {luck}",
-                   player=name, luck=f"{pr.luck:+.2f}")
+                   player=name, luck=t.number(pr.luck, LUCK))
     rate = thousandths(pr.average_equity_lost)
     return t.ngettext(
         "<b>{player}</b>: {grade}, error rate {rate} per decision ({n} decision), luck {luck}",
         "<b>{player}</b>: {grade}, error rate {rate} per decision ({n} decisions), luck {luck}",
-        pr.decisions, player=name, grade=grade_text(t, rate), rate=f"{rate:.1f}",
-        luck=f"{pr.luck:+.2f}")
+        pr.decisions, player=name, grade=grade_text(t, rate),
+        rate=t.number(rate, ONE_DECIMAL), luck=t.number(pr.luck, LUCK))
 
 
 def finished_matches_text(t: Tr, matches: Sequence[MatchSummary]) -> str:

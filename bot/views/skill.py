@@ -47,7 +47,7 @@ def scale_text(t: Tr) -> str:
     bands = []
     low = 0.0
     for limit, grade in GRADES:
-        bands.append(f"{t._(grade)} {low:g}–{limit:g}")
+        bands.append(f"{t._(grade)} {t.number(low)}–{t.number(limit)}")
         low = limit
-    bands.append(f"{t._(WORST)} {low:g}+")
+    bands.append(f"{t._(WORST)} {t.number(low)}+")
     return t._("GNU Backgammon's grades: {bands}.", bands=", ".join(bands))

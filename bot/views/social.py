@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.views.echo import echoed
 from bot.views.game_choice import games_list
 from bot.views.games import game_name
-from bot.views.i18n import Tr
+from bot.views.i18n import ONE_DECIMAL, SIGNED, WHOLE, Tr
 from storage.ratings import LISTED_FROM, PROVISIONAL_BELOW, Standing, deleted_player
 from storage.social import ChatPlayer, HeadToHead, Leaderboard, PlayerStats, Ranked, Record
 
@@ -29,16 +29,16 @@ def name_of(t: Tr, player_id: int, name: str) -> str:
     return t._("a deleted player") if deleted_player(player_id) or not name else name
 
 
-def rating_text(rating: float, matches: int) -> str:
-    """``1542.1``, with ``*`` while the rating is provisional."""
-    return f"{rating:.1f}" + ("*" if matches < PROVISIONAL_BELOW else "")
+def rating_text(t: Tr, rating: float, matches: int) -> str:
+    """``1542.1`` (``1542,1`` in Russian), with ``*`` while the rating is provisional."""
+    return t.number(rating, ONE_DECIMAL) + ("*" if matches < PROVISIONAL_BELOW else "")
 
 
 def ranked_line(t: Tr, r: Ranked) -> str:
     return t.ngettext("{rank}. {name} · {rating} · {n} match",
                       "{rank}. {name} · {rating} · {n} matches", r.matches,
                       rank=r.rank, name=name_of(t, r.player_id, r.name),
-                      rating=rating_text(r.rating, r.matches))
+                      rating=rating_text(t, r.rating, r.matches))
 
 
 def leaderboard_title(t: Tr, group_title: str | None, game: str) -> str:
@@ -98,7 +98,7 @@ def standing_line(t: Tr, standing: Standing | None, group: bool) -> str:
     if standing is None:
         return (t._("Rating in this group: no rated match yet") if group
                 else t._("Rating: no rated match yet"))
-    rating = rating_text(standing.rating, standing.matches)
+    rating = rating_text(t, standing.rating, standing.matches)
     if group:
         return t.ngettext("Rating in this group: {rating} ({n} rated match)",
                           "Rating in this group: {rating} ({n} rated matches)",
@@ -119,11 +119,11 @@ def stats_text(t: Tr, stats: PlayerStats, in_group: bool) -> str:
     if in_group:
         lines.append(standing_line(t, stats.group_rating, group=True))
     if stats.history:
-        changes = ", ".join(f"{c:+.1f}" for c in stats.last_changes[:5])
+        changes = t.list_separator().join(t.number(c, SIGNED) for c in stats.last_changes[:5])
         lines.append(t._("Last changes: {changes}", changes=changes))
         if len(stats.history) > 1:
-            lines.append(f"{sparkline(stats.history)} {stats.history[0]:.0f} → "
-                         f"{stats.history[-1]:.0f}")
+            lines.append(f"{sparkline(stats.history)} {t.number(stats.history[0], WHOLE)} → "
+                         f"{t.number(stats.history[-1], WHOLE)}")
     if stats.computer.played:
         lines += ["", *record_lines(t, stats.computer, computer=True)]
     if _provisional(stats):

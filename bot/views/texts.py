@@ -20,7 +20,7 @@ from bot.views.games import (
     mother_win_text,
     winner_starts_text,
 )
-from bot.views.i18n import N_, Tr
+from bot.views.i18n import N_, ONE_DECIMAL, SIGNED, Tr
 from bot.views.player_settings import per_move_line
 from rules.game import DEFAULT_KIND
 from rules.games import format_moves_so_far
@@ -61,13 +61,6 @@ ERRORS = {
     "opponent_deleted": N_("Your opponent deleted their data: no rematch with them."),
 }
 
-KIND_TEXT = {
-    GameKind.SINGLE: N_("a single game"),
-    GameKind.GAMMON: N_("a double (gammon)"),
-    GameKind.BACKGAMMON: N_("a triple (backgammon)"),
-}
-
-
 def error_text(t: Tr, code: str) -> str:
     return t._(ERRORS.get(code, ERRORS["error"]))
 
@@ -91,6 +84,17 @@ class Names:
         return self.p0 if player == 0 else self.p1
 
 
+NAME_SHOWN = 48
+"""A player's name as a board's caption or a card shows it: at most this many characters (a
+Telegram name may have 129, a first and a last name of 64 each; a caption that names both
+players seven times would not fit Telegram's 1,024 in any language)."""
+
+
+def shown_name(name: str) -> str:
+    """``name`` as HTML, cut to :data:`NAME_SHOWN` characters ("…" where it was cut)."""
+    return html.escape(name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN - 1] + "…")
+
+
 def names(t: Tr, mv: MatchView) -> Names:
     """The two players' names as HTML (the computer's in the reader's language)."""
     out: list[str] = []
@@ -102,7 +106,7 @@ def names(t: Tr, mv: MatchView) -> Names:
         elif deleted_player(seat.player.id):
             out.append(t._("a deleted player"))
         else:
-            out.append(html.escape(seat.player.display_name))
+            out.append(shown_name(seat.player.display_name))
     return Names(out[0], out[1])
 
 
@@ -170,8 +174,8 @@ def rating_lines(t: Tr, mv: MatchView) -> list[str]:
         if change.scope != 0 or seat is None:
             continue
         lines.append(t._("📈 {player} {change} → {rating}", player=seat_names[seat],
-                         change=f"{change.after - change.before:+.1f}",
-                         rating=f"{change.after:.1f}"))
+                         change=t.number(change.after - change.before, SIGNED),
+                         rating=t.number(change.after, ONE_DECIMAL)))
     return lines
 
 
@@ -287,8 +291,18 @@ def game_result_text(t: Tr, names: Names, winner: int, kind: GameKind, points: i
                           points, player=names[winner])
     if kind == GameKind.MOTHER:
         return mother_win_text(t, names[winner])
-    return t.ngettext("{player} wins {kind}: {n} point.", "{player} wins {kind}: {n} points.",
-                      points, player=names[winner], kind=t._(KIND_TEXT[kind]))
+    # a whole sentence per kind: a translated "a gammon" put into a translated sentence would
+    # not agree with it in every language
+    if kind == GameKind.GAMMON:
+        return t.ngettext("{player} wins a double (gammon): {n} point.",
+                          "{player} wins a double (gammon): {n} points.",
+                          points, player=names[winner])
+    if kind == GameKind.BACKGAMMON:
+        return t.ngettext("{player} wins a triple (backgammon): {n} point.",
+                          "{player} wins a triple (backgammon): {n} points.",
+                          points, player=names[winner])
+    return t.ngettext("{player} wins a single game: {n} point.",
+                      "{player} wins a single game: {n} points.", points, player=names[winner])
 
 
 UNITS: tuple[tuple[int, Callable[[Tr, int], str]], ...] = (
@@ -383,23 +397,24 @@ def new_card_text(t: Tr, no_triple: bool, per_move: float | None = None) -> str:
     return text + ("\n" + per_move_line(t, per_move) if per_move else "")
 
 
-def challenge_line(t: Tr, author: str, who: str, length: int, game: str = DEFAULT_KIND) -> str:
-    """The first line of a challenge card: who challenges whom, to how many points."""
-    if game != DEFAULT_KIND:
-        return t.ngettext("🎲 {author} challenges {who} to {game}: a match to {n} point.",
-                          "🎲 {author} challenges {who} to {game}: a match to {n} points.",
-                          length, author=author, who=who, game=game_name(t, game))
-    return t.ngettext(
-        "🎲 {author} challenges {who} to Portes: a match to {n} point.",
-        "🎲 {author} challenges {who} to Portes: a match to {n} points.",
-        length, author=author, who=who)
+def challenge_line(t: Tr, author: str, who: str | None, length: int,
+                   game: str = DEFAULT_KIND) -> str:
+    """The first line of a challenge card: who challenges whom (``None``: anyone), to how
+    many points."""
+    if who is None:
+        return t.ngettext("🎲 {author} challenges anyone to {game}: a match to {n} point.",
+                          "🎲 {author} challenges anyone to {game}: a match to {n} points.",
+                          length, author=author, game=game_name(t, game))
+    return t.ngettext("🎲 {author} challenges {who} to {game}: a match to {n} point.",
+                      "🎲 {author} challenges {who} to {game}: a match to {n} points.",
+                      length, author=author, who=who, game=game_name(t, game))
 
 
 def challenge_card_text(t: Tr, c: ChallengeView, author_name: str,
                         target_name: str | None, default_move: float | None = None) -> str:
     """A challenge card: who challenges whom, "no triple", the time per move (the one chosen,
     else ``default_move`` seconds, the operator's), the dice commitment."""
-    text = challenge_line(t, author_name, target_name or t._("anyone"), c.length, c.game_type)
+    text = challenge_line(t, author_name, target_name, c.length, c.game_type)
     if c.no_triple:
         text += "\n" + t._("No triple: a backgammon counts 2 points.")
     if cafe := cafe_line(t, c.game_type, c.winner_starts, c.length):
@@ -422,10 +437,10 @@ def dice_start_text(t: Tr, commitment: str, mix: str) -> str:
 
 def challenge_names(c: ChallengeView) -> tuple[str, str | None]:
     """The challenger's and the challenged's names as HTML (``None``: anyone may accept)."""
-    author = html.escape(c.author.display_name)
+    author = shown_name(c.author.display_name)
     target = None
     if c.target is not None:
-        target = html.escape(c.target.display_name)
+        target = shown_name(c.target.display_name)
     elif c.target_username:
         target = "@" + html.escape(c.target_username)
     return author, target

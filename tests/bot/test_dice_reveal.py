@@ -160,7 +160,7 @@ def long_fairness(dice: int) -> Fairness:
                     dice_drawn=dice, seed_hex=TEST_VECTOR_SEED, dice=tuple(source.dice(dice)))
 
 
-@pytest.mark.parametrize("lang", ["en", "el"])
+@pytest.mark.parametrize("lang", ["en", "el", "ru", "tr"])
 def test_a_long_list_of_rolls_is_cut_to_fit_a_message(lang: str) -> None:
     t = tr(lang)
     fair = long_fairness(4000)
@@ -168,11 +168,11 @@ def test_a_long_list_of_rolls_is_cut_to_fit_a_message(lang: str) -> None:
     text = reveal_text(t, fair, "https://example.org/d", [280] * 6)
     assert tg_len(text) <= MESSAGE_LIMIT
     last = text.splitlines()[-1]
-    more = re.search(r"(\d+)", last)
+    more = re.search(r"(\d[\d,.\s]*\d|\d)", last)  # as the language writes it: 1,191; 1 191
     assert last.startswith("…") and more is not None
     shown = sum(len(ln.split(": ", 1)[1].split()) for ln in text.splitlines()
-                if re.match(r"(Game|Παρτίδα) \d+: ", ln))
-    assert shown + int(more.group(1)) == 2000  # every roll, shown or counted
+                if re.match(r"(Game|Παρτίδα|Партия|Oyun) \d+: ", ln))
+    assert shown + int(re.sub(r"\D", "", more.group(1))) == 2000  # every roll, shown or counted
     # a short match is not cut
     short = reveal_text(t, long_fairness(60), "https://example.org/d", [])
     assert "…" not in short.splitlines()[-1]

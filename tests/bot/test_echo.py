@@ -4,7 +4,6 @@ texts as Telegram does), and every alert fits the 200 characters of a callback a
 
 from __future__ import annotations
 
-import ast
 import string
 from pathlib import Path
 
@@ -13,9 +12,10 @@ from babel.messages.pofile import read_po
 
 from bot.views import texts
 from bot.views.echo import ANSWER_LIMIT, ECHO_LIMIT, TEXT_LIMIT, echoed
-from bot.views.i18n import LANGS, po_path
+from bot.views.i18n import langs, po_path
 from standin import Message, StandIn, User
 from tests.bot.conftest import Running
+from tests.bot.helpers.locales import alert_texts
 from tests.bot.helpers.several import (
     a_legal_play,
     alice_to_move,
@@ -101,25 +101,7 @@ async def test_a_4090_character_play_asked_which_match_is_quoted_cut(
     no_failures(standin, bot)
 
 
-def alert_texts() -> list[str]:
-    """The message ids shown in callback answers: each ``t._("...")`` inside an ``answer`` or
-    ``answer_soon`` call in bot/, and every refusal the use cases can return."""
-    found = [str(text) for text in texts.ERRORS.values()]
-    for path in BOT.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if not isinstance(node, ast.Call):
-                continue
-            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
-            if name not in ("answer", "answer_soon"):
-                continue
-            for sub in ast.walk(node):
-                if (isinstance(sub, ast.Call) and getattr(sub.func, "attr", None) == "_"
-                        and sub.args and isinstance(sub.args[0], ast.Constant)):
-                    found.append(str(sub.args[0].value))
-    return found
-
-
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", langs())
 def test_every_alert_fits_a_callback_answer(lang: str) -> None:
     with po_path(lang).open("rb") as fh:
         catalog = read_po(fh, locale=lang)

@@ -188,7 +188,7 @@ async def test_a_registered_game_is_stored_replayed_and_drawn(
     assert seed_hex is not None and mix is not None
     assert replay(record, FairDice(seed_hex, mix)) == final.state
     # and its boards are drawn, with the game's name as their title
-    assert board_title(start.state) == "Race · Race"
+    assert board_title(start.state) == "Race"
     drawn = await draw_board_async(start.state, 0)
     image = Image.open(io.BytesIO(drawn))
     assert image.format == "JPEG" and image.width > 300
