@@ -80,18 +80,7 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
         return
     if timer.kind == TimerKind.TIMEOUT:
         async with p.locks.hold(mv.id):
-            await pub.show(mv, timer.events)
-        for s in mv.seats:
-            player = s.player
-            if player is None or not player.can_message:
-                continue
-            t = p.t_user(player)
-            loser = timer.seat if timer.seat is not None else mv.state.turn
-            who = mv.seats[loser].player
-            name = who.display_name if who else t._("Computer")
-            await quietly(pub.bot.send_message(
-                player.id, t._("Match #{id} ended: {player} did not move in time and loses the "
-                               "match.", id=mv.id, player=name)))
+            await pub.show(mv, timer.events)  # the timeout's notices go with the boards
         return
     # a reminder is the board itself, posted again where the player plays (a new message
     # notifies) with the reminder heading its caption: their private board, or the group's

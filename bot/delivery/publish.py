@@ -4,7 +4,8 @@ What each chat shows is a projection of the database: every accepted action writ
 transaction, what each place of the match should show (the outbox, see
 :mod:`storage.delivery.outbox`), and the delivery worker (:mod:`bot.delivery.worker`) makes Telegram
 match it. :meth:`Publisher.show` only kicks that worker (no Telegram call between the commit and
-the board), then sends what is not a board: the seed at the end of a match, the computer's turn.
+the board, nor any other message about the match: see :mod:`bot.delivery.notices`), then starts
+the computer's turn.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from bot.views import texts
 from bot.views.games import draw_text, game_title
 from bot.views.i18n import Tr
 from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
-from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.views.texts import names
 from rules.games import analysed_by_gnubg
 from rules.match import Event, Phase
@@ -204,16 +204,13 @@ class Publisher:
 
     async def show(self, mv: MatchView, events: Sequence[Event] = ()) -> None:
         """After an action committed: the delivery worker brings every place of the match up
-        to date (at once, in the background); then the end of the match or the computer's
-        turn."""
+        to date (at once, in the background), the end of a match's notices with them (the
+        seed revealed, a timeout, the review: see :mod:`bot.delivery.notices`); then the
+        computer's turn."""
         self.p.remember(mv)
         crash_point("committed")
         self.p.deliver(mv)
-        if mv.status.is_over:
-            await self.match_over(mv)
-            if self.p.computer is not None:
-                self.p.spawn(self.p.computer.match_finished(mv))
-        elif mv.computer_to_act and self.p.computer is not None:
+        if not mv.status.is_over and mv.computer_to_act and self.p.computer is not None:
             self.p.spawn(self.p.computer.turn(mv))
 
     async def bring_back(self, mv: MatchView, seat: int | None, *, shared: bool,
@@ -314,26 +311,3 @@ class Publisher:
             rows.append([Button("▶ " + t._("Start the bot"), url=link)])
         rows.append([Button("▶ " + t._("Open my board"), url=link)])
         return "\n".join(lines), Markup(rows)
-
-    async def match_over(self, mv: MatchView) -> None:
-        """The dice seed revealed: how to verify it, in a command and in plain words with a
-        link, and every roll of the match (see :mod:`bot.views.reveal`)."""
-        fair = await self.p.uc.fairness(mv.id)
-        if fair is None or fair.seed_hex is None:
-            return
-        record = await self.p.uc.match_record(mv.id)
-        rolls_after = rolls_after_opening(record) if record is not None else None
-        cafe = winner_rolls(record) if record is not None else []
-        help_url = self.p.settings.dice_help_url or self.p.link("dice")
-        targets: list[tuple[int, Tr, int | None]] = []
-        if is_group_match(mv) and mv.place.chat_id is not None:
-            targets.append((mv.place.chat_id, self.p.t_match_chat(mv), mv.place.thread_id))
-        else:
-            for seat in mv.seats:
-                if seat.player is not None and seat.player.can_message:
-                    targets.append((seat.player.id, self.p.t_user(seat.player), None))
-        for chat_id, t, thread in targets:
-            text = reveal_text(t, fair, help_url, rolls_after, cafe)
-            await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
-                                                message_thread_id=thread,
-                                                disable_web_page_preview=True))

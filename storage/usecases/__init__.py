@@ -68,6 +68,7 @@ from datetime import datetime
 from storage.db import Database
 from storage.delivery.claims import ClaimCases
 from storage.delivery.instances import ComputerClaimCases, SendBudgetCases
+from storage.delivery.notice_work import NoticeCases
 from storage.delivery.work import DeliveryCases, DeliveryWork
 from storage.results import (
     COMPUTER,
@@ -137,6 +138,7 @@ class UseCases(
     HeartbeatCases,
     ClosingCases,
     DeliveryCases,
+    NoticeCases,
     ClaimCases,
     SocialCases,
     ComputerClaimCases,

@@ -25,6 +25,7 @@ from rules.errors import CorruptState, PortesError
 from rules.fairdice import FairDice, new_seed
 from rules.match import Event, Match
 from storage.db import Database, current_loop
+from storage.delivery.notices import notice_step
 from storage.delivery.outbox import outbox_step
 from storage.models import MatchRow, Player
 from storage.results import (
@@ -310,6 +311,13 @@ class Kernel:
                                moved=before.chosen != after.chosen)
         if delivery is not None:
             steps.append(delivery)
+        notices = notice_step(self.insert, self.db.engine.dialect.name, row.status,
+                              {**self._after(row, values, players),
+                               "end_reason": values["end_reason"],
+                               "game_type": values.get("game_type", row.game_type)},
+                              players, wall, claimant)
+        if notices is not None:
+            steps.append(notices)
         return Plan(row, values, expect_status, steps)
 
     @staticmethod

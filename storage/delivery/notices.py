@@ -1,0 +1,101 @@
+"""Notices: the messages about a match that are not its boards, as outbox rows.
+
+The end of a match reveals its dice seed (in the group, or to each player who started the
+bot), tells each player who started the bot that a match was lost on time, and sends each
+person the review of a match GNU Backgammon analyses. Each is a place of the match in the
+outbox (``note:<chat id>:<what>``, a row of ``deliveries`` like a board's), written in the
+transaction of the action that ends the match, so it has what a board has: claimed and fenced
+between instances, retried with a back-off or Telegram's ``retry_after``, counted against the
+chat's budget (the worker's per-chat task sends it), pruned once delivered with the match's
+other rows. ``for_seat`` is the reader (none: the group), ``notes`` holds ``{"k": "notice",
+"kind": ...}``; the text is rendered when it is sent, in the reader's language then, from the
+match as the database has it (:mod:`bot.delivery.notices`).
+
+A send of unknown outcome (a lost response, a crash) is remembered before it starts with its
+exact text (:meth:`storage.delivery.work.DeliveryCases.mark_sending`); once a later send tells
+the chat's newest message id, the ids in between are probed and a copy found is deleted, as
+for boards. :meth:`storage.delivery.notice_work.NoticeCases.record_notice_sent` marks the
+notice delivered (``shown``) and keeps its message id: a crash after it never sends it again,
+and the probe skips it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.sql import Executable
+
+from rules.games import analysed_by_gnubg
+from storage.delivery.outbox import Claimant, Where, is_group, outbox_row, upsert
+from storage.results import ENDED_STATUSES, MatchStatus, PlayerView
+
+NOTICE = "note:"
+"""The prefix of a notice's place."""
+REVEAL, TIMEOUT, REVIEW = "reveal", "timeout", "review"
+REVIEWED = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
+"""The matches that have a review: finished, or lost on time."""
+
+
+def is_notice(place: str) -> bool:
+    return place.startswith(NOTICE)
+
+
+def notice_kind(notes: Any) -> str | None:
+    """The kind of a notice row's ``notes`` (none: not a notice)."""
+    if notes and isinstance(notes[0], dict) and notes[0].get("k") == "notice":
+        return str(notes[0]["kind"])
+    return None
+
+
+def _where(chat_id: int, kind: str, seat: int | None) -> Where:
+    return Where(f"{NOTICE}{chat_id}:{kind}", str(chat_id), chat_id, None, seat,
+                 repost=False, media=False)
+
+
+def match_end_notices(before: str, values: Mapping[str, Any],
+                      players: Mapping[int, PlayerView]) -> list[Where]:
+    """The notices of an action that ends a match (``before``: its status before;
+    ``values``: the match row as the write leaves it): the seed revealed in the group of a
+    group match, else to each player who started the bot; a timeout told privately to each
+    player who started the bot; GNU Backgammon's review to each of them."""
+    after = values["status"]
+    if MatchStatus(after) not in ENDED_STATUSES or MatchStatus(before) in ENDED_STATUSES:
+        return []
+    reachable = [(seat, pid) for seat, pid in enumerate((values["player0_id"],
+                                                         values["player1_id"]))
+                 if pid is not None and (p := players.get(pid)) is not None and p.can_message]
+    found: list[Where] = []
+    chat_id = values["chat_id"]
+    if is_group(chat_id):
+        found.append(_where(chat_id, REVEAL, None))
+    else:
+        found += [_where(pid, REVEAL, seat) for seat, pid in reachable]
+    if after == MatchStatus.ABANDONED.value and values.get("end_reason") == "timeout":
+        found += [_where(pid, TIMEOUT, seat) for seat, pid in reachable]
+    if after in REVIEWED and analysed_by_gnubg(values["game_type"]):
+        found += [_where(pid, REVIEW, seat) for seat, pid in reachable]
+    return found
+
+
+def notice_step(insert: Any, dialect: str, before: str, values: Mapping[str, Any],
+                players: Mapping[int, PlayerView], now: datetime,
+                claimant: Claimant | None = None) -> tuple[Executable, list[dict[str, Any]]] | None:
+    """The outbox rows of a match's end notices (see :func:`match_end_notices`), for the
+    kernel's plan; written claimed by the committing process's worker, like the boards."""
+    found = match_end_notices(before, values, players)
+    if not found:
+        return None
+    rows = [outbox_row(w, values["id"], values["version"], now,
+                       [{"k": "notice", "kind": w.place.rsplit(":", 1)[1]}], claimant)
+            for w in found]
+    return upsert(insert, dialect), rows
+
+
+def sent_message_id(notes: Any) -> int | None:
+    """The message id a notice was delivered as (see
+    :meth:`storage.delivery.notice_work.NoticeCases.record_notice_sent`)."""
+    if notes and isinstance(notes[0], dict) and notes[0].get("message_id") is not None:
+        return int(notes[0]["message_id"])
+    return None
