@@ -23,6 +23,7 @@ from typing import Any
 from telegram import Bot
 from telegram.error import BadRequest, Forbidden
 
+from bot.delivery.limiter import ChatLimiter
 from bot.delivery.publish import HTML, crash_point
 from bot.delivery.reach import blocked_us, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, not_modified
@@ -118,7 +119,7 @@ class Notices:
         token = await uc.mark_sending(work.id, claim=work.claim, caption=text, markup=None)
         if token is None:
             raise Stale
-        crash_point("sending")
+        crash_point("notice-sending")
         thread = mv.place.thread_id if work.for_seat is None else None
         try:
             sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
@@ -131,14 +132,14 @@ class Notices:
             if "chat not found" in exc.message.lower():
                 raise Unreachable(exc.message) from exc
             raise
-        crash_point("sent")
+        crash_point("notice-sent")
         recorded = await uc.record_notice_sent(work.id, token, claim=work.claim,
                                                message_id=sent.message_id)
         if recorded is None:  # the send outlived the lease: the place's claimant sends its own
             await self._delete(chat_id, sent.message_id)
             await uc.drop_probes(work.id, [token])
             raise Stale
-        crash_point("recorded")
+        crash_point("notice-recorded")
         return recorded
 
     async def _cannot_send(self, work: DeliveryWork, mv: MatchView, why: str) -> None:
@@ -161,7 +162,12 @@ class Notices:
         if not probes or chat_id is None or not own:
             return
         await self.hold(work)
+        # the bot's own messages that are no copy (boards, answers this process got back)
+        # are left alone: an edit with the notice's text would change them
         known = await self.p.uc.known_message_ids(chat_id)
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):
+            known |= limiter.posted_in(chat_id)
         found: list[str] = []
         for probe in probes:
             for message_id in range(max(int(probe["after"]) + 1, own - PROBE_SPAN), own):

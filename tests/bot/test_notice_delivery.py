@@ -1,0 +1,99 @@
+"""The end of a match's notices heal like boards (issue 22): the dice seed revealed in the
+group, the timeout and the review told privately come from the outbox, so a 502 or a lost
+answer on their send leaves each one in its chat exactly once, after the back-offs boards
+have. The back-offs pass on delivery's clock, moved to each retry as the worker waits for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.delivery.worker import backoff
+from tests.bot.conftest import Running
+from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
+from tests.bot.retries import retries_come_due
+from tests.clocks import Wall
+from tests.standin import Chat, StandIn, User
+
+MARKS = {"reveal": "The dice seed", "timeout": "did not move in time",
+         "review": "Review of match #1"}
+"""How each notice reads (in English)."""
+
+
+def copies(chat: Chat, mark: str) -> int:
+    """The bot's messages in the chat that carry ``mark``, deleted ones not counted."""
+    return sum(1 for m in chat.bot_messages() if m.photo_bytes is None and mark in m.content)
+
+
+async def a_played_group_match(standin: StandIn) -> tuple[User, User, Chat]:
+    """A 3-point match in a group between two players who started the bot, one turn played:
+    the mover and the other player."""
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(alice, bob)
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, "3 points")
+    first = alice if board.mentions(alice) else bob
+    await play_turn(standin, first, group)
+    await standin.idle()
+    return (bob, alice, group) if first is alice else (alice, bob, group)
+
+
+async def end_by(how: str, standin: StandIn, bot: Running, mover: User, group: Chat,
+                 fault: Callable[[], None]) -> None:
+    """End the match (``how``: the mover resigns it, or never moves), ``fault`` injected
+    right before."""
+    if how == "timeout":
+        fault()
+        bot.clock.advance(days=7, minutes=1)
+        return
+    cmd = mover.send(group, "/resign")
+    menu = await group.wait_for_bot_message(after=cmd)
+    fault()
+    await mover.tap(menu, "🏳 Resign the match")
+
+
+@pytest.mark.parametrize("fault", ["502", "lost"])
+@pytest.mark.parametrize(("kind", "how"), [("reveal", "resign"), ("timeout", "timeout"),
+                                           ("review", "resign")])
+async def test_a_notice_whose_send_fails_arrives_exactly_once(
+    standin: StandIn, make_bot: Any, kind: str, how: str, fault: str
+) -> None:
+    wall = Wall()
+    bot = await make_bot(wall=wall)
+    limiter = bot.app.bot.rate_limiter
+    limiter.clock, limiter.sleep = wall, wall.sleep
+    mover, other, group = await a_played_group_match(standin)
+    chat = group if kind == "reveal" else other.private
+    before = len(standin.calls("sendMessage", chat_id=chat.id, ok=True))
+    # Given Telegram fails the next message the bot sends there: a 502 (nothing sent), or
+    # the message sent and its answer lost (the bot cannot know it was)
+    def inject() -> None:
+        standin.inject_error("sendMessage", 502, chat_id=chat.id, description="Bad Gateway",
+                             times=2 if fault == "502" else 1, applied=fault == "lost")
+    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
+        # When the match ends
+        await end_by(how, standin, bot, mover, group, inject)
+        # Then the notice arrives, once, and every other notice of the match too
+        await standin.wait_for(lambda: copies(chat, MARKS[kind]) >= 1, timeout=30,
+                               what=f"the {kind}")
+        await standin.wait_for(lambda: copies(group, MARKS["reveal"]) >= 1, timeout=30,
+                               what="the seed revealed")
+        for user in (mover, other):
+            await standin.wait_for(lambda u=user: copies(u.private, MARKS["review"]) >= 1,
+                                   timeout=60, what="the reviews")
+        await standin.idle(quiet=0.3)
+    assert copies(chat, MARKS[kind]) == 1
+    assert copies(group, MARKS["reveal"]) == 1
+    for user in (mover, other):
+        assert copies(user.private, MARKS["review"]) == 1
+        assert copies(user.private, MARKS["timeout"]) == (1 if how == "timeout" else 0)
+    failed = standin.calls("sendMessage", chat_id=chat.id, ok=False)
+    assert len(failed) == (2 if fault == "502" else 1)
+    assert len(standin.calls("sendMessage", chat_id=chat.id, ok=True)) > before
+    # healed within the back-offs boards have: tried again after half a second (later
+    # jumps: another retry, then the looks for a copy of an attempt of unknown outcome)
+    assert jumps and jumps[0] == backoff(0), jumps
+    assert all("dice seed" not in (m.caption or "") for m in [live_board(group)] if m)
