@@ -17,7 +17,6 @@ from datetime import timedelta
 from telegram.ext import ContextTypes
 
 from bot.delivery.publish import Publisher
-from bot.delivery.telegram import quietly
 from bot.state import Portes, is_group_match, portes
 from storage.results import TimerFired, TimerKind
 
@@ -67,14 +66,11 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
         c = timer.challenge
         if c is None:
             return
-        t = p.t_user(c.author)
-        text = t._("This challenge has expired.")
-        if c.card_inline_message_id:
-            await quietly(pub.bot.edit_message_text(
-                text, inline_message_id=c.card_inline_message_id))
-        elif c.card_chat_id is not None and c.card_message_id is not None:
-            await quietly(pub.bot.edit_message_text(
-                text, chat_id=c.card_chat_id, message_id=c.card_message_id))
+        # its card is edited by the delivery worker, from the outbox row the expiry wrote
+        key = (f"inline:{c.card_inline_message_id}" if c.card_inline_message_id
+               else str(c.card_chat_id))
+        if p.delivery is not None:
+            p.delivery.kick(key)
         return
     if mv is None:
         return

@@ -1,6 +1,6 @@
 """Notices: the messages about a match that are not its boards (the dice seed revealed at its
-end, a match lost on time, the review), sent by the delivery worker from their outbox rows
-(:mod:`storage.delivery.notices`) with a board's guarantees.
+end, a match lost on time, the review; an expired challenge's card), sent by the delivery
+worker from their outbox rows (:mod:`storage.delivery.notices`) with a board's guarantees.
 
 Each text is rendered when it is sent, from the match as the database has it and in the
 reader's language then: storage keeps only what a notice is about (texts and translations are
@@ -26,12 +26,12 @@ from telegram.error import BadRequest, Forbidden
 from bot.delivery.limiter import ChatLimiter
 from bot.delivery.publish import HTML, crash_point
 from bot.delivery.reach import blocked_us, player_blocked
-from bot.delivery.telegram import Stale, Unreachable, not_modified
+from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes
 from bot.views import texts
 from bot.views.i18n import Tr
 from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
-from storage.delivery.notices import REVEAL, REVIEW, TIMEOUT
+from storage.delivery.notices import EXPIRED, REVEAL, REVIEW, TIMEOUT
 from storage.results import MatchView
 from storage.usecases import DeliveryWork
 
@@ -51,8 +51,12 @@ class Notices:
         self.hold = hold
 
     async def deliver(self, work: DeliveryWork, mv: MatchView) -> None:
-        """Send the notice unless it was sent already; then look for earlier copies."""
-        assert work.chat_id is not None and work.notice is not None
+        """Send the notice unless it was sent already; then look for earlier copies. An
+        expired challenge's card is edited instead (an edit made twice changes nothing)."""
+        assert work.notice is not None
+        if work.notice["kind"] == EXPIRED:
+            await self._expire_card(work, mv)
+            return
         if work.shown < work.version:
             text = await self.render(work, mv)
             if text is None:
@@ -110,6 +114,24 @@ class Notices:
             return None
         final, review = found
         return texts.review_text(t, final, review)
+
+    async def _expire_card(self, work: DeliveryWork, mv: MatchView) -> None:
+        """The card of a challenge nobody accepted in time says it expired, in its author's
+        language."""
+        assert work.notice is not None
+        text = self.p.t_user(mv.seats[0].player)._("This challenge has expired.")
+        await self.hold(work)
+        try:
+            if work.inline_message_id is not None:
+                await self.bot.edit_message_text(text, inline_message_id=work.inline_message_id)
+            else:
+                await self.bot.edit_message_text(text, chat_id=work.chat_id,
+                                                 message_id=work.notice["card"])
+        except BadRequest as exc:
+            if not (not_modified(exc) or gone(exc)):
+                raise
+        except Forbidden as exc:
+            raise Unreachable(exc.message) from exc
 
     async def _send(self, work: DeliveryWork, mv: MatchView,
                     text: str) -> tuple[list[dict[str, Any]], int]:

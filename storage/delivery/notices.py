@@ -33,7 +33,7 @@ from storage.results import ENDED_STATUSES, MatchStatus, PlayerView
 
 NOTICE = "note:"
 """The prefix of a notice's place."""
-REVEAL, TIMEOUT, REVIEW = "reveal", "timeout", "review"
+REVEAL, TIMEOUT, REVIEW, EXPIRED = "reveal", "timeout", "review", "expired"
 REVIEWED = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
 """The matches that have a review: finished, or lost on time."""
 
@@ -91,6 +91,26 @@ def notice_step(insert: Any, dialect: str, before: str, values: Mapping[str, Any
                        [{"k": "notice", "kind": w.place.rsplit(":", 1)[1]}], claimant)
             for w in found]
     return upsert(insert, dialect), rows
+
+
+def expiry_step(insert: Any, dialect: str, match_id: int, version: int, *,
+                chat_id: int | None, message_id: int | None, inline_message_id: str | None,
+                now: datetime, claimant: Claimant | None = None,
+                ) -> tuple[Executable, list[dict[str, Any]]] | None:
+    """The outbox row of an expired challenge: its card (a message in ``chat_id``, or an
+    inline message) is edited to say so, with a board's retries and claims; an edit done
+    twice is "not modified", so a lost answer needs no probe."""
+    if inline_message_id:
+        key = f"inline:{inline_message_id}"
+        where = Where(f"{NOTICE}{key}:{EXPIRED}", key, None, inline_message_id, None,
+                      repost=False, media=False)
+    elif chat_id is not None and message_id is not None:
+        where = Where(f"{NOTICE}{chat_id}:{EXPIRED}:{message_id}", str(chat_id), chat_id, None,
+                      None, repost=False, media=False)
+    else:
+        return None
+    notes = [{"k": "notice", "kind": EXPIRED, "card": message_id}]
+    return upsert(insert, dialect), [outbox_row(where, match_id, version, now, notes, claimant)]
 
 
 def sent_message_id(notes: Any) -> int | None:

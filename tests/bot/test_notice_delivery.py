@@ -97,3 +97,33 @@ async def test_a_notice_whose_send_fails_arrives_exactly_once(
     # jumps: another retry, then the looks for a copy of an attempt of unknown outcome)
     assert jumps and jumps[0] == backoff(0), jumps
     assert all("dice seed" not in (m.caption or "") for m in [live_board(group)] if m)
+
+
+@pytest.mark.parametrize("fault", ["502", "lost"])
+async def test_an_expired_card_whose_edit_fails_says_so_all_the_same(
+    standin: StandIn, make_bot: Any, fault: str
+) -> None:
+    """The card of a challenge nobody accepted is edited from an outbox row the expiry wrote:
+    a failed edit is tried again (an edit made twice changes nothing)."""
+    wall = Wall()
+    bot = await make_bot(wall=wall)
+    alice = standin.user("Alice")
+    group = standin.group("Kafeneio", alice, standin.user("Bob"))
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_answer(cmd)
+    await alice.tap(card, "5 points")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    await standin.idle()
+    shown = [m.message_id for m in group.bot_messages()]
+    standin.inject_error("editMessageText", 502, chat_id=group.id, description="Bad Gateway",
+                         times=2 if fault == "502" else 1, applied=fault == "lost")
+    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
+        bot.clock.advance(hours=24, minutes=1)
+        await standin.wait_for(lambda: card.refresh().text == "This challenge has expired.",
+                               timeout=30, what="the card expired")
+        await standin.idle(quiet=0.3)
+    assert [m.message_id for m in group.bot_messages()] == shown  # the card, nothing more
+    failed = [c.error_code for c in standin.calls("editMessageText", chat_id=group.id, ok=False)]
+    # the lost answer's edit is made again: "not modified" (400), nothing changes
+    assert failed == ([502, 502] if fault == "502" else [502, 400])
+    assert jumps and jumps[0] == backoff(0), jumps
