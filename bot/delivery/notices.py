@@ -21,21 +21,33 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import Bot
+from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, Forbidden
 
 from bot.delivery.limiter import ChatLimiter
 from bot.delivery.publish import HTML, crash_point
-from bot.delivery.reach import blocked_us, player_blocked
+from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
-from bot.state import Portes
+from bot.state import Portes, mention
 from bot.views import texts
-from bot.views.i18n import Tr
+from bot.views.i18n import Tr, tr
+from bot.views.keyboards import url_keyboard
 from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
-from storage.delivery.notices import EXPIRED, REVEAL, REVIEW, TIMEOUT
-from storage.results import MatchView
+from storage.delivery.notices import (
+    CANCELLED,
+    EXPIRED,
+    MOVED,
+    REVEAL,
+    REVIEW,
+    STRANDED,
+    TIMEOUT,
+)
+from storage.results import MatchView, PlayerView
 from storage.usecases import DeliveryWork
 
 log = logging.getLogger("bot.delivery.notices")
+Look = tuple[str, Markup | None]
+"""A notice's text and buttons."""
 PROBE_SPAN = 20
 """At most this many message ids below the notice are probed for one earlier copy."""
 
@@ -58,26 +70,58 @@ class Notices:
             await self._expire_card(work, mv)
             return
         if work.shown < work.version:
-            text = await self.render(work, mv)
-            if text is None:
+            look = await self.render(work, mv)
+            if look is None:
                 return  # nothing to say (no review of a match without turns, no engine here)
-            top = await self._send(work, mv, text)
-            probes, own = top
+            probes, own = await self._send(work, mv, *look)
+            if work.notice["kind"] == STRANDED:
+                await group_told(self.p, self.bot, mv)
         else:
             probes, own = list(work.probes), int(work.notice.get("message_id") or 0)
         await self._probe(work, probes, own)
 
-    async def render(self, work: DeliveryWork, mv: MatchView) -> str | None:
+    async def render(self, work: DeliveryWork, mv: MatchView) -> Look | None:
+        """The notice's text and buttons, as the match is now, in its reader's language."""
         kind = work.notice["kind"] if work.notice else None
         t = self._reader(work, mv)
+        if kind == STRANDED:
+            return await self._stranded(work, mv)
+        text: str | None = None
         if kind == REVEAL:
-            return await self._reveal(t, mv)
-        if kind == TIMEOUT:
-            return self._timeout(t, mv)
-        if kind == REVIEW:
-            return await self._review(work, t)
-        log.warning("notice %s of match %s: unknown kind %r", work.place, mv.id, kind)
-        return None
+            text = await self._reveal(t, mv)
+        elif kind == TIMEOUT:
+            text = self._timeout(t, mv)
+        elif kind == REVIEW:
+            text = await self._review(work, t)
+        elif kind == MOVED:
+            text = t._("The bot was removed from the group of match #{id}. The match goes on "
+                       "here, in private: your board follows (/games brings it back, /resign "
+                       "ends the match).", id=mv.id)
+        elif kind == CANCELLED:
+            text = t._("Match #{id} is cancelled: the bot cannot post in its group any more, "
+                       "and {players} never started the bot, so no board can reach them. It "
+                       "counts for nobody.", id=mv.id, players=", ".join(
+                           html.escape(p.display_name) for p in self._unreached(work, mv)))
+        else:
+            log.warning("notice %s of match %s: unknown kind %r", work.place, mv.id, kind)
+        return None if text is None else (text, None)
+
+    @staticmethod
+    def _unreached(work: DeliveryWork, mv: MatchView) -> list[PlayerView]:
+        seats = (work.notice or {}).get("unreached") or []
+        return [p for s in seats if (p := mv.seats[int(s)].player) is not None]
+
+    async def _stranded(self, work: DeliveryWork, mv: MatchView) -> Look:
+        """The group of a match moved out of it: who never started the bot is asked to, with
+        a button that starts it and brings their board."""
+        assert work.chat_id is not None
+        t = tr(await self.p.lang_for_chat(work.chat_id, None))
+        link = self.p.link(f"m{mv.id}")
+        text = t._("⚠️ Match #{id} cannot be played in this group any more: the bot cannot "
+                   "post its board here. It goes on in private chats. {players}: start the "
+                   "bot with the button below to get your board.", id=mv.id,
+                   players=", ".join(mention(p) for p in self._unreached(work, mv)))
+        return text, url_keyboard("▶ " + t._("Start the bot"), link)
 
     def _reader(self, work: DeliveryWork, mv: MatchView) -> Tr:
         if work.for_seat is None:
@@ -133,25 +177,27 @@ class Notices:
         except Forbidden as exc:
             raise Unreachable(exc.message) from exc
 
-    async def _send(self, work: DeliveryWork, mv: MatchView,
-                    text: str) -> tuple[list[dict[str, Any]], int]:
+    async def _send(self, work: DeliveryWork, mv: MatchView, text: str,
+                    markup: Markup | None) -> tuple[list[dict[str, Any]], int]:
         chat_id = work.chat_id
         assert chat_id is not None
         uc = self.p.uc
-        token = await uc.mark_sending(work.id, claim=work.claim, caption=text, markup=None)
+        token = await uc.mark_sending(work.id, claim=work.claim, caption=text,
+                                      markup=markup.to_dict() if markup else None)
         if token is None:
             raise Stale
         crash_point("notice-sending")
         thread = mv.place.thread_id if work.for_seat is None else None
         try:
             sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
-                                               message_thread_id=thread,
+                                               message_thread_id=thread, reply_markup=markup,
                                                disable_web_page_preview=True)
         except Forbidden as exc:
             await self._cannot_send(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
         except BadRequest as exc:
             if "chat not found" in exc.message.lower():
+                await self._cannot_send(work, mv, exc.message)
                 raise Unreachable(exc.message) from exc
             raise
         crash_point("notice-sent")
@@ -166,8 +212,11 @@ class Notices:
 
     async def _cannot_send(self, work: DeliveryWork, mv: MatchView, why: str) -> None:
         """A player's private chat refused the notice: they blocked the bot (handled as such,
-        see :mod:`bot.delivery.reach`), or never started it."""
+        see :mod:`bot.delivery.reach`), or never started it. A group that cannot be asked to
+        start the bot: the match no board can reach is cancelled."""
         if work.for_seat is None:
+            if work.notice is not None and work.notice["kind"] == STRANDED:
+                await cancel_unreached(self.p, self.bot, mv)
             return
         player = mv.seats[work.for_seat].player
         if player is None:
@@ -192,10 +241,12 @@ class Notices:
             known |= limiter.posted_in(chat_id)
         found: list[str] = []
         for probe in probes:
+            markup = (Markup.de_json(probe["markup"], self.bot) if probe.get("markup")
+                      else None)
             for message_id in range(max(int(probe["after"]) + 1, own - PROBE_SPAN), own):
                 if message_id in known:
                     continue
-                if await self._is_copy(chat_id, message_id, str(probe["caption"])):
+                if await self._is_copy(chat_id, message_id, str(probe["caption"]), markup):
                     log.info("an earlier copy of %s found in %s: %s", work.place, chat_id,
                              message_id)
                     await self._delete(chat_id, message_id)
@@ -204,13 +255,15 @@ class Notices:
         if found:
             await self.p.uc.drop_probes(work.id, found)
 
-    async def _is_copy(self, chat_id: int, message_id: int, text: str) -> bool:
+    async def _is_copy(self, chat_id: int, message_id: int, text: str,
+                       markup: Markup | None) -> bool:
         """An edit carrying exactly the notice's text is "not modified" only on a copy of it;
         a user's message "can't be edited", a missing one is "not found", a board has "no
         text": all left alone."""
         try:
             await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                             parse_mode=HTML, disable_web_page_preview=True)
+                                             parse_mode=HTML, reply_markup=markup,
+                                             disable_web_page_preview=True)
         except BadRequest as exc:
             return not_modified(exc)
         log.warning("probing %s in %s changed a message of the bot to a notice; deleting it",

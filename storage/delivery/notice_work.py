@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from storage.models import DeliveryChatRow, DeliveryRow
+from storage.delivery.notices import MOVED, notice_rows, reach_of
+from storage.models import DeliveryChatRow, DeliveryRow, MatchRow
+from storage.results import MatchStatus
 from storage.usecases.kernel import Feature, off_loop
 
 Sent = tuple[list[dict[str, Any]], int]
@@ -44,3 +46,17 @@ class NoticeCases(Feature):
             row.notes = [{**(row.notes or [{}])[0], "message_id": message_id}]
             row.updated_at = now
             return list(row.probes), message_id
+
+    @off_loop
+    def stranded_told(self, match_id: int) -> list[str]:
+        """The group of a match moved out of it was asked to start the bot: each player who
+        started it is now told the match goes on in private (once). Returns the chats to
+        kick; none when the match is not active any more."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None or row.status != MatchStatus.ACTIVE:
+                return []
+            reached, _unreached = reach_of(session, row)
+            return notice_rows(session, k, match_id,
+                               [(pid, MOVED, seat, {}) for seat, pid in reached])

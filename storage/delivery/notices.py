@@ -22,18 +22,29 @@ and the probe skips it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from sqlalchemy.sql import Executable
 
 from rules.games import analysed_by_gnubg
 from storage.delivery.outbox import Claimant, Where, is_group, outbox_row, upsert
+from storage.models import DeliveryRow, MatchRow, Player
 from storage.results import ENDED_STATUSES, MatchStatus, PlayerView
+
+if TYPE_CHECKING:
+    from storage.usecases.kernel import Kernel
 
 NOTICE = "note:"
 """The prefix of a notice's place."""
 REVEAL, TIMEOUT, REVIEW, EXPIRED = "reveal", "timeout", "review", "expired"
+MOVED, STRANDED, CANCELLED = "moved", "stranded", "cancelled"
+"""A group match moved to private chats (the bot removed from the group, or its board refused
+there): each player who started the bot is told (``moved``); when one never did, the group
+is asked first to start it (``stranded``), and if the group cannot be told either the match
+is cancelled and the others are told why (``cancelled``)."""
 REVIEWED = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
 """The matches that have a review: finished, or lost on time."""
 
@@ -111,6 +122,45 @@ def expiry_step(insert: Any, dialect: str, match_id: int, version: int, *,
         return None
     notes = [{"k": "notice", "kind": EXPIRED, "card": message_id}]
     return upsert(insert, dialect), [outbox_row(where, match_id, version, now, notes, claimant)]
+
+
+def notice_rows(session: Session, kernel: Kernel, match_id: int,
+                notices: list[tuple[int, str, int | None, dict[str, Any]]]) -> list[str]:
+    """Write notices of one match, each ``(chat id, kind, reader's seat or none for a group,
+    what else it says)``, once: a notice already written stays as it is (a second removal
+    notice, another instance). Claimed by this process's worker, like an action's boards.
+    Returns the chats to kick."""
+    if not notices:
+        return []
+    k = kernel
+    now = k.wall_now()
+    version = session.scalar(select(MatchRow.version).where(MatchRow.id == match_id)) or 0
+    claimant = None
+    if k.claimant is not None:
+        claimant = (k.claimant[0], now + timedelta(seconds=k.claimant[1]))
+    rows = [outbox_row(_where(chat_id, kind, seat), match_id, version, now,
+                       [{"k": "notice", "kind": kind, **args}], claimant)
+            for chat_id, kind, seat, args in notices]
+    stmt = k.insert(DeliveryRow).on_conflict_do_nothing(
+        index_elements=[DeliveryRow.match_id, DeliveryRow.place])
+    session.connection().execute(stmt, rows)
+    return sorted({str(chat_id) for chat_id, _, _, _ in notices})
+
+
+def reach_of(session: Session, match: MatchRow) -> tuple[list[tuple[int, int]], list[int]]:
+    """A match's players the bot can write to privately, ``(seat, player id)``, and the seats
+    of those it cannot (who never started the bot, or blocked it)."""
+    reached: list[tuple[int, int]] = []
+    unreached: list[int] = []
+    for seat, pid in enumerate((match.player0_id, match.player1_id)):
+        if pid is None:
+            continue
+        player = session.get(Player, pid)
+        if player is not None and player.can_message:
+            reached.append((seat, pid))
+        else:
+            unreached.append(seat)
+    return reached, unreached
 
 
 def sent_message_id(notes: Any) -> int | None:
