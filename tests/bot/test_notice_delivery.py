@@ -127,3 +127,45 @@ async def test_an_expired_card_whose_edit_fails_says_so_all_the_same(
     # the lost answer's edit is made again: "not modified" (400), nothing changes
     assert failed == ([502, 502] if fault == "502" else [502, 400])
     assert jumps and jumps[0] == backoff(0), jumps
+
+
+MOVED = {"moved": "was removed from the group of match #1", "cancelled": "Match #1 is cancelled",
+         "stranded": "Match #1 cannot be played in this group"}
+
+
+@pytest.mark.parametrize("fault", ["502", "lost"])
+@pytest.mark.parametrize("kind", ["moved", "cancelled", "stranded"])
+async def test_a_match_moved_out_of_its_group_is_said_once(
+    standin: StandIn, make_bot: Any, kind: str, fault: str
+) -> None:
+    """``moved``: the bot removed from the group, each player who started it is told the
+    match goes on in private; ``cancelled``: one never did, so the match is cancelled and the
+    other is told why; ``stranded``: the group's board refused while the group still reads
+    text, the group is asked to start the bot. Each such notice is sent from the outbox."""
+    wall = Wall()
+    bot = await make_bot(wall=wall)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(*{"moved": (alice, bob), "cancelled": (alice,), "stranded": ()}[kind])
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, "3 points")
+    await standin.idle()
+    chat = group if kind == "stranded" else alice.private
+    standin.inject_error("sendMessage", 502, chat_id=chat.id, description="Bad Gateway",
+                         times=2 if fault == "502" else 1, applied=fault == "lost")
+    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
+        if kind == "stranded":
+            standin.inject_error("sendPhoto", 403, chat_id=group.id,
+                                 description="Forbidden: not enough rights to send photos")
+            await play_turn(standin, alice if board.mentions(alice) else bob, group, wait=False)
+        else:
+            alice.remove_bot(group)
+        await standin.wait_for(lambda: copies(chat, MOVED[kind]) >= 1, timeout=30,
+                               what=f"the {kind} notice")
+        await standin.idle(quiet=0.3)
+    assert copies(chat, MOVED[kind]) == 1
+    assert jumps and jumps[0] == backoff(0), jumps
+    if kind == "stranded":  # who started the bot: nobody; the button starts it
+        notice = next(m for m in group.bot_messages() if MOVED[kind] in m.content)
+        assert notice.mentions(alice) and notice.mentions(bob)
+        assert [b.text for row in notice.buttons for b in row] == ["▶ Start the bot"]
