@@ -22,7 +22,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
-from bot.delivery.telegram import quietly
+from bot.delivery.telegram import gone, not_modified, quietly
 from bot.state import Portes, is_group_match, mention, plays_privately
 from bot.views import texts
 from bot.views.games import draw_text, game_title
@@ -278,12 +278,23 @@ class Publisher:
     # -- notices ---------------------------------------------------------------------------
 
     async def update_inline_card(self, mv: MatchView) -> None:
+        """The inline card edited now, if the match has one; a failure is only logged (the
+        delivery worker edits it with the next action, see :meth:`edit_inline_card`)."""
+        await quietly(self.edit_inline_card(mv))
+
+    async def edit_inline_card(self, mv: MatchView) -> None:
+        """Edit the match's inline card (the delivery worker's call: a failure is raised, and
+        it tries again; "not modified" is success, and so is a card gone)."""
         imid = mv.place.inline_message_id
         if not imid:
             return
         text, markup = self.inline_card(mv)
-        await quietly(self.bot.edit_message_text(
-            text, inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
+        try:
+            await self.bot.edit_message_text(text, inline_message_id=imid, parse_mode=HTML,
+                                             reply_markup=markup)
+        except BadRequest as exc:
+            if not (not_modified(exc) or gone(exc)):
+                raise
 
     def inline_card(self, mv: MatchView) -> tuple[str, Markup | None]:
         """An inline card's text and buttons: the score, whose turn, and a way to one's board.

@@ -252,7 +252,7 @@ class Delivery:
             await self.notices.deliver(work, mv)
             return
         if work.inline_message_id is not None:
-            await self.pub.update_inline_card(mv)
+            await self.pub.edit_inline_card(mv)
             return
         self._played_on(work, mv)
         await self._board(work, mv)

@@ -9,8 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from bot.delivery.worker import backoff
+from storage.models import DeliveryRow
 from tests.bot.conftest import Running
 from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.bot.retries import retries_come_due
@@ -25,6 +27,13 @@ MARKS = {"reveal": "The dice seed", "timeout": "did not move in time",
 def copies(chat: Chat, mark: str) -> int:
     """The bot's messages in the chat that carry ``mark``, deleted ones not counted."""
     return sum(1 for m in chat.bot_messages() if m.photo_bytes is None and mark in m.content)
+
+
+def pending(bot: Running) -> int:
+    """The outbox rows still to deliver."""
+    with bot.uc.kernel.sessions() as session:
+        return len(session.scalars(select(DeliveryRow.id).where(
+            DeliveryRow.pending.is_(True))).all())
 
 
 async def a_played_group_match(standin: StandIn) -> tuple[User, User, Chat]:
@@ -169,3 +178,33 @@ async def test_a_match_moved_out_of_its_group_is_said_once(
         notice = next(m for m in group.bot_messages() if MOVED[kind] in m.content)
         assert notice.mentions(alice) and notice.mentions(bob)
         assert [b.text for row in notice.buttons for b in row] == ["▶ Start the bot"]
+
+
+@pytest.mark.parametrize("fault", ["502", "lost"])
+async def test_an_inline_card_whose_edit_fails_follows_the_match_all_the_same(
+    standin: StandIn, make_bot: Any, fault: str
+) -> None:
+    """The inline card of a match is a place of the outbox: a failed edit is tried again."""
+    wall = Wall()
+    bot = await make_bot(wall=wall)
+    standin.set_inline_feedback(True)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(alice, bob)
+    query = alice.inline_query("3")
+    await query
+    card = alice.choose_inline_result(query, "3t", standin.direct_chat(alice, bob))
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
+    await bob.tap(card.refresh(), "🎲 Accept")
+    await standin.wait_for(lambda: "to move" in (card.refresh().text or ""), what="the card")
+    await standin.idle()
+    mover, other = (alice, bob) if "Alice to move" in card.refresh().text else (bob, alice)
+    standin.inject_error("editMessageText", 502, description="Bad Gateway",
+                         times=2 if fault == "502" else 1, applied=fault == "lost")
+    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
+        await play_turn(standin, mover, mover.private)
+        await standin.wait_for(lambda: f"{other.first_name} to move" in card.refresh().text,
+                               timeout=30, what="the card to follow the turn")
+        # (a lost answer: the card changed, and the worker, not knowing, edits it again)
+        await standin.wait_for(lambda: not pending(bot), timeout=30, what="no work left")
+    assert jumps and jumps[0] == backoff(0), jumps
