@@ -7,6 +7,8 @@ dependencies. The suite checks a sample (``tests/rules/test_notation_gnubg.py``)
 full corpus (about two minutes for 2,000 positions on the project's machine).
 
 Last line: ``gnubg_notation: positions=<n> plays=<m> mismatches=<k>`` (k must be 0).
+
+Reference: ``gnubg_notation: positions=2000 plays=989856 mismatches=0``.
 """
 
 from __future__ import annotations

@@ -16,6 +16,12 @@ from the update being sent to the board showing its result; ``taps_per_s`` count
 (or there twice), ``duplicate_boards`` the live boards beyond one per chat at the end.
 
 The last line is ``instances: n=<n> taps_per_s=<x> p95_ms=<y> lost=<n> duplicate_boards=<n>``.
+
+Reference figures (24 matches played to their end, two runs on the loaded 2-core machine, load
+average 9-12): 906 turns in 105 s, and ``instances: n=2 taps_per_s=15.5 p95_ms=2263 lost=0
+duplicate_boards=0`` (945 turns in 92 s, 10.3 turns/s, p50 1.4 s: the machine is saturated).
+On PostgreSQL a counted call in a group or a private chat costs two short transactions (take a
+slot, then move it to when the answer came); callback answers cost none.
 """
 
 from __future__ import annotations

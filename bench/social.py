@@ -17,6 +17,9 @@ game: one query more), timed in Portes, the game with the most matches, and in P
 Targets: top ≤ 50 ms, stats ≤ 50 ms, rebuild ≤ 60 s.
 
 Usage: python bench/social.py [--players 10000] [--matches 100000] [--repeat 21] [--keep FILE]
+
+Reference figures (per game, the project's loaded 2-core machine, load average about 8):
+``social: top_ms=15.8 stats_ms=33.7 rebuild_s=7.7``.
 """
 
 from __future__ import annotations

@@ -17,6 +17,10 @@ worker-thread counts side by side (the lines then name them: ``storage[sqlite,wo
 
 Usage: python bench/storage.py [--matches 200] [--turns 3000] [--rounds 1] [--workers N,...]
                                [--postgres-url URL]
+
+Reference figures (the 2-core development machine, load average 3-6 from other work, medians
+of three alternating rounds): ``storage[sqlite]: turns_per_s≈550 p95_ms≈430``,
+``storage[postgresql]: turns_per_s≈285 p95_ms≈830``.
 """
 
 from __future__ import annotations

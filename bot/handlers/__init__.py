@@ -1,5 +1,7 @@
-"""Telegram handlers, one module per feature: decode the update, call one use case, then show
-the result (see docs/bot.md for the map).
+"""Telegram handlers, one module per feature: decode the update, read what they need (the player,
+the match), call the feature's use cases (a step of a match is one use case, one transaction),
+then show the result: a match's boards through the delivery worker, cards and answers directly
+(see docs/architecture.md for the map).
 
 - :mod:`~bot.handlers.commands`: /start, /help, /rules, /lang, /notices, /new, /games
 - :mod:`~bot.handlers.challenges`: the /new card's choices, Accept, Withdraw, inline mode

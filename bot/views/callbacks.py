@@ -1,6 +1,15 @@
 """The callback-data codec: ``<action>:<match id>:<version>[:<arg>][@<owner>]``, at most 64
 bytes.
 
+That shape is a match's buttons'. Buttons that are not about a match keep the same two numbers
+(``Callback.match_id``, ``Callback.version``) for something else:
+``<action>:<subject>:<state>[:<arg>][@<owner>]``, where the subject is ``0`` (the /new card,
+/notices, /forgetme, /settings, /lang, the game switch under /top), a challenge id (Accept,
+Withdraw; ``0`` for an inline card whose challenge is not made yet) or a player id (the game
+switch under /stats: the player whose record it is), and the state is ``0`` or, for
+/settings, the code of the settings the card shows (:mod:`bot.views.player_settings`), so a
+tap on an older card is refused like an old keyboard. Each :class:`Action` below says which.
+
 Buttons carry ids, versions and small indices, never move lists. The version is the match's own
 version number, which changes with every accepted step, so a second tap on the same button (or a
 tap on any older keyboard) no longer matches the match and changes nothing. The regexes the
