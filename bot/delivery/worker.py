@@ -205,8 +205,9 @@ class Delivery:
             await self._retry(key, work, delay, f"flood: retry after {delay:g} s")
         except ChatMigrated as exc:
             await uc.migrate_chat(int(key), exc.new_chat_id)
-            await uc.give_up_delivery(work.id, claim=work.claim,
-                                      error="the group became a supergroup")
+            if work.notice is None:  # a notice moved to the new chat, to be sent there
+                await uc.give_up_delivery(work.id, claim=work.claim,
+                                          error="the group became a supergroup")
             self.kick(str(exc.new_chat_id))
         except Unreachable as exc:
             log.info("chat %s cannot be reached: %s", key, exc)

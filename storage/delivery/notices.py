@@ -163,6 +163,18 @@ def reach_of(session: Session, match: MatchRow) -> tuple[list[tuple[int, int]], 
     return reached, unreached
 
 
+def move_notices(session: Session, old_chat_id: int, new_chat_id: int) -> None:
+    """A group became a supergroup: its notices still to send go to the new chat (sent ones
+    stay behind, with the old chat's messages)."""
+    rows = session.scalars(select(DeliveryRow).where(
+        DeliveryRow.chat_id == old_chat_id, DeliveryRow.place.like(f"{NOTICE}%"),
+        DeliveryRow.pending.is_(True), DeliveryRow.shown < DeliveryRow.version))
+    for row in rows:
+        row.place = row.place.replace(f"{NOTICE}{old_chat_id}:", f"{NOTICE}{new_chat_id}:", 1)
+        row.chat_id, row.chat_key, row.probes = new_chat_id, str(new_chat_id), None
+    session.flush()
+
+
 def sent_message_id(notes: Any) -> int | None:
     """The message id a notice was delivered as (see
     :meth:`storage.delivery.notice_work.NoticeCases.record_notice_sent`)."""

@@ -208,3 +208,31 @@ async def test_an_inline_card_whose_edit_fails_follows_the_match_all_the_same(
         # (a lost answer: the card changed, and the worker, not knowing, edits it again)
         await standin.wait_for(lambda: not pending(bot), timeout=30, what="no work left")
     assert jumps and jumps[0] == backoff(0), jumps
+
+
+async def test_a_seed_still_to_reveal_follows_its_group_to_the_supergroup(
+    standin: StandIn, make_bot: Any
+) -> None:
+    """The group becomes a supergroup while the seed's reveal waits to be tried again: it is
+    revealed in the new chat."""
+    wall = Wall()
+    bot = await make_bot(wall=wall)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    await start_group_match(standin, alice, bob, group, "1 point")
+    cmd = alice.send(group, "/resign")
+    menu = await group.wait_for_answer(cmd)
+    standin.inject_error("sendMessage", 502, chat_id=group.id, description="Bad Gateway")
+    await alice.tap(menu, "🏳 Resign the match")
+    await standin.wait_for(lambda: standin.calls("sendMessage", chat_id=group.id, ok=False),
+                           what="the reveal's first try")
+    await standin.idle()
+    supergroup = alice.upgrade_group(group)
+    await standin.idle()
+    wall.advance(1.0)  # the reveal's retry is due
+    await bot.app.bot_data["portes"].delivery.poll()
+    await standin.wait_for(lambda: copies(supergroup, MARKS["reveal"]) >= 1, timeout=30,
+                           what="the seed revealed in the supergroup")
+    await standin.idle(quiet=0.3)
+    assert copies(supergroup, MARKS["reveal"]) == 1 and copies(group, MARKS["reveal"]) == 0
