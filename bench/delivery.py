@@ -79,9 +79,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.turns import live_board, open_match, pct, pick, wait_until  # noqa: E402
+from standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
+from standin.players import start_group_match, start_the_bot, tap_and_wait  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
-from tests.bot.players import start_group_match, start_the_bot, tap_and_wait  # noqa: E402
-from tests.standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 
 
 @contextlib.asynccontextmanager

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from oracles.gnubg_bridge import gnubg_texts, notation_mismatches
 from rules.position import ALL_ROLLS
 from rules.selfplay import selfplay_positions
-from tests.rules.gnubg_bridge import gnubg_texts, notation_mismatches
 
 
 def main() -> None:

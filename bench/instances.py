@@ -37,15 +37,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bot.instances import (  # noqa: E402
+from standin import StandIn  # noqa: E402
+from standin.cluster import (  # noqa: E402
     Cluster,
     Tally,
     open_group_match,
     percentile,
 )
-from tests.bot.test_instances import live_boards  # noqa: E402
-from tests.bot.typed_play import play_out  # noqa: E402
-from tests.standin import StandIn  # noqa: E402
+from standin.players import live_boards  # noqa: E402
+from standin.typed_play import play_out  # noqa: E402
 
 
 async def main(args: argparse.Namespace) -> int:

@@ -45,7 +45,6 @@ level above, measured with two benchmark processes running at once).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import sys
@@ -55,6 +54,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._stats import percentile, wilson
 from computer.context import MatchContext
 from computer.players import BENCH_PLAYERS, make_player
 from computer.selfplay import play_game
@@ -66,17 +66,6 @@ DEFAULT_PAIRS = (
     ("easy", "random"),
     ("strong", "gnubg0"),
 )
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _run(
@@ -113,14 +102,6 @@ def run_pair(
     wins = sum(p[0] for p in parts)
     points = sum(p[1] for p in parts)
     return wins, points, [t for p in parts for t in p[2]], [t for p in parts for t in p[3]]
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
-    return ordered[index]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,9 +1,9 @@
 """Benchmark / slow check: the fast Plakoto, Fevga and Long Nardy generator against the brute-force
-one of the tests (``tests/rules/bruteforce_tavli.py``), on at least 100,000 position x roll pairs.
+one of the tests (``oracles/bruteforce_tavli.py``), on at least 100,000 position x roll pairs.
 
 Corpus, per game: seeded self-play positions x all 21 rolls (default options), and crafted
 positions that put each special rule to work (pins and mothers, first checker, starting quarter,
-blocks, head rule; ``tests/rules/tavli_crafted.py``) x every option set x two seeded rolls.
+blocks, head rule; ``oracles/tavli_crafted.py``) x every option set x two seeded rolls.
 Compares the sets of positions the legal plays lead to. Prints one line per game and a last line
 ``tavli_agreement: pairs=<n> disagreements=<n>``; exits 1 on any disagreement.
 
@@ -21,11 +21,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "rules"))
 
-from bruteforce_tavli import brute_results  # noqa: E402
-from tavli_crafted import OPTION_SETS, crafted_positions  # noqa: E402
-
+from oracles.bruteforce_tavli import brute_results  # noqa: E402
+from oracles.tavli_crafted import OPTION_SETS, crafted_positions  # noqa: E402
 from rules.dice import ALL_ROLLS  # noqa: E402
 from rules.selfplay import tavli_selfplay_positions  # noqa: E402
 from rules.tavliboard import Variant  # noqa: E402

@@ -72,7 +72,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.strength import percentile, wilson
+from bench._stats import percentile, wilson
 from computer.players import ComputerPlayer
 from computer.tavli_medium import tavli_player
 from rules.games import game_outcome, legal_plays, start_position

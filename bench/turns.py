@@ -44,10 +44,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 from storage.db import Database  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
 from storage.usecases import UseCases  # noqa: E402
-from tests.standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 
 
 @dataclass

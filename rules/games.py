@@ -48,6 +48,8 @@ __all__ = [
     "format_moves_so_far",
     "format_play",
     "game_outcome",
+    "games_of",
+    "has_gnubg_games",
     "legal_plays",
     "parse_play",
     "start_position",
@@ -70,6 +72,17 @@ no cube): hints, reviews and the ``.mat`` download are for its matches only."""
 def analysed_by_gnubg(game_type: GameType) -> bool:
     """Whether a match of ``game_type`` has hints, a review and a ``.mat`` (GNU Backgammon)."""
     return game_type == GNUBG_GAME
+
+
+def games_of(game_type: GameType) -> tuple[Variant, ...]:
+    """The games a match of ``game_type`` plays (the rotation for ``"tavli"``)."""
+    return TAVLI_ROTATION if game_type == "tavli" else (Variant(game_type),)
+
+
+def has_gnubg_games(game_type: GameType) -> bool:
+    """Whether some game of a match of ``game_type`` goes in a ``.mat`` file (a tavli match:
+    its Portes games)."""
+    return any(analysed_by_gnubg(game.value) for game in games_of(game_type))
 
 
 def variant_of(position: Position) -> Variant:

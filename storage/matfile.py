@@ -17,16 +17,25 @@ Player 0 (the challenge's author) is the left column, player 1 the right. Each p
 one die at a time from the mover's own side, as gnubg writes it (points 24..1, the bar 25, off
 0, ``*`` for a hit), since the rules core already numbers points from the side to move. A turn
 with no legal play is its dice alone. Portes has no cube: no cube action is ever written. A
-resigned game ends with ``Wins N points`` at the resignation. The format cannot say "the match
-was given up" (or lost on time): that last game ends with the winner's ``Wins`` line for the
-points still missing, at most 3 (a backgammon, the most a resignation gives without a cube, and
-all gnubg reads), so an importer may show the match unfinished by a few points.
+resigned game ends with ``Wins N points`` at the resignation. A game given up before anyone
+moved is its opening roll with no moves, then the ``Wins`` line, as gnubg itself writes a game
+resigned on its opening roll (without a play gnubg reads no game at all). The format cannot say
+"the match was given up" (or lost on time): that last game ends with the winner's ``Wins`` line
+for the points still missing, at most 3 (a backgammon, the most a resignation gives without a
+cube, and all gnubg reads), so an importer may show the match unfinished by a few points; the
+caller's ``comment`` (a ``; [Comment "..."]`` header line, which gnubg shows as the match's
+comment and keeps) can say how it really ended.
+
+Only the games GNU Backgammon plays are written (:func:`gnubg_games`): a tavli match's Portes
+games, each under its own number and the match score it was played at (the other games' points
+included), which gnubg reads as they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.games import analysed_by_gnubg
 from storage.results import GameRecord, LoggedTurn, MatchRecord
 
 COLUMN = 28
@@ -56,12 +65,16 @@ def _line(number: int, left: str, right: str) -> str:
     return f"{number:3d}) {left:<{COLUMN}} {right}".rstrip()
 
 
-def game_lines(turns: Sequence[LoggedTurn], wins: tuple[int, int] | None) -> list[str]:
+def game_lines(turns: Sequence[LoggedTurn], wins: tuple[int, int] | None,
+               unplayed: tuple[int, str] | None = None) -> list[str]:
     """The numbered lines of one game, each play in its player's column, then ``wins``
-    (``(winner, points)``) on a line of its own in the winner's column, as gnubg writes it."""
+    (``(winner, points)``) on a line of its own in the winner's column, as gnubg writes it.
+    ``unplayed`` (``(player, "31:")``): for a game with no play, its opening roll."""
     lines: list[str] = []
     row: list[str] = ["", ""]
     filled = -1  # the last column filled on the current row
+    if not turns and unplayed is not None:
+        row[unplayed[0]], filled = unplayed[1], unplayed[0]
     for turn in turns:
         if turn.player <= filled:
             lines.append(_line(len(lines) + 1, *row))
@@ -74,6 +87,22 @@ def game_lines(turns: Sequence[LoggedTurn], wins: tuple[int, int] | None) -> lis
         indent = 6 if wins[0] == 0 else COLUMN + 6
         lines.append(" " * indent + wins_text(wins[1]))
     return lines
+
+
+def game_variants(record: MatchRecord) -> dict[int, str]:
+    """The game each game number of ``record`` played (a ``Variant`` value), from its results
+    and the game last played; a drawn Plakoto, played again, has no result and is not here."""
+    state = record.match.state
+    games = {result.game: result.variant for result in state.results}
+    if state.game and state.game not in games:
+        games[state.game] = state.variant.value
+    return games
+
+
+def gnubg_games(record: MatchRecord) -> frozenset[int]:
+    """The numbers of the games of ``record`` that GNU Backgammon plays: all of a Portes match,
+    the Portes games of a tavli match."""
+    return frozenset(n for n, game in game_variants(record).items() if analysed_by_gnubg(game))
 
 
 def _missing_win(record: MatchRecord, score: tuple[int, int]) -> tuple[int, int] | None:
@@ -91,21 +120,43 @@ def _game_result(game: GameRecord) -> tuple[int, int] | None:
     return game.winner, game.points
 
 
-def match_text(record: MatchRecord, names: tuple[str, str]) -> str:
-    """The whole .mat text of ``record`` (finished or still being played)."""
+def _unplayed(record: MatchRecord, index: int) -> tuple[int, str] | None:
+    """Who rolled a game's opening roll, and the roll as a .mat play (``"31:"``): the winner of
+    the last game won before it with the café habit, else the higher die (as
+    :meth:`rules.match.Match.start` decides)."""
+    game = record.games[index]
+    if game.opening is None:
+        return None
+    a, b = game.opening
+    earlier = [g.winner for g in record.games[:index] if g.winner is not None]
+    starter = earlier[-1] if record.match.state.winner_starts and earlier else int(b > a)
+    return starter, f"{max(a, b)}{min(a, b)}:"
+
+
+def comment_line(comment: str) -> str:
+    """A ``.mat`` header line gnubg reads as the match's comment (one line, no double quote)."""
+    return '; [Comment "' + " ".join(comment.replace('"', "'").split()) + '"]'
+
+
+def match_text(record: MatchRecord, names: tuple[str, str], comment: str | None = None) -> str:
+    """The whole .mat text of ``record`` (finished or still being played): its games that GNU
+    Backgammon plays, with ``comment`` in the header."""
     length = record.match.state.length
     n0, n1 = safe_name(names[0]), safe_name(names[1])
-    out = [f" {length} point match", ""]
+    out = [comment_line(comment), ""] if comment else []
+    out += [f" {length} point match", ""]
+    written = gnubg_games(record)
     score = [0, 0]
     for index, game in enumerate(record.games):
-        turns = [t for t in record.turns if t.game == game.number]
         wins = _game_result(game)
         if wins is None and index == len(record.games) - 1:
             wins = _missing_win(record, (score[0], score[1]))
-        left = f"{n0} : {score[0]}"
-        out += [f" Game {game.number}", f" {left:<{COLUMN + 3}}{n1} : {score[1]}"]
-        out += game_lines(turns, wins)
-        out.append("")
-        if wins is not None and game.winner is not None:
+        if game.number in written:
+            turns = [t for t in record.turns if t.game == game.number]
+            left = f"{n0} : {score[0]}"
+            out += [f" Game {game.number}", f" {left:<{COLUMN + 3}}{n1} : {score[1]}"]
+            out += game_lines(turns, wins, _unplayed(record, index) if wins else None)
+            out.append("")
+        if wins is not None:
             score[wins[0]] += wins[1]
     return "\n".join(out) + "\n"

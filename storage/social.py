@@ -20,6 +20,7 @@ but writes nothing for a deleted player. Someone who comes back starts afresh.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -302,6 +303,49 @@ def find_username(conn: Connection, username: str) -> tuple[int, str] | None:
     found = (conn.execute(_BY_USERNAME, {"u": name}).first()
              or conn.execute(_BY_USERNAME_ANY_CASE, {"u": name}).first())
     return (found[0], found[1]) if found is not None else None
+
+
+CHAT_PLAYERS = 50
+"""How many of a group's players (the most recent first) ``/stats <name>`` looks among."""
+_IN_CHAT = text(
+    "SELECT p.id, p.display_name, MAX(m.id) AS latest FROM players p JOIN matches m "
+    "ON p.id = m.player0_id OR p.id = m.player1_id "
+    "WHERE m.chat_id = :c AND m.status IN ('active', 'finished', 'abandoned') AND p.id > 0 "
+    "GROUP BY p.id, p.display_name ORDER BY latest DESC LIMIT :n"
+)
+
+
+@dataclass(frozen=True)
+class ChatPlayer:
+    """Someone who played matches in a chat: their last match there is ``latest``."""
+
+    id: int
+    name: str
+    latest: int
+
+
+def players_in_chat(conn: Connection, chat_id: int) -> list[ChatPlayer]:
+    """The people who played matches in the chat ``chat_id``, who played there last first
+    (deleted players aside)."""
+    return [ChatPlayer(r[0], r[1], r[2])
+            for r in conn.execute(_IN_CHAT, {"c": chat_id, "n": CHAT_PLAYERS})]
+
+
+def _folded(name: str) -> list[str]:
+    """A name's words, compared without case or accents ("Βασίλης" is "βασιλης")."""
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", name)
+                    if not unicodedata.combining(ch))
+    return plain.casefold().split()
+
+
+def named(players: list[ChatPlayer], wanted: str) -> list[ChatPlayer]:
+    """The players called ``wanted``: those with the whole name when some have it, else those
+    with each of its words among their name's ("Dora" is "Dora Smith")."""
+    words = _folded(wanted)
+    if not words:
+        return []
+    whole = [pl for pl in players if _folded(pl.name) == words]
+    return whole or [pl for pl in players if set(words) <= set(_folded(pl.name))]
 
 
 def _when(conn: Connection, now: datetime) -> datetime:

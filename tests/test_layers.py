@@ -1,5 +1,7 @@
 """The floors hold: rules/ at the bottom; storage/, rendering/ and computer/ above it, each on its
-own and none of them talking to Telegram; bot/ on top. And no module uses another's private names.
+own and none of them talking to Telegram; bot/ on top; the harness (standin/, oracles/, tests/)
+beside them, which nothing of the bot imports, and nothing but the tests imports tests/. And no
+module uses another's private names.
 
 Every .py of every package is read (subpackages too), and every import counts: inside functions,
 under ``if TYPE_CHECKING:``, relative ones, and ``importlib.import_module("...")`` with a literal.
@@ -20,14 +22,22 @@ ROOT = Path(__file__).resolve().parents[1]
 OURS = ("rules", "storage", "rendering", "computer", "bot", "migrations")
 # What each floor may not import. Only bot/ talks to Telegram and only bot/ sits above the
 # middle floor, whose rooms do not lean on one another; the database library stays in storage.
+# The harness (the stand-in and its simulated players, the rules' references, the tests) sits
+# beside the floors: nothing of the bot leans on it, and only the tests import the tests.
+HARNESS = frozenset({"tests", "standin", "oracles"})
 FORBIDDEN: dict[str, frozenset[str]] = {
-    "rules": frozenset(OURS) - {"rules"},
-    "storage": frozenset({"telegram", "bot", "rendering", "computer"}),
-    "migrations": frozenset({"telegram", "bot", "rendering", "computer"}),
+    "rules": frozenset(OURS) - {"rules"} | HARNESS,
+    "storage": frozenset({"telegram", "bot", "rendering", "computer"}) | HARNESS,
+    "migrations": frozenset({"telegram", "bot", "rendering", "computer"}) | HARNESS,
     "rendering": frozenset({"telegram", "bot", "storage", "computer", "migrations",
-                            "sqlalchemy", "alembic"}),
+                            "sqlalchemy", "alembic"}) | HARNESS,
     "computer": frozenset({"telegram", "bot", "storage", "rendering", "migrations",
-                           "sqlalchemy", "alembic"}),
+                           "sqlalchemy", "alembic"}) | HARNESS,
+    "bot": HARNESS,
+    "standin": frozenset({"tests"}),
+    "oracles": frozenset({"tests"}),
+    "bench": frozenset({"tests"}),
+    "tools": frozenset({"tests"}),
 }
 # The rooms held to the private-names rule (migrations/versions are generated scripts).
 ROOMS = ("rules", "rendering", "storage", "bot", "computer")
@@ -197,6 +207,11 @@ def test_each_floor_imports_only_what_sits_below_it(floor: str) -> None:
     assert not crossings, "\n".join(crossings)
 
 
+def test_the_docs_hold_no_code() -> None:
+    """The docs' picture tools live in tools/ (they import the stand-in, never tests.*)."""
+    assert sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").rglob("*.py")) == []
+
+
 def test_no_module_uses_another_modules_private_names() -> None:
     known = known_modules()
     uses = [line for package in ROOMS for s in sources(package) for line in private_uses(s, known)]
@@ -228,6 +243,11 @@ def _source(module: str, text: str, is_package: bool = False) -> Source:
      "computer/players.py:1 imports rendering (render): computer/ may not import rendering"),
     ("rules.position", "from . import notation\nfrom storage import db\n",
      "rules/position.py:2 imports storage (db): rules/ may not import storage"),
+    ("bench.instances", "from tests.bot.test_instances import live_boards\n",
+     "bench/instances.py:1 imports tests.bot.test_instances (live_boards): "
+     "bench/ may not import tests"),
+    ("bot.app", "from standin import StandIn\n",
+     "bot/app.py:1 imports standin (StandIn): bot/ may not import standin"),
 ])
 def test_a_floor_crossing_is_named(module: str, text: str, expected: str) -> None:
     floor = module.split(".")[0]

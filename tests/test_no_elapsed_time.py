@@ -5,7 +5,8 @@ back-offs, rate windows, reminders) a test moves an injected clock (the stand-in
 speed is measured in ``bench/``. Hang guards stay: a generous ``timeout=`` on a wait, which
 says what it waited for.
 
-This file reads every module under tests/ and fails on an assertion (``assert``, or an ``if``
+This file reads every module under tests/ and standin/ (the players and instances the tests
+drive the bot with) and fails on an assertion (``assert``, or an ``if``
 that asserts, raises ``AssertionError`` or calls ``pytest.fail``) that compares a clock reading
 (``time.monotonic()``, ``time.perf_counter()``, ``time.time()``, ``loop.time()``), a value
 computed from one, or a variable named like a duration (``took``, ``elapsed``, ``answered``,
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+SCANNED = (TESTS, TESTS.parent / "standin")
 CLOCK_FUNCTIONS = frozenset({"monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
                              "time", "time_ns", "process_time"})
 BARE_CLOCKS = CLOCK_FUNCTIONS - {"time"}
@@ -146,7 +148,7 @@ def clock_assertions(source: str) -> Iterator[int]:
 
 def test_no_test_asserts_how_long_something_took() -> None:
     offences = []
-    for path in sorted(TESTS.rglob("*.py")):
+    for path in sorted(p for folder in SCANNED for p in folder.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
         where = path.relative_to(TESTS.parent)
         lines = source.splitlines()

@@ -29,10 +29,10 @@ from bot.delivery.publish import HTML, crash_point
 from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, mention
-from bot.views import texts
 from bot.views.i18n import Tr, tr
 from bot.views.keyboards import url_keyboard
 from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
+from bot.views.review import review_text
 from storage.delivery.notices import (
     CANCELLED,
     EXPIRED,
@@ -157,7 +157,7 @@ class Notices:
         if found is None:
             return None
         final, review = found
-        return texts.review_text(t, final, review)
+        return review_text(t, final, review)
 
     async def _expire_card(self, work: DeliveryWork, mv: MatchView) -> None:
         """The card of a challenge nobody accepted in time says it expired, in its author's

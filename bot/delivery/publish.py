@@ -33,7 +33,7 @@ from rules.games import analysed_by_gnubg
 from rules.match import Event, Phase
 from rules.scoring import GameKind
 from storage.delivery.claims import KeyboardAsked
-from storage.results import BoardMessageView, MatchStatus, MatchView, PlayerView
+from storage.results import BoardMessageView, LoggedTurn, MatchStatus, MatchView, PlayerView
 
 log = logging.getLogger("bot.delivery.publish")
 HTML = ParseMode.HTML
@@ -121,10 +121,12 @@ class Publisher:
 
     # -- captions and keyboards ------------------------------------------------------------
 
-    def shared_caption(self, mv: MatchView, notes: Sequence[dict[str, Any]] = ()) -> tuple[str, Tr]:
+    def shared_caption(self, mv: MatchView, notes: Sequence[dict[str, Any]] = (),
+                       game_log: Sequence[LoggedTurn] = ()) -> tuple[str, Tr]:
         t = self.p.t_match_chat(mv)
         text = texts.caption(t, mv.state, names(t, mv), viewer=None,
-                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv))
+                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv),
+                             game_log=game_log)
         seat = mv.to_act
         if seat is not None and not mv.seats[seat].is_computer:
             player = mv.seats[seat].player
@@ -159,11 +161,13 @@ class Publisher:
         return t._("👉 {player}, your move.", player=who)
 
     def seat_caption(
-        self, mv: MatchView, seat: int, notes: Sequence[dict[str, Any]] = ()
+        self, mv: MatchView, seat: int, notes: Sequence[dict[str, Any]] = (),
+        game_log: Sequence[LoggedTurn] = (),
     ) -> tuple[str, Tr]:
         t = self.p.t_user(mv.seats[seat].player)
         text = texts.caption(t, mv.state, names(t, mv), viewer=seat,
-                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv))
+                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv),
+                             game_log=game_log)
         text = self._with_time_left(t, mv, text)
         return "\n".join((*reminder_lines(t, mv, notes, shared=False), text)), t
 

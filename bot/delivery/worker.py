@@ -28,6 +28,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from telegram import Bot, InputMediaPhoto
@@ -41,7 +42,8 @@ from bot.delivery.reach import blocked_us, left_group, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
 from bot.views.board_image import DEFAULT_LOOK, Look, draw_board_async
-from storage.results import BoardMessageView, MatchView
+from rules.match import Phase
+from storage.results import BoardMessageView, LoggedTurn, MatchView
 from storage.usecases import DeliveryWork
 
 log = logging.getLogger("bot.delivery.worker")
@@ -49,6 +51,9 @@ PROBE_SPAN = 20
 """At most this many message ids below the newest are probed for one orphan."""
 PROBE_AHEAD = 3
 """Ids above the newest known are probed too: a slow send may land after its retry."""
+PLAYED_FOR_TURNS = 20
+"""The first turns of a game, in which a board reads the game's log: a player's turns may all
+have been forced and played for them, and the caption says so."""
 
 
 RUNNING: set[str] = set()
@@ -275,20 +280,29 @@ class Delivery:
         """The checker chosen on the place's keyboard, if it was chosen at the latest state."""
         return work.selected if mv.version == work.version else None
 
-    def _look(self, work: DeliveryWork, mv: MatchView) -> tuple[str, Markup | None, int]:
+    def _look(self, work: DeliveryWork, mv: MatchView,
+              game_log: Sequence[LoggedTurn] = ()) -> tuple[str, Markup | None, int]:
         """Caption, keyboard and the side the image is drawn from, for the latest state."""
         notes = work.notes if mv.version == work.version else ()
         selected = self._selected(work, mv)
         if work.for_seat is None:
-            caption, t = self.pub.shared_caption(mv, notes)
+            caption, t = self.pub.shared_caption(mv, notes, game_log)
             return (caption, self.pub.shared_keyboard(t, mv, selected=selected),
                     self.pub.viewer_of_shared(mv))
         seat = work.for_seat
-        caption, t = self.pub.seat_caption(mv, seat, notes)
+        caption, t = self.pub.seat_caption(mv, seat, notes, game_log)
         return caption, self.pub.seat_keyboard(t, mv, seat, selected=selected), seat
 
+    async def _game_log(self, mv: MatchView) -> Sequence[LoggedTurn]:
+        """The game's turns so far, early in a game only: the caption tells the turns played
+        for a player before their first decision (the notes tell the last action's only)."""
+        state = mv.state
+        if state.phase != Phase.PLAYING or not 0 < state.turn_number <= PLAYED_FOR_TURNS:
+            return ()
+        return await self.p.uc.game_turns(mv.id, state.game)
+
     async def _board(self, work: DeliveryWork, mv: MatchView) -> None:
-        caption, markup, viewer = self._look(work, mv)
+        caption, markup, viewer = self._look(work, mv, await self._game_log(mv))
         boards = list(work.boards)
         live = boards[-1] if boards else None
         edited = live is not None and not work.repost and await self._edit(

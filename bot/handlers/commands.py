@@ -18,6 +18,7 @@ from bot.handlers.common import (
     point_to_private,
     publisher,
 )
+from bot.handlers.computer import REVIEW_PAYLOAD, review_one
 from bot.handlers.inline import CAP_PAYLOAD
 from bot.handlers.player_settings import show_settings
 from bot.handlers.which_match import replied_board
@@ -40,8 +41,8 @@ from storage.results import ActionResult
 
 
 async def cmd_start(update: Update, context: Ctx) -> None:
-    """/start: the welcome, or a deep link's challenge (``c<token>``), board (``m<id>``) or
-    page on checking the dice (``dice``)."""
+    """/start: the welcome, or a deep link's challenge (``c<token>``), board (``m<id>``),
+    review (``review<id>``) or page on checking the dice (``dice``)."""
     sender = await command_sender(update, context, starts_in_private=True)
     if sender is None:
         return
@@ -72,6 +73,10 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload == "settings":  # /settings sent in a group
         await show_settings(p, msg, user)
+        return
+    if private and payload.startswith(REVIEW_PAYLOAD) and len(payload) > len(REVIEW_PAYLOAD):
+        # Review tapped in a group by a player the bot could not write to yet
+        await review_one(p, context.bot, msg, user, t, payload[len(REVIEW_PAYLOAD):])
         return
     await msg.reply_text(help_texts.welcome_text(t, p.username), parse_mode=HTML)
 

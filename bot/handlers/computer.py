@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import logging
 
-from telegram import Bot, Message, Update
+from telegram import Bot, Message, Update, User
 
 from bot.computer_player import REVIEWED_STATUSES
 from bot.delivery.telegram import quietly
-from bot.handlers.common import HTML, Ctx
+from bot.handlers.common import HTML, Ctx, is_group_chat
 from bot.state import ComputerService, Portes, command_sender, tapped
+from bot.views import review as review_texts
 from bot.views import texts
 from bot.views.callbacks import Callback, parse_id
 from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
-from bot.views.keyboards import finished_matches_keyboard
+from bot.views.keyboards import finished_matches_keyboard, url_keyboard
 from computer.engine import available as engine_available
 from rules.games import GNUBG_GAME, analysed_by_gnubg
 from rules.match import Phase
@@ -62,7 +63,7 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(t._("The computer cannot give a hint just now; try again."),
                        show_alert=True)
         return
-    await q.answer(texts.hint_text(t, h), show_alert=True)
+    await q.answer(review_texts.hint_text(t, h), show_alert=True)
 
 
 async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
@@ -79,11 +80,33 @@ async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
     if not analysed_by_gnubg(mv.state.game_type):
         await q.answer(portes_only_text(t), show_alert=True)
         return
-    await q.answer(t._("Reviewing the match…"))
     msg = q.message if isinstance(q.message, Message) else None
+    if msg is not None and is_group_chat(msg.chat):
+        # the review is the tapper's: to their private chat, or a link to start the bot there
+        if await may_write(p, q.from_user.id):
+            await q.answer(t._("📊 Your review is on its way to our private chat."))
+            await send_review(p, context.bot, mv.id, q.from_user.id, t)
+        else:
+            await q.answer(url=p.link(review_payload(mv.id)))
+        return
+    await q.answer(t._("Reviewing the match…"))
     chat_id = msg.chat_id if msg is not None else q.from_user.id
     thread = msg.message_thread_id if msg is not None and msg.is_topic_message else None
     await send_review(p, context.bot, mv.id, chat_id, t, thread_id=thread)
+
+
+REVIEW_PAYLOAD = "review"
+"""The deep link ``t.me/<bot>?start=review<id>``: the review of match ``id``, in private."""
+
+
+def review_payload(match_id: int) -> str:
+    return f"{REVIEW_PAYLOAD}{match_id}"
+
+
+async def may_write(p: Portes, user_id: int) -> bool:
+    """Whether the bot may write to ``user_id`` in private (they started it, never blocked it)."""
+    player = await p.uc.get_player(user_id)
+    return player is not None and player.can_message
 
 
 async def send_review(p: Portes, bot: Bot, match_id: int, chat_id: int, t: Tr, *,
@@ -103,7 +126,7 @@ async def send_review(p: Portes, bot: Bot, match_id: int, chat_id: int, t: Tr, *
                                        message_thread_id=thread_id))
         return
     final, review = found
-    await quietly(bot.send_message(chat_id, texts.review_text(t, final, review),
+    await quietly(bot.send_message(chat_id, review_texts.review_text(t, final, review),
                                    parse_mode=HTML, message_thread_id=thread_id))
 
 
@@ -114,29 +137,8 @@ async def cmd_review(update: Update, context: Ctx) -> None:
     if sender is None:
         return
     p, msg, user, t = sender
-    thread = msg.message_thread_id if msg.is_topic_message else None
     if context.args:
-        match_id = parse_id(context.args[0])
-        if match_id is None:
-            await msg.reply_text(t._("There is no such match."))
-            return
-        loaded = await p.uc.load_match(match_id)
-        mv = loaded.match
-        if mv is None:
-            await msg.reply_text(t._("There is no match #{id}.", id=match_id)
-                                 if loaded.code == "not_found"
-                                 else texts.error_text(t, loaded.code or "error"))
-            return
-        if mv.seat_of(user.id) is None:
-            await msg.reply_text(texts.error_text(t, "not_a_player"))
-            return
-        if mv.status not in REVIEWED_STATUSES:
-            await msg.reply_text(t._("The review is ready when the match is over."))
-            return
-        if not analysed_by_gnubg(mv.state.game_type):
-            await msg.reply_text(portes_only_text(t))
-            return
-        await send_review(p, context.bot, mv.id, msg.chat_id, t, thread_id=thread)
+        await review_one(p, context.bot, msg, user, t, context.args[0])
         return
     # only Portes matches have a review (GNU Backgammon's): the others are not listed
     matches = await p.uc.finished_matches(user.id, 10, game_type=GNUBG_GAME)
@@ -145,8 +147,46 @@ async def cmd_review(update: Update, context: Ctx) -> None:
         await msg.reply_text(no_review_text(t) if others
                              else t._("You have no finished match yet."))
         return
-    await msg.reply_text(texts.finished_matches_text(t, matches), parse_mode=HTML,
+    await msg.reply_text(review_texts.finished_matches_text(t, matches), parse_mode=HTML,
                          reply_markup=finished_matches_keyboard(t, matches))
+
+
+async def review_one(p: Portes, bot: Bot, msg: Message, user: User, t: Tr, ref: str) -> None:
+    """``/review <id>`` (and the deep link ``review<id>``): that match's review, if the sender
+    played it and it is over. In a group the review goes to the sender's private chat, and the
+    group gets one short line (with a link to start the bot when it may not write there)."""
+    match_id = parse_id(ref)
+    if match_id is None:
+        await msg.reply_text(t._("There is no such match."))
+        return
+    loaded = await p.uc.load_match(match_id)
+    mv = loaded.match
+    if mv is None:
+        await msg.reply_text(t._("There is no match #{id}.", id=match_id)
+                             if loaded.code == "not_found"
+                             else texts.error_text(t, loaded.code or "error"))
+        return
+    if mv.seat_of(user.id) is None:
+        await msg.reply_text(texts.error_text(t, "not_a_player"))
+        return
+    if mv.status not in REVIEWED_STATUSES:
+        await msg.reply_text(t._("The review is ready when the match is over."))
+        return
+    if not analysed_by_gnubg(mv.state.game_type):
+        await msg.reply_text(portes_only_text(t))
+        return
+    if not is_group_chat(msg.chat):
+        thread = msg.message_thread_id if msg.is_topic_message else None
+        await send_review(p, bot, mv.id, msg.chat_id, t, thread_id=thread)
+    elif await may_write(p, user.id):
+        await msg.reply_text(t._("📊 Your review of match #{id} is in our private chat.",
+                                 id=mv.id))
+        await send_review(p, bot, mv.id, user.id, p.t_user(user))
+    else:
+        await msg.reply_text(t._("📊 Your review of match #{id} waits in our private chat.",
+                                 id=mv.id),
+                             reply_markup=url_keyboard(t._("📊 Open the review"),
+                                                       p.link(review_payload(mv.id))))
 
 
 def no_review_text(t: Tr) -> str:

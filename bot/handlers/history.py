@@ -24,9 +24,10 @@ from bot.views.board_image import DEFAULT_LOOK, Look, draw_board_async
 from bot.views.callbacks import Action, Callback, encode
 from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
+from bot.views.mat import mat_caption, mat_comment
 from bot.views.texts import move_words, opponent_name
 from rules.fairdice import FairDice
-from rules.games import analysed_by_gnubg
+from rules.games import has_gnubg_games
 from rules.match import Match
 from storage.history import finished_matches
 from storage.matfile import match_text
@@ -52,7 +53,7 @@ def seat_names(t: Tr, mv: MatchView) -> tuple[str, str]:
 def history_keyboard(t: Tr, record_ids: list[int], owner: int,
                      portes: set[int] | None = None) -> Markup:
     """``owner``'s /history: Replay for each match; Download (.mat) for those of ``portes``
-    (None: all), the only game GNU Backgammon reads."""
+    (None: all), the matches with games GNU Backgammon reads (a tavli match's Portes games)."""
     return Markup([[Btn(t._("▶ Replay #{id}", id=i),
                         callback_data=encode(Action.REPLAY, i, 0, 0, owner=owner)),
                     *([Btn(t._("📄 Download #{id}", id=i),
@@ -76,7 +77,7 @@ async def cmd_history(update: Update, context: Ctx) -> None:
         lines.append(f"#{s.id} · {opponent_name(t, s)} · {me}–{them}/{s.length}")
     await msg.reply_text("\n".join(lines),
                          reply_markup=history_keyboard(t, [s.id for s in matches], user.id, {
-                             s.id for s in matches if analysed_by_gnubg(s.game_type)}))
+                             s.id for s in matches if has_gnubg_games(s.game_type)}))
 
 
 async def _own_record(update: Update, context: Ctx, cb: Callback) -> MatchRecord | None:
@@ -93,21 +94,22 @@ async def _own_record(update: Update, context: Ctx, cb: Callback) -> MatchRecord
 
 
 async def on_download(update: Update, context: Ctx, cb: Callback) -> None:
-    """Download: the match as a .mat document, sent where the button was."""
+    """Download: the match as a .mat document, sent where the button was (a tavli match: its
+    Portes games, the file and the caption saying which games are left out)."""
     record = await _own_record(update, context, cb)
     if record is None:
         return
     _, q, t = await tapped(update, context)
-    if not analysed_by_gnubg(record.match.state.game_type):
+    if not has_gnubg_games(record.match.state.game_type):
         await q.answer(portes_only_text(t), show_alert=True)
         return
     await q.answer()
-    text = match_text(record, seat_names(t, record.match))
+    names = seat_names(t, record.match)
+    text = match_text(record, names, mat_comment(t, record, names))
     chat_id, thread = _where(update)
     await quietly(context.bot.send_document(
         chat_id, InputFile(io.BytesIO(text.encode()), filename=f"match-{record.match.id}.mat"),
-        caption=t._("Match #{id} for GNU Backgammon or eXtreme Gammon (Jellyfish .mat)",
-                    id=record.match.id), message_thread_id=thread))
+        caption=mat_caption(t, record), message_thread_id=thread))
 
 
 def _where(update: Update) -> tuple[int, int | None]:

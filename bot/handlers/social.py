@@ -6,8 +6,10 @@ which game when none is named, the names understood, the buttons' data).
 In a group, ``/top`` is that group's leaderboard (its matches only), in a private chat the
 global one: a picture (:mod:`rendering.leaderboard`) with the same text as its caption, or the
 text alone when a picture would not read better. ``/stats`` replying to someone's message, or
-``/stats @username``, compares the caller with that player. ``/forgetme`` asks first, in the
-private chat only; the button deletes (:func:`storage.social.forget`).
+``/stats @username``, or in a group ``/stats <name>`` (someone who played there), compares the
+caller with that player; a name several players have, or nobody, gets a button per player.
+``/forgetme`` asks first, in the private chat only; the button deletes
+(:func:`storage.social.forget`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bot.views.echo import CAPTION_LIMIT, echoed, u16len
 from bot.views.game_choice import (
     DEFAULT_GAME,
     games_list,
+    players_keyboard,
     split_game,
     stats_game,
     stats_keyboard,
@@ -39,12 +42,14 @@ from bot.views.social import (
     head_to_head_text,
     leaderboard_text,
     leaderboard_title,
+    player_label,
     provisional_note,
     rating_text,
     stats_text,
+    which_player_text,
 )
 from rendering.leaderboard import Line, drawable, printable, render_leaderboard
-from storage.social import Forgotten, Leaderboard
+from storage.social import Forgotten, Leaderboard, named
 
 GLOBAL = 0
 
@@ -181,12 +186,10 @@ async def cmd_stats(update: Update, context: Ctx) -> None:
     game, rest = split_game(context.args or [])
     other: int | None = None
     if rest:
-        wanted = rest[0]
-        found = await p.uc.find_username(wanted)
-        if found is None:
-            await msg.reply_text(_unknown_player(t, wanted), do_quote=True)
-            return
-        other = found[0]
+        named_other = await _other_named(p, msg, user, t, " ".join(rest), game)
+        if named_other is None:
+            return  # answered: nobody by that name, or the players it may be
+        other = named_other
     else:
         other = await _replied_to(p, msg, user)
     if other == user.id:
@@ -194,6 +197,37 @@ async def cmd_stats(update: Update, context: Ctx) -> None:
     text, shown = await stats_answer(p, t, msg.chat, (user.id, other), game)
     await msg.reply_text(text, do_quote=True,
                          reply_markup=stats_keyboard(t, shown, user.id, other))
+
+
+CHOICES = 8
+"""At most this many players offered when a name is not one player's."""
+
+
+async def _other_named(p: Portes, msg: Message, user: User, t: Tr, wanted: str,
+                       game: str | None) -> int | None:
+    """The player ``/stats <wanted>`` names: an @username, or in a group the display name of
+    someone who played here. ``None`` when answered here: nobody known by that name, or (in a
+    group) a card with a button for each player it may be, or who played here."""
+    if len(wanted.split()) == 1 and (found := await p.uc.find_username(wanted)) is not None:
+        return found[0]
+    if wanted.startswith("@") or not is_group_chat(msg.chat):
+        await msg.reply_text(_unknown_player(t, wanted), do_quote=True)
+        return None
+    known = await p.uc.players_in_chat(msg.chat.id)
+    matching = named(known, wanted)
+    if len(matching) == 1:
+        return matching[0].id
+    choices = [pl for pl in (matching or known) if pl.id != user.id][:CHOICES]
+    if not choices:
+        await msg.reply_text(_unknown_player(t, wanted), do_quote=True)
+        return None
+    names = [pl.name for pl in choices]
+    buttons = [(pl.id, player_label(pl, names.count(pl.name) > 1),
+                game or await p.uc.last_game(user.id, pl.id) or await p.uc.last_game(user.id)
+                or DEFAULT_GAME) for pl in choices]
+    await msg.reply_text(which_player_text(t, wanted, found=bool(matching)), do_quote=True,
+                         reply_markup=players_keyboard(user.id, buttons))
+    return None
 
 
 def _unknown_player(t: Tr, wanted: str) -> str:
@@ -225,8 +259,9 @@ async def on_stats_game(update: Update, context: Ctx, cb: Callback, *,
     """A game button under ``/stats``: the record (or head to head) in that game, for the
     player whose it is only. ``anew`` (someone else tapping it, see
     :mod:`bot.handlers.guard`): the tapper gets their own in a new message (head to head with
-    the card's player when they are its other player), and the card stays."""
-    p, q, t = await tapped(update, context)
+    the card's player when they are its other player), and the card stays. The tapper is
+    recorded first (someone who never wrote has a name then, not "a deleted player")."""
+    p, q, t = await tapped(update, context, see=True)
     msg = q.message if isinstance(q.message, Message) else None
     chosen = stats_game(cb.version, cb.arg)
     if msg is None or chosen is None:

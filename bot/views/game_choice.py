@@ -114,6 +114,15 @@ def stats_keyboard(t: Tr, shown: str, player: int, other: int | None) -> Markup:
         for game, letter in GAME_LETTERS.items()})
 
 
+def players_keyboard(player: int, choices: Sequence[tuple[int, str, str]]) -> Markup:
+    """``/stats <name>`` when the name is not one player's: a button per ``(other, label,
+    game)``, each the head to head of ``player`` and ``other`` in ``game`` (the game switch's
+    data: the tap turns the card into that answer, for its owner)."""
+    return Markup([[Btn(label, callback_data=encode(
+        Action.STATS_GAME, player, 0, f"{GAME_LETTERS[game]}-{other}", owner=player))]
+        for other, label, game in choices])
+
+
 _STATS_ARG = re.compile(r"([a-z])(?:-([0-9]{1,19}))?")
 
 

@@ -3,10 +3,12 @@ answer of /top and /stats is about one game, named in its title."""
 
 from __future__ import annotations
 
+from bot.views.echo import echoed
+from bot.views.game_choice import games_list
 from bot.views.games import game_name
 from bot.views.i18n import Tr
 from storage.ratings import LISTED_FROM, PROVISIONAL_BELOW, Standing, deleted_player
-from storage.social import HeadToHead, Leaderboard, PlayerStats, Ranked, Record
+from storage.social import ChatPlayer, HeadToHead, Leaderboard, PlayerStats, Ranked, Record
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -155,3 +157,19 @@ def forget_question(t: Tr) -> str:
         "and your username, and takes you off every leaderboard. Your finished matches stay "
         "for your opponents, shown with \"a deleted player\". It cannot be undone.\n\n"
         "Delete your data?")
+
+
+def which_player_text(t: Tr, wanted: str, *, found: bool) -> str:
+    """``/stats <name>`` in a group when the name is several players (``found``) or nobody
+    who played here: the buttons below are who it may be."""
+    if found:
+        return t._("Which \"{name}\"? Tap the player for your head to head.",
+                   name=echoed(wanted))
+    return t._("I know no game and no player called \"{name}\" in this group. The games: "
+               "{games}; who played here (tap one for your head to head):",
+               name=echoed(wanted), games=games_list(t))
+
+
+def player_label(player: ChatPlayer, same_name: bool) -> str:
+    """A player's button: their name, and their last match here when another has it too."""
+    return f"{player.name} · #{player.latest}" if same_name else player.name

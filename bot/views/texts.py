@@ -12,7 +12,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from bot.views.games import (
     cafe_line,
@@ -27,10 +26,7 @@ from rules.errors import PortesError
 from rules.games import format_moves_so_far
 from rules.match import GameKind, Match, Phase
 from storage.ratings import deleted_player
-from storage.results import ChallengeView, MatchSummary, MatchView
-
-if TYPE_CHECKING:  # the engine's value types only; texts need not load the engine
-    from computer import Hint, MatchReview
+from storage.results import ChallengeView, LoggedTurn, MatchSummary, MatchView
 
 CAPTION_LIMIT = 1024
 
@@ -155,6 +151,20 @@ def match_won_text(t: Tr, names: Names, match: Match) -> str:
                won=match.score[match.winner], lost=match.score[1 - match.winner])
 
 
+def given_up_lines(t: Tr, names: Names, match: Match) -> list[str]:
+    """Why a match ended before its score did (resigned, lost on time, a blocked bot)."""
+    if match.winner is None:
+        return []
+    loser = names[1 - match.winner]
+    if match.end_reason == "resigned":
+        return [t._("{player} resigned the match.", player=loser)]
+    if match.end_reason == "timeout":
+        return [t._("{player} did not move in time.", player=loser)]
+    if match.end_reason == "blocked":
+        return [t._("{player} blocked the bot, so no board can reach them.", player=loser)]
+    return []
+
+
 def rating_lines(t: Tr, mv: MatchView) -> list[str]:
     """Each player's global rating change once a rated match is over ("Alice +7.3 → 1507.3")."""
     seat_names = names(t, mv)
@@ -177,11 +187,24 @@ def caption(
     viewer: int | None,
     notes: Sequence[str] = (),
     ratings: Sequence[str] = (),
+    game_log: Sequence[LoggedTurn] = (),
 ) -> str:
     """The board message's caption: the score, what happened (in the order it happened), whose
     turn, the roll, the partial play, the pips. ``viewer`` is the player reading it (``None``
     in a group). ``notes`` tell the action's events; the last play is told once, where the notes
-    tell it, else first (what came after it, such as an accepted resignation, follows it)."""
+    tell it, else first (what came after it, such as an accepted resignation, follows it).
+    ``game_log``: the game's turns so far, for the turns played for a player before their
+    first decision (:func:`played_for_lines`); the notes give way when the caption is full."""
+    text = _caption(t, match, names, viewer, notes, ratings, game_log)
+    if len(text) > CAPTION_LIMIT and notes:
+        text = _caption(t, match, names, viewer, (), ratings, game_log)
+    if len(text) > CAPTION_LIMIT:
+        text = text[: CAPTION_LIMIT - 1] + "…"
+    return text
+
+
+def _caption(t: Tr, match: Match, names: Names, viewer: int | None, notes: Sequence[str],
+             ratings: Sequence[str], game_log: Sequence[LoggedTurn]) -> str:
     lines: list[str] = ["🎲 " + game_title(t, match) + " · " + score_line(t, match, names)]
     if match.no_triple:
         lines[0] += " · " + t._("no triple")
@@ -192,8 +215,10 @@ def caption(
             lines.append(last)
     lines.extend(notes)
     if match.phase == Phase.PLAYING and match.dice is not None:
-        if match.turn_number == 0:
+        played_for = played_for_lines(t, match, names, viewer, game_log)
+        if match.turn_number == 0 or played_for:
             lines.extend(first_roll_lines(t, match, names))
+        lines.extend(played_for)
         mover = names[match.turn]
         if viewer == match.turn:
             lines.append(t._("Your turn: {dice}", dice=str(match.dice)))
@@ -214,20 +239,36 @@ def caption(
             lines.append(t._("Your answer: accept or decline the offer."))
     elif match.phase == Phase.MATCH_OVER and match.winner is not None:
         lines.append(match_won_text(t, names, match))
-        if match.end_reason == "resigned":
-            lines.append(t._("{player} resigned the match.", player=names[1 - match.winner]))
-        elif match.end_reason == "timeout":
-            lines.append(t._("{player} did not move in time.", player=names[1 - match.winner]))
-        elif match.end_reason == "blocked":
-            lines.append(t._("{player} blocked the bot, so no board can reach them.",
-                             player=names[1 - match.winner]))
+        lines.extend(given_up_lines(t, names, match))
         lines.extend(ratings)
     elif match.phase == Phase.CANCELLED:
         lines.append(t._("This match was cancelled."))
-    text = "\n".join(lines)
-    if len(text) > CAPTION_LIMIT:
-        text = text[: CAPTION_LIMIT - 1] + "…"
-    return text
+    return "\n".join(lines)
+
+
+def played_for_lines(t: Tr, match: Match, names: Names, viewer: int | None,
+                     game_log: Sequence[LoggedTurn]) -> list[str]:
+    """The turns played for a player (forced plays, rolls with no move) while they have made
+    no decision yet in this game: the viewer's own, or on a shared board each player's. The
+    last play is told apart, so a forced run is not lost behind the opponent's reply."""
+    lines = []
+    for player in (viewer,) if viewer is not None else (0, 1):
+        own = [turn for turn in game_log if turn.game == match.game and turn.player == player]
+        if not own or not all(turn.forced or turn.passed for turn in own):
+            continue
+        plays = "; ".join(f"{turn.dice}: " + (move_words(t, turn.text) if turn.moves
+                                               else t._("no move")) for turn in own)
+        turns = "1" if len(own) == 1 else f"1–{len(own)}"
+        if player == viewer:
+            lines.append(t.ngettext("Your turn {turns} was forced and played for you: {plays}",
+                                    "Your turns {turns} were forced and played for you: {plays}",
+                                    len(own), turns=turns, plays=plays))
+        else:
+            lines.append(t.ngettext(
+                "{player}'s turn {turns} was forced and played automatically: {plays}",
+                "{player}'s turns {turns} were forced and played automatically: {plays}",
+                len(own), player=names[player], turns=turns, plays=plays))
+    return lines
 
 
 def first_roll_lines(t: Tr, match: Match, names: Names) -> list[str]:
@@ -430,55 +471,3 @@ def computer_challenge_text(t: Tr, c: ChallengeView) -> str:
                        commitment=f"<code>{c.commitment}</code>")
     text += "\n\n" + t._("Tap Start when you are ready.")
     return text
-
-
-# -- hints and reviews -------------------------------------------------------------------
-
-
-def hint_text(t: Tr, h: Hint) -> str:
-    """One short line (a callback alert holds 200 characters)."""
-    text = t._("💡 Best play: {play}", play=move_words(t, h.text)) + "\n" + t._(
-        "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
-        win=f"{100 * h.win:.1f}", gammon=f"{100 * h.win_gammon:.1f}",
-        lose_gammon=f"{100 * h.lose_gammon:.1f}")
-    return text[:200]
-
-
-def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
-    """The post-match review: per player, decisions, equity lost, the worst plays, luck."""
-    n = names(t, mv)
-    lines = [t._("📊 <b>Review of match #{id}</b> ({p0} – {p1}, {s0}–{s1})", id=mv.id,
-                 p0=n[0], p1=n[1], s0=mv.state.score[0], s1=mv.state.score[1])]
-    for pr in review.players:
-        lines.append("")
-        lines.append(t.ngettext(
-            "<b>{player}</b>: {n} decision, equity lost {lost} ({average} per decision), "
-            "luck {luck}",
-            "<b>{player}</b>: {n} decisions, equity lost {lost} ({average} per decision), "
-            "luck {luck}",
-            pr.decisions, player=n[pr.player], lost=f"{pr.equity_lost:.3f}",
-            average=f"{pr.average_equity_lost:.3f}", luck=f"{pr.luck:+.2f}"))
-        if not pr.worst:
-            lines.append(t._("No mistakes found."))
-        for w in pr.worst:
-            lines.append(t._("• {dice}: played {played}, better {best} (−{lost})",
-                             dice=str(w.dice),
-                             played=html.escape(move_words(t, w.played_text)),
-                             best=html.escape(move_words(t, w.best_text)),
-                             lost=f"{w.equity_lost:.3f}"))
-    lines.append("")
-    lines.append(t._("Equity in points per game against the engine's choice; positive luck "
-                     "means better dice than average."))
-    # the position for analysis programs: here, one tap away, rather than on every board
-    lines.append(t._("Final position for GNU Backgammon (PositionID:MatchID): {id}",
-                     id=f"<code>{mv.state.gnubg_id()}</code>"))
-    return "\n".join(lines)[:4096]
-
-
-def finished_matches_text(t: Tr, matches: Sequence[MatchSummary]) -> str:
-    """/review: the player's recent finished Portes matches, one line each."""
-    lines = [t._("Your finished Portes matches (tap one for its review):")]
-    for s in matches:
-        me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
-        lines.append(f"#{s.id} · {html.escape(opponent_name(t, s))} · {me}–{them}/{s.length}")
-    return "\n".join(lines)

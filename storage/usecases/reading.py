@@ -179,6 +179,15 @@ class ReadingCases(Feature):
             return summaries(self.kernel, session, rows, lambda _r: 1)
 
     @off_loop
+    def game_turns(self, match_id: int, game: int) -> tuple[LoggedTurn, ...]:
+        """The turns logged so far in game ``game`` of the match (a board's story of the turns
+        played for a player before their first decision)."""
+        with self.kernel.sessions() as session:
+            rows = session.scalars(select(TurnRow).where(
+                TurnRow.match_id == match_id, TurnRow.game == game).order_by(TurnRow.turn))
+            return tuple(logged_turn(t) for t in rows)
+
+    @off_loop
     def match_record(self, match_id: int) -> MatchRecord | None:
         """The match with its games and its full move log (for .mat export and replay).
         ``None`` when there is no such match or its state cannot be read."""

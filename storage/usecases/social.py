@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlalchemy.exc import IntegrityError
 
 from storage.social import (
+    ChatPlayer,
     Forgotten,
     HeadToHead,
     Leaderboard,
@@ -15,6 +16,7 @@ from storage.social import (
     last_game,
     leaderboard,
     player_stats,
+    players_in_chat,
     set_hidden,
 )
 from storage.usecases.kernel import Feature, off_loop
@@ -54,6 +56,12 @@ class SocialCases(Feature):
         """The player with this @username (any case), as ``(id, display name)``."""
         with self.kernel.db.engine.connect() as conn:
             return find_username(conn, username)
+
+    @off_loop
+    def players_in_chat(self, chat_id: int) -> list[ChatPlayer]:
+        """Who played matches in this chat, who played there last first."""
+        with self.kernel.db.engine.connect() as conn:
+            return players_in_chat(conn, chat_id)
 
     @off_loop
     def set_hidden(self, player: int, hidden: bool) -> bool:

@@ -13,12 +13,13 @@ import pytest
 
 from bot.app import build_application
 from bot.settings import RateLimits, Settings, Timeouts
+from standin import StandIn
+from standin.fixtures import standin  # noqa: F401
 from storage.db import Database
 from storage.migrate import upgrade
 from storage.results import TimerPolicy
 from storage.usecases import UseCases
-from tests.standin import StandIn
-from tests.standin.fixtures import standin  # noqa: F401
+from tests.bot.helpers.webhook import webhook_bot  # noqa: F401 (the bot in webhook mode)
 
 
 @pytest.fixture(scope="session", autouse=True)

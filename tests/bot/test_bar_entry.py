@@ -14,11 +14,11 @@ from sqlalchemy import update
 
 from rules.board import parse_fixture
 from rules.dice import Dice
+from standin import StandIn
+from standin.players import live_board, new_board, start_group_match
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, new_board, start_group_match
-from tests.standin import StandIn
 
 
 async def test_a_checker_on_the_bar_is_chosen_already(standin: StandIn, make_bot: Any) -> None:

@@ -8,10 +8,10 @@ import io
 import re
 from typing import Any
 
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board, new_board, play_turn, start_group_match
 from storage.results import LoggedTurn
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, new_board, play_turn, start_group_match
-from tests.standin import Chat, Message, StandIn, User
 
 FORCED = "(forced: the only legal play)"
 
@@ -70,8 +70,11 @@ async def test_a_forced_play_is_noted_under_its_own_line_and_the_result_after_th
     gnubg = re.compile(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}")
     assert not any(gnubg.search(caption) for caption in captions)
     cmd = alice.send(group, "/review 1")
-    review = await group.wait_for_bot_message(after=cmd, timeout=60)
-    assert "Review of match #1" in review.content
+    said = await group.wait_for_bot_message(after=cmd, timeout=60)
+    [link] = [b.url for row in said.buttons for b in row]  # the review is hers, in private
+    opened = alice.follow(link or "")
+    review = await alice.private.wait_for_bot_message(
+        after=opened, predicate=lambda m: "Review of match #1" in m.content, timeout=60)
     assert f"(PositionID:MatchID): {record.match.state.gnubg_id()}" in review.content
 
 

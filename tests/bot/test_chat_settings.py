@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.views.callbacks import Action, encode, move_arg
+from standin import StandIn
+from standin.players import live_board, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def stop(bot: Running) -> None:
@@ -127,8 +128,8 @@ async def test_a_checker_moved_with_both_dice_is_one_step(standin: StandIn, make
                      if b.callback_data == wanted), None)
 
     v = before.version
-    await mover.tap_data(board, f"f:1:{v}:{src}")
-    move_data = f"m:1:{v}:{src}-{dest.to_point}"
+    await mover.tap_data(board, encode(Action.FROM, 1, v, src))
+    move_data = encode(Action.MOVE, 1, v, move_arg(src, dest.to_point))
     await standin.wait_for(lambda: data(board.refresh(), move_data), what="the destinations")
     answer = await mover.tap_data(board.refresh(), move_data)
     assert not answer.show_alert

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
+from bot.views.callbacks import Action, encode
+from standin import StandIn
+from standin.players import board_version, live_board, play_turn, start_group_match, start_the_bot
 from storage.models import MatchRow
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_command_menu_in_greek_and_english(standin: StandIn, bot: Running) -> None:
@@ -160,7 +161,7 @@ async def test_cancel_before_any_play_and_withdraw(standin: StandIn, bot: Runnin
     await alice.tap(card.refresh(), "Withdraw")
     await standin.wait_for(lambda: card.refresh().text == "Challenge withdrawn.")
     # Accept is gone with the challenge: a tap that still sends it is refused
-    answer = await bob.tap_data(card.refresh(), "a:1:0")
+    answer = await bob.tap_data(card.refresh(), encode(Action.ACCEPT, 1, 0))
     assert answer.show_alert and "not on this message" in (answer.text or "")
     assert (await bot.uc.get_challenge(1)).status == "cancelled"  # type: ignore[union-attr]
 

@@ -22,11 +22,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.bot.instances import Cluster, until
-from tests.bot.test_process import ROOT, env_for
-from tests.bot.test_webhook import SECRET, free_port, listening, post
-from tests.standin import Message, StandIn, User
-from tests.standin.webhook import WebhookPusher
+from standin import Message, StandIn, User
+from standin.cluster import Cluster, until
+from standin.webhook import WebhookPusher
+from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.webhook import SECRET, free_port, listening, post
 
 
 class Bot:

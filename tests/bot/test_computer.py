@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.computer_player import ComputerSide, decisions_from_record
+from bot.views.callbacks import Action, encode
+from standin import Message, StandIn
+from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.results import MatchStatus
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.bot.slow_player import SlowPlayer
-from tests.bot.test_private_match import deep_link_match
-from tests.standin import Message, StandIn, User
+from tests.bot.helpers.computer import start_computer_match
+from tests.bot.helpers.private import deep_link_match
+from tests.bot.helpers.slow_player import SlowPlayer
 
 
 def side_of(bot: Running) -> ComputerSide:
@@ -27,29 +29,6 @@ def callback_actions(board: Message) -> set[str]:
             if b.callback_data}
 
 
-async def start_computer_match(standin: StandIn, user: User, *, level: str = "Easy",
-                               length: str = "1 point") -> Message:
-    """/new in the private chat, "against the computer", a level, a length, then Start."""
-    hello = user.start_bot()
-    await user.private.wait_for_bot_message(after=hello)
-    cmd = user.send(user.private, "/new")
-    card = await user.private.wait_for_answer(cmd)
-    await user.tap(card, "🤖 Against the computer")
-    await standin.wait_for(lambda: "Easy" in " ".join(card.refresh().button_texts),
-                           what="the computer card")
-    await user.tap(card.refresh(), level)
-    await standin.wait_for(lambda: f"✔ {level}" in card.refresh().button_texts,
-                           what="the level ticked")
-    await user.tap(card.refresh(), length)
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""),
-                           what="the commitment")
-    card = card.refresh()
-    assert "against the computer" in card.text and "▶ Start" in card.button_texts
-    answer = await user.tap(card, "▶ Start")
-    assert not (answer and answer.show_alert), answer
-    await standin.wait_for(lambda: "the match has started" in (card.refresh().text or ""),
-                           what="the card to say the match started")
-    return card
 
 
 async def test_a_full_match_against_the_computer(standin: StandIn, bot: Running) -> None:
@@ -105,7 +84,7 @@ async def test_no_hint_between_people(standin: StandIn, bot: Running) -> None:
     assert "h" not in callback_actions(board)
     assert not any("Hint" in text or "Υπόδειξη" in text for text in board.button_texts)
     # a forged Hint tap is refused: the board has no such button
-    answer = await mover.tap_data(board, f"h:1:{board_version(board)}")
+    answer = await mover.tap_data(board, encode(Action.HINT, 1, board_version(board)))
     assert answer is not None and answer.show_alert
     assert any(s in (answer.text or "") for s in ("not on this message",
                                                   "δεν είναι σε αυτό το μήνυμα"))

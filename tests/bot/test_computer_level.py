@@ -7,9 +7,9 @@ chosen; the player's next card shows it ticked."""
 
 from __future__ import annotations
 
+from standin import Message, StandIn, User
+from standin.players import start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import start_the_bot
-from tests.standin import Message, StandIn, User
 
 
 async def computer_card(standin: StandIn, user: User) -> Message:

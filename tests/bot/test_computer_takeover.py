@@ -11,12 +11,12 @@ from typing import Any
 from sqlalchemy import select
 
 from bot.settings import Timeouts
+from standin import StandIn
+from standin.players import board_version, live_board
 from storage.db import Database
 from storage.models import TurnRow
 from storage.usecases import UseCases
-from tests.bot.players import board_version, live_board
 from tests.clocks import Wall
-from tests.standin import StandIn
 
 LEASE = 3.0
 

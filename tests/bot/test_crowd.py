@@ -9,21 +9,22 @@ import asyncio
 import itertools
 from typing import Any
 
+import pytest
 from telegram import Update
 from telegram.ext import ExtBot
 
 from bot.delivery.limiter import ChatLimiter, is_low, low_priority
 from bot.intake.lanes import ChatLanes
 from bot.settings import Limits, RateLimits
-from tests.bot.conftest import Running
-from tests.bot.players import (
+from standin import Answer, Chat, FloodLimits, Message, StandIn, StandInError, Tap, User
+from standin.players import (
     board_version,
     live_board,
     start_group_match,
     start_the_bot,
     turn_actions,
 )
-from tests.standin import Answer, Chat, FloodLimits, Message, StandIn, StandInError, Tap, User
+from tests.bot.conftest import Running
 
 CROWD = 60
 TURNS = 3
@@ -129,6 +130,7 @@ class Scene:
         assert board.mentions(alice if to_move.id == alice.id else bob)
 
 
+@pytest.mark.long
 async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
     standin: StandIn, make_bot: Any
 ) -> None:
@@ -161,6 +163,7 @@ async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
 
 
 
+@pytest.mark.long
 async def test_while_a_match_is_played_on_the_groups_board_the_crowd_gets_a_quarter_of_it(
     standin: StandIn, make_bot: Any
 ) -> None:

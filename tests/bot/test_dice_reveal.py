@@ -13,10 +13,10 @@ from bot.settings import ENV_HELP, SettingsError, from_env
 from bot.views.i18n import tr
 from bot.views.reveal import MESSAGE_LIMIT, PYTHON_CHECK, reveal_text, tg_len
 from rules.fairdice import TEST_VECTOR, TEST_VECTOR_MIX, TEST_VECTOR_SEED, FairDice
+from standin import Message, StandIn
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from storage.results import Fairness
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import Message, StandIn
 
 PLAIN = ("Every roll of this match came from this seed, fixed and announced (as its SHA-256) "
          "before the match began: anyone can check that no roll was changed.")

@@ -14,15 +14,15 @@ from babel.messages.pofile import read_po
 from bot.views import texts
 from bot.views.echo import ANSWER_LIMIT, ECHO_LIMIT, TEXT_LIMIT, echoed
 from bot.views.i18n import LANGS, po_path
+from standin import Message, StandIn, User
 from tests.bot.conftest import Running
-from tests.bot.test_several_matches import (
+from tests.bot.helpers.several import (
     a_legal_play,
     alice_to_move,
     challenge_by_link,
     is_text,
     version,
 )
-from tests.standin import Message, StandIn, User
 
 BOT = Path(texts.__file__).parent.parent
 

@@ -20,18 +20,18 @@ from telegram.ext import Application
 from bot.app import build_application
 from bot.settings import Timeouts
 from bot.views.turn_choices import destinations
-from storage.db import Database
-from storage.results import TimerPolicy
-from storage.usecases import UseCases
-from tests.bot.conftest import Clock, Running, settings_for
-from tests.bot.players import (
+from standin import Chat, Message, StandIn, User
+from standin.players import (
     board_version,
     live_board,
     play_turn,
     start_group_match,
     turn_actions,
 )
-from tests.standin import Chat, Message, StandIn, User
+from storage.db import Database
+from storage.results import TimerPolicy
+from storage.usecases import UseCases
+from tests.bot.conftest import Clock, Running, settings_for
 
 LEASE = 1.0
 SLOW = 4.0

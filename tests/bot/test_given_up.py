@@ -5,11 +5,10 @@ Greek and in English, and /stats counts the points the win gave."""
 
 from __future__ import annotations
 
+from standin import Chat, StandIn
+from standin.players import ask, live_board, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match, start_the_bot
-from tests.bot.test_review_list import resign_the_match
-from tests.bot.test_social import ask
-from tests.standin import Chat, StandIn
+from tests.bot.helpers.review import resign_the_match
 
 
 def result_on(chat: Chat) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from standin import StandIn
+from standin.players import live_board, new_board, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, new_board, play_turn
-from tests.standin import StandIn
 
 ENGLISH = re.compile(r"\b(bar|off|Pips|equity)\b")
 

@@ -10,8 +10,8 @@ import asyncio
 from typing import Any
 
 from bot.settings import RateLimits
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot, turn_board
-from tests.standin import Chat, StandIn, User
+from standin import Chat, StandIn, User
+from standin.players import live_board, play_turn, start_group_match, start_the_bot, turn_board
 
 
 def group_calls(standin: StandIn, group: Chat) -> list[str]:

@@ -4,8 +4,8 @@ short /help with a button to the full help in private."""
 
 from __future__ import annotations
 
+from standin import StandIn
 from tests.bot.conftest import Running
-from tests.standin import StandIn
 
 
 async def test_only_a_groups_admins_change_its_language(standin: StandIn, bot: Running) -> None:

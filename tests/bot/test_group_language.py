@@ -3,9 +3,9 @@ asked; and /review of a match that does not exist says so."""
 
 from __future__ import annotations
 
+from standin import Chat, StandIn, User
+from standin.players import live_board, start_group_match
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match
-from tests.standin import Chat, StandIn, User
 
 
 async def set_greek(standin: StandIn, group: Chat, user: User) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from standin import StandIn
+from standin.players import live_board, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn
-from tests.standin import StandIn
 
 
 async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -> None:
@@ -41,6 +43,7 @@ async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -
     assert len([m for m in group.bot_messages() if m.photo_bytes is not None]) == 1
 
 
+@pytest.mark.long
 async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any) -> None:
     # whole plays are offered up to 40 at a time, so most turns are one tap (the tap-by-tap
     # keyboard is exercised above)

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, text
 
-from storage.models import MatchRow
-from tests.bot.instances import (
+from standin import Chat, Message, StandIn, User
+from standin.cluster import (
     Cluster,
     Seen,
     Tally,
@@ -28,9 +28,9 @@ from tests.bot.instances import (
     take_turn,
     until,
 )
-from tests.bot.players import board_version, live_board
-from tests.bot.typed_play import over, racing_play
-from tests.standin import Chat, Message, StandIn, User
+from standin.players import board_version, live_board
+from standin.typed_play import over, racing_play
+from storage.models import MatchRow
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
@@ -58,6 +58,7 @@ def turns_in_log(cluster: Cluster, match_id: int) -> int:
     return int(rows[0][0])
 
 
+@pytest.mark.long
 async def test_a_tap_held_by_a_killed_instance_before_its_commit_is_played_once_by_the_other(
         table: tuple[StandIn, Cluster, Chat, User, User]) -> None:
     _standin, cluster, group, a, b = table
@@ -106,6 +107,7 @@ async def test_a_tap_held_by_a_killed_instance_before_its_commit_is_played_once_
     assert not over(group)
 
 
+@pytest.mark.long
 async def test_a_step_committed_by_an_instance_killed_before_it_answered_is_not_doubled(
         tmp_path: Path) -> None:
     assert PG is not None
@@ -135,6 +137,7 @@ async def test_a_step_committed_by_an_instance_killed_before_it_answered_is_not_
             cluster.drop()
 
 
+@pytest.mark.long
 async def test_a_typed_play_committed_by_an_instance_killed_before_it_answered_is_not_doubled(
         tmp_path: Path) -> None:
     assert PG is not None

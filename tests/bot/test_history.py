@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from bot.views.callbacks import Action, encode
+from standin import StandIn
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import StandIn
+from tests.storage.gnubg import gnubg_or_skip, gnubg_score
 
 
 async def test_history_download_replay_and_position(standin: StandIn, bot: Running) -> None:
@@ -40,8 +43,9 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
         refused = await carol.tap(listing, label)
         assert refused.show_alert and "not your match" in (refused.text or ""), label
     # and data the card does not carry, whoever sends it
-    for user, data in ((carol, f"hp:{match_id}:0:0"), (alice, f"hr:{match_id}:0"),
-                       (alice, f"hr:{match_id}:0:0@{carol.id}")):
+    for user, data in ((carol, encode(Action.POSITION, match_id, 0, 0)),
+                       (alice, f"hr:{match_id}:0"),  # no owner: by hand (encode refuses)
+                       (alice, encode(Action.REPLAY, match_id, 0, 0, owner=carol.id))):
         forged = await user.tap_data(listing, data)
         assert forged.show_alert and "not on this message" in (forged.text or ""), data
 
@@ -53,7 +57,9 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
     name, data = doc.document
     assert name == f"match-{match_id}.mat"
     mat = data.decode()
-    assert mat.startswith(" 3 point match\n\n Game 1\n Alice : 0")
+    # the match was given up: the file's comment says how it ended (a .mat game cannot)
+    assert mat.startswith('; [Comment "🏆 Bob wins the match 3–0. Alice resigned the match."]\n\n'
+                          ' 3 point match\n\n Game 1\n Alice : 0')
     assert "Bob : 0" in mat and mat.rstrip().endswith("Wins 3 points")
     plays = re.findall(r"\d\d:(?: \d+/\d+\*?)*", mat)
     assert len(plays) >= 3
@@ -88,3 +94,40 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
     final = re.search(r"\(PositionID:MatchID\): (\S{14}):(\S{12})", review.text)
     assert final, review.text
     assert ids.group(1) == final.group(1)
+
+
+async def test_a_match_resigned_before_any_move_downloads_with_its_result(
+        standin: StandIn, bot: Running, tmp_path: Path) -> None:
+    # Before, the .mat held a game with no play, which GNU Backgammon read as no game at all
+    # (score 0-0 after 0 games): the result was lost.
+    gnubg_or_skip()
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(alice, bob)
+    await start_group_match(standin, alice, bob, group := standin.group("Kafeneio", alice, bob),
+                            "3 points")
+    cmd = alice.send(group, "/resign")
+    menu = await group.wait_for_bot_message(
+        after=cmd, predicate=lambda m: "🏳 Resign the match" in m.button_texts)
+    await alice.tap(menu, "🏳 Resign the match")
+    await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and "wins the match" in b.caption and b,
+        what="the end")
+    record = await bot.uc.match_record(1)
+    assert record is not None and not record.turns  # nobody moved
+    cmd = alice.send(alice.private, "/history")
+    listing = await alice.private.wait_for_bot_message(
+        after=cmd, predicate=lambda m: "Your recent matches" in m.content)
+    await alice.tap(listing, "📄 Download #1")
+    doc = await alice.private.wait_for_bot_message(after=listing,
+                                                   predicate=lambda m: m.document is not None)
+    assert doc.document is not None
+    mat = doc.document[1].decode()
+    # the opening roll, no moves, then Bob's 3 points, as gnubg writes a resignation on the
+    # opening roll; the comment tells how the match ended
+    a, b = record.games[0].opening or (0, 0)
+    assert re.search(rf"^  1\) +{max(a, b)}{min(a, b)}:$", mat, re.M), mat
+    assert mat.rstrip().endswith("Wins 3 points")
+    assert mat.startswith('; [Comment "🏆 Bob wins the match 3–0. Alice resigned the match."]')
+    assert gnubg_score(mat, tmp_path) == (
+        "The score (after 1 game) is: Alice 0, Bob 3 (match to 3 points)")

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.conftest import Running
-from tests.bot.players import (
+from bot.views.callbacks import Action, encode
+from standin import Chat, Message, StandIn, StandInError
+from standin.players import (
     live_board,
     next_private_turn,
     play_turn,
     start_group_match,
     start_the_bot,
 )
-from tests.standin import Chat, Message, StandIn, StandInError
+from tests.bot.conftest import Running
 
 
 async def test_inline_challenge_from_any_chat(standin: StandIn, bot: Running) -> None:
@@ -33,7 +34,7 @@ async def test_inline_challenge_from_any_chat(standin: StandIn, bot: Running) ->
     answer = await alice.tap(card, "🎲 Accept")
     assert answer.show_alert and "own challenge" in (answer.text or "")
     # a fast tap on the card as first posted (no commitment yet) does not count
-    answer = await bob.tap_data(card, f"a:0:0:3t{alice.id}")
+    answer = await bob.tap_data(card, encode(Action.ACCEPT, 0, 0, f"3t{alice.id}"))
     assert answer.show_alert and "tap Accept again" in (answer.text or "")
     assert (await bot.uc.get_challenge(1)).status == "open"  # type: ignore[union-attr]
     # Bob never started the bot: the answer sends him to the bot's private chat
@@ -121,7 +122,7 @@ async def test_inline_challenge_without_feedback(standin: StandIn, bot: Running)
     assert challenge.commitment in card.text
     assert live_board(bob.private) is None and (await bot.uc.load_match(1)).match.mix is None  # type: ignore[union-attr]
     # a tap from the old card (the id-0 button) still does not count
-    answer = await bob.tap_data(card, f"a:0:0:1n{alice.id}")
+    answer = await bob.tap_data(card, encode(Action.ACCEPT, 0, 0, f"1n{alice.id}"))
     assert answer.show_alert and "tap Accept again" in (answer.text or "")
     assert (await bot.uc.get_challenge(1)).status == "open"  # type: ignore[union-attr]
     # the tap on the card with its commitment starts the match

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from standin import StandIn, User
+from standin.players import start_the_bot
 from storage.results import ChallengeLimits
 from tests.bot.conftest import Running
-from tests.bot.players import start_the_bot
-from tests.standin import StandIn, User
 
 CAP = ChallengeLimits().overall
 """Open challenges one player may have anywhere (the default the bot's tests run with)."""

@@ -4,9 +4,10 @@ card's challenge plays the game chosen, and its Accept is checked on tap."""
 
 from __future__ import annotations
 
+from bot.views.callbacks import Action, encode
+from standin import StandIn
+from standin.players import live_board, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_inline_mode_offers_every_game_with_its_lengths(
@@ -94,7 +95,7 @@ async def test_an_inline_card_without_feedback_checks_its_game_on_tap(
     card = alice.choose_inline_result(query, "1tn", chat)
     assert "challenges anyone to Long Nardy" in card.text and "SHA-256" not in card.text
     # a forged Accept naming no game is refused and creates nothing
-    answer = await bob.tap_data(card, f"a:0:0:1t{alice.id}gz")
+    answer = await bob.tap_data(card, encode(Action.ACCEPT, 0, 0, f"1t{alice.id}gz"))
     assert answer.show_alert and await bot.uc.get_challenge(1) is None
     # the card's own Accept makes the Long Nardy challenge and shows its commitment
     answer = await bob.tap(card, "🎲 Accept")

@@ -11,9 +11,10 @@ is not the test's business: ``bench/instances.py`` plays fifty matches and repor
 The players have started the bot, so they play their group matches on private boards; each
 turn they type the racing play in notation in the private chat (one update a turn: fewest pips
 left, hitting nothing, so a one-point match ends in about 45 turns) and every ``TAP_EVERY``-th
-turn they tap through the keyboard instead. ``FULL`` matches (all by default) are played to
-their natural end (the bear-off); the others play ``TURNS`` turns, then the player to move
-resigns the match. ``PORTES_INSTANCES_MATCHES``, ``_FULL`` and ``_TURNS`` change the sizes.
+turn they tap through the keyboard instead. ``FULL`` matches (three by default: the computer's two
+and one group's) are played to their natural end (the bear-off); the others play ``TURNS``
+turns, then the player to move resigns the match (each size proves the same; fewer turns make
+the test quicker). ``PORTES_INSTANCES_MATCHES``, ``_FULL`` and ``_TURNS`` change the sizes.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from storage.models import ComputerClaimRow, MatchRow, TimerRow, TurnRow
-from storage.results import MatchStatus
-from tests.bot.instances import (
+from standin import Chat, Message, StandIn, StandInError, User
+from standin.cluster import (
     MATCH_OVER,
     Cluster,
     Tally,
@@ -36,15 +36,16 @@ from tests.bot.instances import (
     open_group_match,
     percentile,
 )
-from tests.bot.players import live_board
-from tests.bot.typed_play import play_out
-from tests.standin import Chat, Message, StandIn, StandInError, User
+from standin.players import live_board, live_boards
+from standin.typed_play import play_out
+from storage.models import ComputerClaimRow, MatchRow, TimerRow, TurnRow
+from storage.results import MatchStatus
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
 MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "8"))
 COMPUTER_MATCHES = 2
-FULL = int(os.environ.get("PORTES_INSTANCES_FULL", str(MATCHES)))
+FULL = int(os.environ.get("PORTES_INSTANCES_FULL", "3"))
 TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
 TAP_EVERY = 10
 COMPUTER_PACE = 0.5
@@ -53,7 +54,8 @@ kill (played as fast as the boards come they ended before it), so the survivor h
 turns to take over."""
 TURNS_OUT = {"group": 44, "computer": 22}
 """About how many turns the people play in a match played out (for when to kill)."""
-CHALLENGE_TTL = 30.0
+CHALLENGE_TTL = 12.0
+"""Seconds a challenge stays open: the ones opened after the kill expire by the survivor."""
 HANG = 600.0
 """The hang guard of the whole play: generous (a loaded machine is slow, not wrong)."""
 EXPIRED = "This challenge has expired."
@@ -70,10 +72,6 @@ REVEALED, REVIEWED = "The dice seed was", "Review of match #"
 def told(chat: Chat, mark: str) -> int:
     """The bot's messages in the chat that say ``mark`` (deleted ones not counted)."""
     return sum(1 for m in chat.bot_messages() if m.photo_bytes is None and mark in m.content)
-
-
-def live_boards(chat: Chat) -> list[Message]:
-    return [m for m in chat.bot_messages() if m.photo_bytes is not None and m.has_keyboard]
 
 
 async def open_challenge(standin: StandIn, user: User, group: Chat) -> Message:
@@ -113,6 +111,7 @@ async def inject_faults(standin: StandIn, groups: list[Chat], stop: asyncio.Even
         await asyncio.sleep(1.5)
 
 
+@pytest.mark.long
 async def test_two_instances_one_killed_mid_play(tmp_path: Path) -> None:
     assert PG is not None
     with StandIn(recompress_photos=False) as standin:
@@ -247,6 +246,7 @@ async def check(standin: StandIn, cluster: Cluster, tallies: list[Tally],
           f"p95_ms={percentile(taps, 0.95) * 1000:.0f}")
 
 
+@pytest.mark.long
 async def test_two_instances_share_telegrams_budget_of_a_group(tmp_path: Path) -> None:
     """The stand-in enforces Telegram's flood limits (20 calls a minute in a group, about one
     a second in a chat, 30 a second overall) and the instances run with the rates as shipped

@@ -18,7 +18,7 @@ from telegram import Bot
 from telegram.ext import ExtBot
 
 from bot.delivery.limiter import ChatLimiter
-from tests.standin import Chat, FloodLimits, ManualClock, StandIn
+from standin import Chat, FloodLimits, ManualClock, StandIn
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from typing import Any
 
 from bot.intake.pace import Admission, Pace
 from bot.settings import ENV_HELP, Limits, RateLimits, from_env
+from standin import Message, StandIn, User
+from standin.players import live_board, start_group_match, tap_and_wait
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match, tap_and_wait
-from tests.standin import Message, StandIn, User
 
 
 def first_turn_button(board: Message) -> tuple[str, str]:

@@ -17,10 +17,8 @@ from rendering.theme import CLASSIC
 from rules.dice import Dice
 from rules.match import Match
 from rules.moves import Move
-from storage.models import MatchRow
-from storage.usecases.rows import stored_state
-from tests.bot.conftest import Running
-from tests.bot.players import (
+from standin import Message, StandIn, User
+from standin.players import (
     board_version,
     live_board,
     next_private_turn,
@@ -28,8 +26,10 @@ from tests.bot.players import (
     tap_and_wait,
     turn_actions,
 )
-from tests.bot.test_tavli import challenge
-from tests.standin import Message, StandIn, User
+from storage.models import MatchRow
+from storage.usecases.rows import stored_state
+from tests.bot.conftest import Running
+from tests.bot.helpers.tavli import challenge
 
 
 async def match_by_link(standin: StandIn, alice: User, bob: User, game: str = "Portes",

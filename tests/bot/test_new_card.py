@@ -4,8 +4,11 @@ creates the challenge at once; a tavli match is offered to 3, 5 or 7 points only
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from bot.views.callbacks import Action, decode
+from standin import Message, StandIn, User
 from tests.bot.conftest import Running
-from tests.standin import Message, StandIn, User
 
 LENGTHS = ["1 point", "3 points", "5 points", "7 points"]
 
@@ -51,8 +54,10 @@ async def test_a_tavli_match_is_offered_to_3_5_or_7_points(
     # a forged tap for a tavli match to 1 point is refused and makes nothing
     forged = next(b.callback_data for b in card.buttons[row_of(card, "3 points")]
                   if b.text == "3 points")
-    assert forged is not None and forged.startswith("n:0:0:3")
-    answer = await alice.tap_data(card, "n:0:0:1" + forged.removeprefix("n:0:0:3"))
+    three = decode(forged)
+    assert three is not None and three.action == Action.NEW and (three.arg or "").startswith("3")
+    one = replace(three, arg="1" + (three.arg or "").removeprefix("3"))
+    answer = await alice.tap_data(card, one.encode())
     assert answer.show_alert and "not on this message" in (answer.text or ""), answer
     assert await bot.uc.get_challenge(1) is None
     assert card.refresh().text == card.text

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.views.callbacks import ON_BOARD, PERSONAL, Action, decode, encode
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board, new_board, play_turn, start_group_match, turn_board
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, new_board, play_turn, start_group_match, turn_board
-from tests.bot.test_computer import start_computer_match
-from tests.standin import Chat, Message, StandIn, User
+from tests.bot.helpers.computer import start_computer_match
 
 NOT_ON_IT = "This button is not on this message; use the buttons it shows now."
 NOT_THEIRS = ("These buttons are for the player who asked for them; send the command yourself "
@@ -204,10 +204,13 @@ async def test_the_five_attacks_of_the_report_change_nothing(standin: StandIn,
     s = await build(standin)
     m, carol, done = s.messages, s.carol, s.ids["done"]
     before = await stored(bot, s)
+    # the report's data carried no owner (as cards from before owners did): written by hand,
+    # since encode refuses to make a personal card's button without one
     attacks = [
         ("the leaderboard's game switch deletes a live board", "live group board", "lb:0:0:p"),
         ("Replay turns a live board into her replay", "live group board", f"hr:{done}:0:0"),
-        ("Language replaces an open challenge card", "challenge card", "l:0:0:en"),
+        ("Language replaces an open challenge card", "challenge card",
+         encode(Action.LANG, 0, 0, "en")),
         ("the stats switch replaces the proof of the dice", "seed reveal",
          f"sg:{carol.id}:0:p"),
         ("the leaderboard's switch deletes the end-of-match board", "end-of-match board",
@@ -336,8 +339,9 @@ async def test_a_begun_inline_cards_links_are_all_it_takes(standin: StandIn,
         await bot.uc.get_challenge(1)).token)), "🎲 Accept")  # type: ignore[union-attr]
     await standin.wait_for(lambda: "to move" in (card.refresh().text or ""))
     seen = look(card)
-    for data in (f"a:0:0:1t{alice.id}", f"w:{mine.match_id}:0", "a:1:0", "w:1:0",
-                 f"lb:0:0:p@{carol.id}"):
+    for data in (encode(Action.ACCEPT, 0, 0, f"1t{alice.id}"),
+                 encode(Action.WITHDRAW, mine.match_id, 0), encode(Action.ACCEPT, 1, 0),
+                 encode(Action.WITHDRAW, 1, 0), encode(Action.TOP_GAME, 0, 0, "p", owner=carol.id)):
         answer = await carol.tap_data(card, data)
         assert answer.show_alert and answer.text == NOT_ON_IT, data
         assert look(card) == seen, data
@@ -357,8 +361,9 @@ async def test_a_message_too_old_to_show_takes_only_board_taps(standin: StandIn,
     board = await start_group_match(standin, alice, bob, group)
     top = await reply(alice, group, "/top", lambda m: "🏆" in m.content)
     seen, shown = look(board), look(top)
-    for message, data in ((board, "lb:0:0:p"), (top, f"lb:0:0:k@{alice.id}"),
-                          (board, f"l:0:0:en@{carol.id}")):
+    for message, data in ((board, "lb:0:0:p"),  # no owner: by hand (encode refuses)
+                          (top, encode(Action.TOP_GAME, 0, 0, "k", owner=alice.id)),
+                          (board, encode(Action.LANG, 0, 0, "en", owner=carol.id))):
         answer = await carol.tap_data(message, data, inaccessible=True)
         assert answer.show_alert and answer.text == ("This message is too old for its "
                                                      "buttons; send the command again.")

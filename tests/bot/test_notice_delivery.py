@@ -12,12 +12,12 @@ import pytest
 from sqlalchemy import select
 
 from bot.delivery.worker import backoff
+from standin import Chat, StandIn, User
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from storage.models import DeliveryRow
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.bot.retries import retries_come_due
+from tests.bot.helpers.retries import retries_come_due
 from tests.clocks import Wall
-from tests.standin import Chat, StandIn, User
 
 MARKS = {"reveal": "The dice seed", "timeout": "did not move in time",
          "review": "Review of match #1"}

@@ -6,9 +6,10 @@ reminder is that board again, with ⏰ on top, never an extra message."""
 from __future__ import annotations
 
 from bot.state import QUIET_AFTER_TAP, Portes
+from bot.views.callbacks import Action, encode
+from standin import Call, Chat, StandIn, User
+from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, play_turn, start_group_match, start_the_bot
-from tests.standin import Call, Chat, StandIn, User
 
 
 class TapClock:
@@ -196,11 +197,11 @@ async def test_notices_in_a_group_point_to_the_private_chat_and_taps_elsewhere_c
     card = await alice.private.wait_for_bot_message(after=opened)
     assert card.text.startswith("🔔 Your notices are on")
     # the button's data tapped from a group message (forged) changes nobody's setting
-    tap = await bob.tap_data(answer, f"nt:0:0:off@{bob.id}")
+    tap = await bob.tap_data(answer, encode(Action.NOTICES, 0, 0, "off", owner=bob.id))
     assert tap.show_alert and tap.text == ("This button is not on this message; use the "
                                            "buttons it shows now.")
     assert (await bot.uc.get_player(bob.id)).notices is True  # type: ignore[union-attr]
-    tap = await bob.tap_data(answer, "nt:0:0:maybe")
+    tap = await bob.tap_data(answer, "nt:0:0:maybe")  # no owner, no such state: by hand
     assert tap.show_alert
     # in Greek
     await alice.tap(card, "🔕 Turn notices off")

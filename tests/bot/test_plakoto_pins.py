@@ -12,12 +12,12 @@ from sqlalchemy import update
 
 from rules.dice import Dice
 from rules.tavliboard import parse_tavli
+from standin import StandIn
+from standin.players import board_version, next_private_turn
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, next_private_turn
-from tests.bot.test_tavli import private_game
-from tests.standin import StandIn
+from tests.bot.helpers.tavli import private_game
 
 
 async def test_a_checker_passing_over_a_lone_checker_is_written_without_a_pin(

@@ -14,36 +14,11 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, update
 
+from standin import StandIn
+from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
-from tests.bot.players import live_board, play_turn, start_group_match
-from tests.standin import StandIn
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def env_for(standin: StandIn, tmp_path: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PORTES_"))}
-    env.update(
-        TELEGRAM_BOT_TOKEN=standin.token,
-        TELEGRAM_API_URL=standin.base_url,
-        TELEGRAM_FILE_URL=standin.base_file_url,
-        DATABASE_URL=f"sqlite:///{tmp_path / 'bot.sqlite3'}",
-        PORTES_RATE_OVERALL="0",
-        PORTES_RATE_GROUP="0",
-        PORTES_RATE_CHAT="0",
-        PORTES_TIMER_POLL="1",
-        PYTHONUNBUFFERED="1",
-    )
-    env.update(extra)
-    return env
-
-
-def run(
-    args: list[str], env: dict[str, str], timeout: float = 60
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bot", *args], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=timeout)
+from tests.bot.helpers.processes import ROOT, env_for, run
 
 
 def test_help_lists_every_setting() -> None:
@@ -94,6 +69,7 @@ def start(standin: StandIn, tmp_path: Path) -> subprocess.Popen[str]:
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
 
 
+@pytest.mark.long
 async def test_killed_mid_match_and_restarted(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
@@ -137,6 +113,7 @@ def rows(url: str, sql: str, **params: object) -> list[Any]:
         engine.dispose()
 
 
+@pytest.mark.long
 async def test_downtime_does_not_count_against_the_player(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
@@ -210,6 +187,7 @@ def test_the_token_never_reaches_the_log(tmp_path: Path) -> None:
     assert "<hidden>" in text
 
 
+@pytest.mark.long
 async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
@@ -258,11 +236,12 @@ def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subproce
                             stdout=log, stderr=subprocess.STDOUT)
 
 
+@pytest.mark.long
 async def test_killed_at_each_step_of_a_turn_the_board_converges(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
-    from tests.bot.players import board_version
-    from tests.bot.test_delivery import boards, up_to_the_last_tap
+    from standin.players import board_version
+    from tests.bot.helpers.delivery import boards, up_to_the_last_tap
 
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")

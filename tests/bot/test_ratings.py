@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from standin import Chat, StandIn, User
+from standin.players import live_board, start_group_match
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match
-from tests.standin import Chat, StandIn, User
 
 
 async def resign_in(standin: StandIn, loser: User, group: Chat) -> str:

@@ -4,9 +4,9 @@ name nobody knows is answered with the games, and /new reads its game and length
 
 from __future__ import annotations
 
+from standin import StandIn
+from standin.players import live_board, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_rules_reads_the_names_top_and_stats_read(standin: StandIn, bot: Running) -> None:

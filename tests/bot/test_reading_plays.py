@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
+from standin import StandIn
+from standin.players import live_board, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_a_refused_play_is_answered_with_the_dice_and_a_legal_play(

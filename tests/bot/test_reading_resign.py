@@ -4,9 +4,9 @@ buttons offer, and a declined offer is told to both players and on the group's b
 
 from __future__ import annotations
 
+from standin import StandIn
+from standin.players import live_board, start_group_match, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match, start_the_bot
-from tests.standin import StandIn
 
 
 async def test_a_declined_resignation_is_told_everywhere(standin: StandIn, bot: Running) -> None:

@@ -4,9 +4,9 @@ loss. The use cases' clock is moved (tests/bot/conftest.py Clock), never waited 
 
 from __future__ import annotations
 
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board, start_the_bot
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_the_bot
-from tests.standin import Chat, Message, StandIn, User
 
 
 async def one_hour_match(standin: StandIn, alice: User, bob: User, group: Chat,

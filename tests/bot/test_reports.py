@@ -16,9 +16,9 @@ from typing import Any, ClassVar
 import pytest
 
 from bot.ops.reports import Reporter
-from tests.bot.test_process import ROOT, env_for
-from tests.standin import StandIn
-from tests.standin.errors import CHAT_NOT_FOUND
+from standin import StandIn
+from standin.errors import CHAT_NOT_FOUND
+from tests.bot.helpers.processes import ROOT, env_for
 
 
 async def test_an_error_in_a_handler_is_reported_once_a_minute_with_its_chat(

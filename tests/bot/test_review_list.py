@@ -6,10 +6,11 @@ button, and the others are not."""
 
 from __future__ import annotations
 
+from standin import Message, StandIn, User
+from standin.players import next_private_turn
 from tests.bot.conftest import Running
-from tests.bot.players import next_private_turn
-from tests.bot.test_tavli import private_game
-from tests.standin import Message, StandIn, User
+from tests.bot.helpers.review import resign_the_match
+from tests.bot.helpers.tavli import private_game
 
 NO_REVIEW = ("Reviews are for Portes matches: GNU Backgammon, which writes them, does not play "
              "the other games. You have no finished Portes match yet.")
@@ -17,18 +18,6 @@ NO_REVIEW_EL = ("Οι αναλύσεις είναι μόνο για αγώνες
                 "δεν παίζει τα άλλα παιχνίδια. Δεν έχεις ακόμα τελειωμένο αγώνα Πόρτες.")
 
 
-async def resign_the_match(standin: StandIn, user: User, other: User) -> None:
-    """``user`` resigns their only match with /resign in private (in any language: the button
-    is told by its data), and waits until ``other``'s board says the match is won."""
-    cmd = user.send(user.private, "/resign")
-    card = await user.private.wait_for_bot_message(
-        after=cmd, predicate=lambda m: m.photo_bytes is None and bool(m.button_texts))
-    label = next(b.text for row in card.buttons for b in row
-                 if (b.callback_data or "").split("@")[0].endswith(":m"))  # r:<id>:<v>:m@<owner>
-    answer = await user.tap(card, label)
-    assert answer is None or not answer.show_alert, answer
-    await standin.wait_for(lambda: any("🏆" in m.content for m in other.private.bot_messages()),
-                           what="the match over")
 
 
 async def review(standin: StandIn, user: User) -> Message:

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
+from bot.views.callbacks import Action, encode, move_arg
+from standin import Message, StandIn, User
+from standin.players import live_board, start_group_match
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, start_group_match
-from tests.standin import Message, StandIn, User
 
 
 async def group_match(standin: StandIn) -> tuple[User, User, Message]:
@@ -46,9 +47,9 @@ async def first_move(standin: StandIn, bot: Running, mover: User,
                if b.callback_data and b.callback_data.startswith("f:")
                and len(destinations(match.state, int(b.callback_data.split(":")[3]))) > 1)
     dest = destinations(match.state, src)[0]
-    data = f"m:1:{match.version}:{src}-{dest.to_point}" + (f"-{dest.variant}" if dest.variant
-                                                           else "")
-    assert not (await mover.tap_data(board, f"f:1:{match.version}:{src}")).show_alert
+    data = encode(Action.MOVE, 1, match.version, move_arg(src, dest.to_point)
+                  + (f"-{dest.variant}" if dest.variant else ""))
+    assert not (await mover.tap_data(board, encode(Action.FROM, 1, match.version, src))).show_alert
     await standin.wait_for(lambda: data in {b.callback_data for row in board.refresh().buttons
                                             for b in row}, what="the checker's destinations")
     return match.version, src, dest, data
@@ -88,9 +89,14 @@ async def test_forged_malformed_and_stale_callbacks_change_nothing(
     alice, bob, board = await group_match(standin)
     mover, _ = mover_of(board, alice, bob)
     version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
-    for data in ("garbage", "m:1:999:24-18", "m:1:0:24-18", f"m:1:{version}:24-1",
-                 f"m:99:{version}:24-18", f"f:1:{version}:3", f"p:1:{version}:77",
-                 f"f:1:{version}:xx", "x" * 64):
+    for data in ("garbage", "x" * 64,  # not our data's shape at all
+                 encode(Action.MOVE, 1, 999, move_arg(24, 18)),  # a version never reached
+                 encode(Action.MOVE, 1, 0, move_arg(24, 18)),  # a version long gone
+                 encode(Action.MOVE, 1, version, move_arg(24, 1)),  # not a legal move
+                 encode(Action.MOVE, 99, version, move_arg(24, 18)),  # no such match
+                 encode(Action.FROM, 1, version, 3),  # no checker of the mover's there
+                 encode(Action.PLAY, 1, version, 77),  # no such play
+                 encode(Action.FROM, 1, version, "xx")):  # not a point
         answer = await mover.tap_data(board, data)
         assert answer.show_alert, data
     assert (await bot.uc.load_match(1)).match.version == version  # type: ignore[union-attr]
@@ -115,7 +121,7 @@ async def test_a_double_tap_applies_once(
     # a third, late, tap of the same button is still that repeat: quiet
     assert not (await mover.tap_data(board, move_data)).show_alert
     # any other tap on the old keyboard is refused with the alert
-    other = f"f:1:{version}:{src}"
+    other = encode(Action.FROM, 1, version, src)
     answer = await mover.tap_data(board, other)
     assert answer.show_alert and "earlier turn" in (answer.text or "")
     assert (await bot.uc.load_match(1)).match.version == match.version  # type: ignore[union-attr]
@@ -182,7 +188,7 @@ async def test_429_and_5xx_are_retried_and_the_move_is_kept(
     match = (await bot.uc.load_match(1)).match
     assert match is not None
     # play the turn with whole plays or taps until Confirm
-    from tests.bot.players import play_turn
+    from standin.players import play_turn
 
     await play_turn(standin, mover, standin.chat(board.chat_id), wait=False)
     group = standin.chat(board.chat_id)
@@ -205,7 +211,7 @@ async def test_a_player_who_blocked_the_bot_does_not_stop_a_group_match(
         user.start_bot()
         user.block_bot()
     mover, _ = mover_of(board, alice, bob)
-    from tests.bot.players import play_turn
+    from standin.players import play_turn
 
     await play_turn(standin, mover, standin.chat(board.chat_id))
     assert_no_errors(no_errors)
@@ -220,7 +226,7 @@ async def test_rematch_only_once_and_only_when_finished(
     mix = (await bot.uc.load_match(1)).match.mix  # type: ignore[union-attr]
     assert mix and f"mixed with {mix}" in board.caption
     # Rematch on the active match (the board has no such button): refused, nothing opened
-    answer = await alice.tap_data(board, "rm:1:0")
+    answer = await alice.tap_data(board, encode(Action.REMATCH, 1, 0))
     assert answer.show_alert and answer.text == ("This button is not on this message; use the "
                                                  "buttons it shows now.")
     assert await bot.uc.get_challenge(2) is None

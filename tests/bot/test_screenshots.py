@@ -1,7 +1,7 @@
-"""The screenshots in the docs: ``docs/chat_bubble.py`` draws a board the stand-in holds as a
+"""The screenshots in the docs: ``tools/chat_bubble.py`` draws a board the stand-in holds as a
 chat shows it (photo, caption with the mention in the link colour, buttons under the bubble), and
 the committed pictures exist, are small, and are shown in README.md and docs/bot.md. The
-committed pictures are not made again here (``python docs/screenshots.py`` does that)."""
+committed pictures are not made again here (``python tools/screenshots.py`` does that)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from typing import Any
 
 from PIL import Image
 
-from tests.bot.players import live_board, start_group_match, start_the_bot
-from tests.standin import StandIn
+from standin import StandIn
+from standin.players import live_board, start_group_match, start_the_bot
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ("screenshot-group.png", "screenshot-private.png", "screenshot-end.png",
@@ -24,7 +24,7 @@ SHOTS = ("screenshot-group.png", "screenshot-private.png", "screenshot-end.png",
 
 
 def chat_bubble() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("chat_bubble", ROOT / "docs" / "chat_bubble.py")
+    spec = importlib.util.spec_from_file_location("chat_bubble", ROOT / "tools" / "chat_bubble.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up there

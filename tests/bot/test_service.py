@@ -11,20 +11,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
+import pytest
 
-from tests.bot.players import board_version, next_private_turn, play_turn
-from tests.bot.test_computer import start_computer_match
-from tests.bot.test_process import ROOT, env_for, run
-from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
+from standin import StandIn
+from standin.errors import BLOCKED
+from standin.players import board_version, next_private_turn, play_turn
+from tests.bot.helpers.computer import start_computer_match
+from tests.bot.helpers.processes import ROOT, env_for, run
+from tests.bot.helpers.service import get, value
+from tests.bot.helpers.webhook import (
     SECRET,
     free_port,
     listening,
     post,
-    webhook_bot,
 )
-from tests.standin import StandIn
-from tests.standin.errors import BLOCKED
 
 SERIES = (
     "portes_updates_total", "portes_taps_total", "portes_tap_seconds_bucket",
@@ -33,17 +33,8 @@ SERIES = (
 )
 
 
-async def get(port: int, path: str) -> httpx.Response:
-    async with httpx.AsyncClient() as client:
-        return await client.get(f"http://127.0.0.1:{port}{path}", timeout=10)
 
 
-def value(text: str, series: str) -> float:
-    """The value of one series (with its labels, if any) in a Prometheus text page."""
-    for line in text.splitlines():
-        if line.startswith(series + " "):
-            return float(line.split()[-1])
-    raise AssertionError(f"{series} not in the page:\n{text}")
 
 
 async def metrics_once(port: int, series: str, at_least: float) -> str:
@@ -143,7 +134,7 @@ async def test_readyz_fails_when_the_schema_is_behind(
 
 
 async def test_webhook_mode_serves_them_beside_the_webhook(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]  # noqa: F811
+        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]
 ) -> None:
     proc, port = webhook_bot
     for _ in range(500):
@@ -204,8 +195,9 @@ def test_check_says_when_the_database_cannot_be_used(standin: StandIn, tmp_path:
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.long
 async def test_sigterm_in_webhook_mode_finishes_the_update_in_flight(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]  # noqa: F811
+        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]
 ) -> None:
     proc, port = webhook_bot
     for _ in range(500):

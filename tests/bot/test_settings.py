@@ -9,8 +9,8 @@ from bot.views.board_image import DEFAULT_LOOK, Look, draw_board
 from bot.views.callbacks import Action as A
 from bot.views.callbacks import encode
 from rendering.theme import CLASSIC, HIGH_CONTRAST, Colour
-from tests.bot.conftest import Running
-from tests.bot.players import (
+from standin import Chat, Message, StandIn, User
+from standin.players import (
     board_version,
     live_board,
     next_private_turn,
@@ -18,7 +18,7 @@ from tests.bot.players import (
     start_group_match,
     start_the_bot,
 )
-from tests.standin import Chat, Message, StandIn, User
+from tests.bot.conftest import Running
 
 FRAME_PIXEL = (20, 20)
 """On the wooden frame, whichever side the home board is on."""
@@ -177,6 +177,7 @@ async def test_taps_from_elsewhere_on_an_old_card_or_forged_change_nothing(
     for data in (encode(A.SETTINGS, 0, code, "th-purple", owner=alice.id),
                  encode(A.SETTINGS, 0, code, "xx-on", owner=alice.id),
                  encode(A.SETTINGS, 0, code, "home-left", owner=bob.id),
+                 # not our data's shape (a newline, a version that is no number): by hand
                  f"st:0:{code}:home-left@{alice.id}\n", "st:0:x:home-left"):
         answer = await alice.tap_data(card.refresh(), data)
         assert answer is not None and answer.show_alert, data

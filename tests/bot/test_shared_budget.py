@@ -12,11 +12,11 @@ import pytest
 from telegram.ext import ExtBot
 
 from bot.delivery.limiter import ChatLimiter
+from standin import FloodLimits, StandIn
+from standin.databases import create_database, drop_database
 from storage import migrate
 from storage.db import Database
 from storage.usecases import UseCases
-from tests.standin import FloodLimits, StandIn
-from tests.storage.conftest import create_database, drop_database
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL")

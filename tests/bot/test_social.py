@@ -5,53 +5,15 @@ ratings worked out by hand from the FIBS formula, a record, head to head (by rep
 from __future__ import annotations
 
 from rendering.leaderboard import MINE, WIDTH, layout
+from standin import Chat, StandIn, User
+from standin.players import ask, live_board, resign_in, start_match, won_by_resignation
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
-from tests.bot.test_computer import start_computer_match
-from tests.standin import Chat, Message, StandIn, User
+from tests.bot.helpers.computer import start_computer_match
 
 
 def near(colour: tuple[int, ...], wanted: tuple[int, ...]) -> bool:
     """Equal but for JPEG's rounding (Telegram recompresses photos)."""
     return all(abs(a - b) <= 8 for a, b in zip(colour, wanted, strict=True))
-
-
-async def ask(user: User, chat: Chat, text: str, mark: str, *,
-              reply_to: Message | None = None, button: str | None = None) -> Message:
-    """``user`` sends ``text`` in ``chat``; the bot's answer (the first with ``mark``, and
-    with ``button`` if given)."""
-    sent = user.send(chat, text, reply_to=reply_to)
-    return await chat.wait_for_bot_message(after=sent, predicate=lambda m: mark in m.content and (
-        button is None or button in m.button_texts))
-
-
-async def start_match(standin: StandIn, author: User, acceptor: User, group: Chat,
-                      length: str = "1 point") -> Message:
-    """``author`` challenges in ``group``, ``acceptor`` accepts: the match's first board (a
-    board newer than the card: the group may show the last match's board still)."""
-    card = await ask(author, group, "/new", "", button=length)
-    await author.tap(card, length)
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
-    await acceptor.tap(card.refresh(), "🎲 Accept")
-    return await standin.wait_for(
-        lambda: (b := live_board(group)) is not None and b.message_id > card.message_id and b,
-        what="the first board")
-
-
-async def resign_in(standin: StandIn, loser: User, group: Chat, board: Message) -> str:
-    """``loser`` resigns the match of ``board`` in ``group``; its last board's caption."""
-    menu = await ask(loser, group, "/resign", "", button="🏳 Resign the match")
-    await loser.tap(menu, "🏳 Resign the match")
-    final = await standin.wait_for(
-        lambda: (b := live_board(group)) is not None and b.message_id >= board.message_id
-        and "📈" in b.caption and b, what="the end with ratings")
-    return final.caption
-
-
-async def won_by_resignation(standin: StandIn, winner: User, loser: User, group: Chat) -> None:
-    """A 1-point match in ``group``: ``loser`` resigns it."""
-    board = await start_match(standin, winner, loser, group)
-    await resign_in(standin, loser, group, board)
 
 
 async def gammon_then_match_resigned(standin: StandIn, alice: User, bob: User,
@@ -171,7 +133,12 @@ async def test_stats_and_head_to_head(standin: StandIn, bot: Running) -> None:
                                      "No finished match against each other in this game yet."]
     unknown = await ask(dave, taverna, "/stats @nobody", "nobody")
     assert unknown.text.startswith("I do not know @nobody")
-    unknown = await ask(dave, taverna, "/stats nobody", "nobody")
+    unknown = await ask(dave, taverna, "/stats nobody", "nobody")  # in a group: who played
+    assert unknown.text == ('I know no game and no player called "nobody" in this group. The '
+                            "games: Portes, Plakoto, Fevga, Tavli, Long Nardy; who played here "
+                            "(tap one for your head to head):")
+    assert unknown.button_texts == ["Alice", "Carol"]
+    unknown = await ask(dave, dave.private, "/stats nobody", "nobody")
     assert unknown.text == ('I know no game and no player called "nobody". The games: Portes, '
                             "Plakoto, Fevga, Tavli, Long Nardy; a player: /stats @username.")
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.settings import Limits
+from bot.views.callbacks import Action, encode
+from standin import Chat, Message, StandIn, User
+from standin.players import ask, live_board, resign_in, start_match
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
-from tests.bot.test_social import ask, resign_in, start_match
-from tests.bot.test_tavli import challenge
-from tests.standin import Chat, Message, StandIn, User
+from tests.bot.helpers.tavli import challenge
 
 GAMES = ["Portes", "Plakoto", "Fevga", "Tavli", "Long Nardy"]
 
@@ -185,12 +185,13 @@ async def test_wrong_game_names_and_forged_buttons(standin: StandIn, bot: Runnin
     stats = await ask(zoe, zoe.private, "/stats", "📊")
     # data the cards do not carry is refused before it is read (bot.handlers.guard)
     for message, data in (
-            (top, f"lb:0:0:z@{zoe.id}"),  # no such game
-            (top, f"lb:5:0:k@{zoe.id}"),  # ids where none go
-            (top, "lb:0:0:k"),  # no owner
-            (stats, f"sg:{zoe.id}:0:q@{zoe.id}"),
-            (stats, f"sg:{zoe.id}:0:k-x@{zoe.id}"),
-            (stats, f"sg:12345:0:k@{zoe.id}")):  # someone else's record
+            (top, encode(Action.TOP_GAME, 0, 0, "z", owner=zoe.id)),  # no such game
+            (top, encode(Action.TOP_GAME, 5, 0, "k", owner=zoe.id)),  # ids where none go
+            (top, "lb:0:0:k"),  # no owner (forged by hand: encode refuses to make it)
+            (stats, encode(Action.STATS_GAME, zoe.id, 0, "q", owner=zoe.id)),
+            (stats, encode(Action.STATS_GAME, zoe.id, 0, "k-x", owner=zoe.id)),
+            (stats, encode(Action.STATS_GAME, 12345, 0, "k",  # someone else's record
+                           owner=zoe.id))):
         refused = await zoe.tap_data(message, data)
         assert refused.show_alert
         assert refused.text == "This button is not on this message; use the buttons it shows now."

@@ -8,10 +8,8 @@ import pytest
 from sqlalchemy import select
 
 from bot.views.i18n import tr
-from storage.models import MatchRow
-from storage.results import MatchStatus
-from tests.bot.conftest import Running
-from tests.bot.players import (
+from standin import Chat, Message, StandIn, User
+from standin.players import (
     board_version,
     live_board,
     next_private_turn,
@@ -19,10 +17,12 @@ from tests.bot.players import (
     turn_actions,
     turn_board,
 )
-from tests.bot.test_delivery import boards, mover, players_in_a_group, up_to_the_last_tap
-from tests.bot.test_private_match import deep_link_match
-from tests.standin import Chat, Message, StandIn, User
-from tests.standin.sim import Answer
+from standin.sim import Answer
+from storage.models import MatchRow
+from storage.results import MatchStatus
+from tests.bot.conftest import Running
+from tests.bot.helpers.delivery import boards, mover, players_in_a_group, up_to_the_last_tap
+from tests.bot.helpers.private import deep_link_match
 
 
 async def games_show(user: User, chat: Chat) -> Answer:
@@ -107,7 +107,7 @@ async def test_removed_from_the_group_a_match_no_board_can_reach_is_cancelled_an
 
 
 async def the_group_match(standin: StandIn, alice: User, bob: User) -> tuple[Chat, Message]:
-    from tests.bot.players import start_group_match
+    from standin.players import start_group_match
 
     group = standin.group("Kafeneio", alice, bob)
     board = await start_group_match(standin, alice, bob, group, length="3 points")

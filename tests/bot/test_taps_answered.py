@@ -12,10 +12,10 @@ import os
 import socket
 from typing import Any
 
+from standin import Chat, Message, StandIn
+from standin.players import live_board
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
-from tests.bot.test_delivery import boards, mover, players_in_a_group, up_to_the_last_tap
-from tests.standin import Chat, Message, StandIn
+from tests.bot.helpers.delivery import boards, mover, players_in_a_group, up_to_the_last_tap
 
 HOLD = 6.0
 """How long the stand-in holds the worker's call (a slow Telegram): longer than a tap takes."""

@@ -4,28 +4,20 @@ that must change nothing."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.views import texts
+from bot.views.callbacks import Action, encode, move_arg
 from bot.views.i18n import tr
+from standin import Chat, Message, StandIn, User
+from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.standin import Chat, Message, StandIn, User
-
-
-async def challenge(standin: StandIn, author: User, chat: Chat, game: str,
-                    length: str = "1 point") -> Message:
-    """``/new`` in ``chat``, the game chosen (ticked on the card), then the length: the
-    challenge card."""
-    cmd = author.send(chat, "/new")
-    card = await chat.wait_for_answer(cmd)
-    assert "✔ Portes" in card.button_texts  # Portes until another game is chosen
-    await author.tap(card, game)
-    await standin.wait_for(lambda: f"✔ {game}" in card.refresh().button_texts,
-                           what=f"{game} ticked")
-    await author.tap(card.refresh(), length)
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
-    return card.refresh()
+from tests.bot.helpers.tavli import challenge, private_game, resign_game
+from tests.storage.gnubg import gnubg_path, gnubg_score
 
 
 async def group_game(standin: StandIn, game: str, length: str = "1 point"
@@ -53,6 +45,7 @@ async def play_group_match(standin: StandIn, alice: User, bob: User, group: Chat
     return board
 
 
+@pytest.mark.long
 async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
         standin: StandIn, bot: Running) -> None:
     alice, bob, group, board = await group_game(standin, "Plakoto")
@@ -76,6 +69,7 @@ async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
                                        for m in group.bot_messages()), what="the seed")
 
 
+@pytest.mark.long
 async def test_a_long_nardy_match_in_a_group_is_played_to_the_end(
         standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)
@@ -87,25 +81,11 @@ async def test_a_long_nardy_match_in_a_group_is_played_to_the_end(
     assert record.match.state.results and record.match.state.results[-1].variant == "nardy"
 
 
-GREEK = {"Plakoto": "Πλακωτό", "Fevga": "Φεύγα", "Tavli": "Τάβλι", "Long Nardy": "Μακρύ νάρδι"}
 
 
-async def private_game(standin: StandIn, game: str, length: str = "1 point"
-                       ) -> tuple[User, User]:
-    """Alice challenges by a link in her private chat; Bob (Greek) accepts in his."""
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Βασίλης", username="vasilis", language_code="el")
-    hello = alice.start_bot()
-    await alice.private.wait_for_bot_message(after=hello)
-    card = await challenge(standin, alice, alice.private, game, length)
-    link = next(e for e in card.text.split() if e.startswith("https://t.me/"))
-    opened = bob.follow(link)
-    invite = await bob.private.wait_for_bot_message(after=opened)
-    assert GREEK[game] in invite.text  # the game, in Greek
-    await bob.tap(invite, "🎲 Αποδοχή")
-    return alice, bob
 
 
+@pytest.mark.long
 async def test_a_fevga_match_in_private_chats_with_a_typed_play(
         standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)
@@ -143,27 +123,12 @@ async def test_a_fevga_match_in_private_chats_with_a_typed_play(
     assert "Φεύγα" in rules.text and "πρώτο πούλι" in rules.text
 
 
-def actions(board: Message | None) -> set[str]:
-    if board is None:
-        return set()
-    return {b.callback_data.split(":")[0] for row in board.buttons for b in row
-            if b.callback_data}
 
 
-async def resign_game(standin: StandIn, mover: User, other: User) -> None:
-    """``mover`` (on turn) resigns the game for 1 point; ``other`` accepts on their board."""
-    cmd = mover.send(mover.private, "/resign")
-    menu = await mover.private.wait_for_bot_message(  # the menu, not a board posted later
-        after=cmd, predicate=lambda m: m.photo_bytes is None and bool(m.button_texts))
-    await mover.tap(menu, menu.button_texts[0])  # the game for 1 point, in either language
-    offer = await standin.wait_for(
-        lambda: (b := live_board(other.private)) is not None and "ra" in actions(b) and b,
-        what="the offer")
-    await other.tap(offer, offer.button_texts[0])  # Accept / Αποδοχή
 
 
 async def test_a_tavli_match_rotates_portes_plakoto_fevga(
-        standin: StandIn, bot: Running) -> None:
+        standin: StandIn, bot: Running, tmp_path: Path) -> None:
     alice, bob = await private_game(standin, "Tavli", "3 points")
     seen: list[str] = []
     version = 0
@@ -196,6 +161,23 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(
     reveal = next(m.content for m in alice.private.bot_messages()
                   if "python -m rules.fairdice" in m.content)
     assert "Game 3:" in reveal
+    # /history: a Download with the Portes game only (a .mat holds backgammon games), the
+    # file's comment and the document's caption saying which games are left out
+    cmd = alice.send(alice.private, "/history")
+    listing = await alice.private.wait_for_bot_message(
+        after=cmd, predicate=lambda m: "▶ Replay #1" in m.button_texts)
+    await alice.tap(listing, "📄 Download #1")
+    doc = await alice.private.wait_for_bot_message(after=listing,
+                                                   predicate=lambda m: m.document is not None)
+    assert doc.document is not None
+    mat = doc.document[1].decode()
+    left_out = ("Portes games only: games 2, 3 (Plakoto, Fevga) are left out, GNU Backgammon "
+                "does not play them; the score counts their points.")
+    assert mat.startswith(f'; [Comment "{left_out}"]\n\n 3 point match\n\n Game 1\n')
+    assert " Game 2" not in mat and " Game 3" not in mat
+    assert left_out in (doc.caption or "")
+    if gnubg_path() or os.environ.get("CI"):  # gnubg reads that one game
+        assert gnubg_score(mat, tmp_path).startswith("The score (after 1 game) is: Alice ")
 
 
 async def computer_card(standin: StandIn, alice: User, game: str) -> Message:
@@ -210,6 +192,7 @@ async def computer_card(standin: StandIn, alice: User, game: str) -> Message:
     return card
 
 
+@pytest.mark.long
 async def test_a_long_nardy_match_against_the_medium_computer(
         standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)
@@ -235,6 +218,7 @@ async def test_a_long_nardy_match_against_the_medium_computer(
     assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
 
 
+@pytest.mark.long
 async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Running) -> None:
     alice = standin.user("Alice", username="alice")
     card = await computer_card(standin, alice, "Plakoto")
@@ -262,14 +246,14 @@ async def test_a_plakoto_match_against_the_computer(standin: StandIn, bot: Runni
     assert record is not None and record.match.state.game_type == "plakoto"
     assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
     # a forged Hint tap is refused: the board has no such button
-    answer = await alice.tap_data(board, f"h:1:{record.match.version}")
+    answer = await alice.tap_data(board, encode(Action.HINT, 1, record.match.version))
     assert answer.show_alert and "not on this message" in (answer.text or "")
     # /history: Replay, but no .mat Download (GNU Backgammon does not read Plakoto)
     cmd = alice.send(alice.private, "/history")
     listing = await alice.private.wait_for_bot_message(
         after=cmd, predicate=lambda m: "▶ Replay #1" in m.button_texts)
     assert "▶ Replay #1" in listing.button_texts and "📄 Download #1" not in listing.button_texts
-    forged = await alice.tap_data(listing, "hd:1:0")
+    forged = await alice.tap_data(listing, encode(Action.DOWNLOAD, 1, 0))
     assert forged.show_alert and "not on this message" in (forged.text or "")
     await alice.tap(listing, "▶ Replay #1")
     shown = await alice.private.wait_for_bot_message(
@@ -294,8 +278,11 @@ async def test_stale_and_forged_taps_change_nothing_in_fevga(
     alice, bob, group, board = await group_game(standin, "Fevga")
     mover = alice if board.mentions(alice) else bob
     version = (await bot.uc.load_match(1)).match.version  # type: ignore[union-attr]
-    for data in ("m:1:999:24-18", f"m:1:{version}:24-1", f"f:1:{version}:3",
-                 f"p:1:{version}:77", f"m:99:{version}:24-18"):
+    for data in (encode(Action.MOVE, 1, 999, move_arg(24, 18)),  # a version never reached
+                 encode(Action.MOVE, 1, version, move_arg(24, 1)),  # not a legal move
+                 encode(Action.FROM, 1, version, 3),  # no checker of the mover's there
+                 encode(Action.PLAY, 1, version, 77),  # no such play
+                 encode(Action.MOVE, 99, version, move_arg(24, 18))):  # no such match
         answer = await mover.tap_data(board, data)
         assert answer.show_alert, data
     assert (await bot.uc.load_match(1)).match.version == version  # type: ignore[union-attr]

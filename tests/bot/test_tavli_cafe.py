@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import urllib.parse
 
+from standin import Message, StandIn, User
+from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.bot.test_tavli import resign_game
-from tests.standin import Message, StandIn, User
+from tests.bot.helpers.tavli import resign_game
 
 SWITCH = "The winner rolls first next game"
 ON_LINE = "The winner of each game rolls first in the next (café style)."

@@ -14,12 +14,12 @@ from sqlalchemy import update
 from rules.dice import Dice
 from rules.games import format_play
 from rules.tavliboard import TavliPosition
+from standin import Message, StandIn, User
+from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.models import MatchRow
 from storage.usecases.rows import stored_state
 from tests.bot.conftest import Running
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.bot.test_tavli import private_game, resign_game
-from tests.standin import Message, StandIn, User
+from tests.bot.helpers.tavli import private_game, resign_game
 
 
 def both_mothers_in_reach() -> TavliPosition:

@@ -8,10 +8,10 @@ from PIL import Image, ImageChops
 from rendering.geometry import HEIGHT, WIDTH
 from rendering.tavli_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC
+from standin import StandIn
+from standin.players import live_board, next_private_turn, start_group_match
 from tests.bot.conftest import Running
-from tests.bot.players import live_board, next_private_turn, start_group_match
-from tests.bot.test_tavli import private_game
-from tests.standin import StandIn
+from tests.bot.helpers.tavli import private_game
 
 
 def band_of(image: Image.Image) -> Image.Image:

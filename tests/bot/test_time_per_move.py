@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.views.callbacks import Action, encode
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board
 from tests.bot.conftest import Running
-from tests.bot.players import live_board
-from tests.standin import Chat, Message, StandIn, User
 
 
 async def challenge(standin: StandIn, alice: User, group: Chat, time: str | None,
@@ -42,7 +43,8 @@ async def test_the_default_is_preselected_and_a_choice_is_ticked(
     await standin.wait_for(lambda: "No triple" in card.refresh().content)
     assert "✔ ⏱ 12 hours" in card.refresh().button_texts
     # a forged time (not on offer) creates nothing
-    answer = await alice.tap_data(card.refresh(), "n:0:0:3th5")
+    answer = await alice.tap_data(card.refresh(),
+                                  encode(Action.NEW, 0, 0, "3th5", owner=alice.id))
     assert answer is not None and answer.show_alert
     await alice.tap(card.refresh(), "5 points")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))

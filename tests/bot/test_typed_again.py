@@ -20,15 +20,15 @@ import pytest
 from sqlalchemy import select
 
 from rules.match import Match
+from standin import Message, StandIn, User
+from standin.cluster import open_computer_match, until
+from standin.players import board_version, live_board
+from standin.typed_play import racing_play
+from standin.webhook import WebhookPusher
 from storage.db import make_engine
 from storage.models import MatchRow
-from tests.bot.instances import open_computer_match, until
-from tests.bot.players import board_version, live_board
-from tests.bot.test_process import ROOT, env_for
-from tests.bot.test_webhook import SECRET, free_port, listening
-from tests.bot.typed_play import racing_play
-from tests.standin import Message, StandIn, User
-from tests.standin.webhook import WebhookPusher
+from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.webhook import SECRET, free_port, listening
 
 
 class Bot:
@@ -122,6 +122,7 @@ async def alice_to_move(bot: Bot, alice: User, after: int) -> tuple[int, Match, 
     return found[0], found[1], found[2]
 
 
+@pytest.mark.long
 async def test_a_typed_play_delivered_again_is_not_played_again(
         standin: StandIn, webhook: Bot) -> None:
     await webhook.start()

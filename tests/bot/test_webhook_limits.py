@@ -15,14 +15,13 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.bot.test_service import get, value
-from tests.bot.test_webhook import (  # noqa: F401 (webhook_bot: the fixture)
+from standin import StandIn
+from tests.bot.helpers.service import get, value
+from tests.bot.helpers.webhook import (
     SECRET,
     listening,
     post,
-    webhook_bot,
 )
-from tests.standin import StandIn
 
 MB = 1_000_000
 
@@ -70,7 +69,7 @@ def padded(update: dict[str, Any], size: int) -> bytes:
 
 
 async def test_a_50_mb_post_without_the_secret_is_refused_unread(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]  # noqa: F811
+        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]
 ) -> None:
     proc, port = webhook_bot
     await up(proc, port)
@@ -97,7 +96,7 @@ async def test_a_50_mb_post_without_the_secret_is_refused_unread(
 
 
 async def test_a_body_over_1_mb_is_refused_with_the_secret_and_counted(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int],  # noqa: F811
+        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int],
         tmp_path: Path) -> None:
     proc, port = webhook_bot
     await up(proc, port)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from standin import StandIn
 from tests.bot.conftest import Running
-from tests.standin import StandIn
 
 GAMES = {
     "en": ("• Portes:", "• Plakoto:", "• Fevga:", "• Tavli:", "• Long Nardy:"),

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.players import board_version, live_board, next_private_turn, play_turn
-from tests.bot.test_process import ROOT, env_for
-from tests.standin import StandIn
+from standin import StandIn
+from standin.players import board_version, live_board, next_private_turn, play_turn
+from tests.bot.helpers.processes import ROOT, env_for
 
 HOOK = """import sys
 sys.modules["gnubg_nn"] = None  # import gnubg_nn -> ImportError, find_spec -> None

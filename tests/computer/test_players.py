@@ -18,6 +18,7 @@ def assert_legal(position: Position, dice: Dice, play: Play) -> None:
     assert play in legal_plays(position, dice), (position.to_fixture(), dice, play)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", BENCH_PLAYERS)
 def test_never_an_illegal_play_on_random_positions(name: str) -> None:
     player = make_player(name, seed=5)

@@ -133,6 +133,7 @@ unhurried, so that no deadline cuts a search short and they come out the same on
 CI's eight (``[full]``) by the medium player as shipped, its deadline included."""
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("strength", STRENGTH)
 @pytest.mark.parametrize("variant", GAMES)
 def test_the_medium_player_beats_random_play(variant: Variant,

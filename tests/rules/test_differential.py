@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from oracles.gnubg_bridge import from_gnubg, to_gnubg
 from rules.position import ALL_ROLLS, Position, TurnInput, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.crafted import TRAPS, crafted
-from tests.rules.gnubg_bridge import from_gnubg, to_gnubg
 from tests.sampling import sample_or_full
 
 gnubg_nn = pytest.importorskip("gnubg_nn")

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from oracles.gnubg_bridge import from_gnubg, to_gnubg
 from rules.dice import Dice, RecordedDice
 from rules.errors import InvalidNotation
 from rules.match import Match, Phase
 from rules.matchid import GAME_PLAYING, MatchId
 from rules.position import Position
 from rules.selfplay import selfplay_positions
-from tests.rules.gnubg_bridge import from_gnubg, to_gnubg
 
 DATA = json.loads((Path(__file__).parent / "data" / "gnubg_ids.json").read_text())
 

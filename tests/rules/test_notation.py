@@ -147,6 +147,7 @@ def test_pass_text_only_when_nothing_can_be_played() -> None:
         parse_play(START, (3, 1), "pass")
 
 
+@pytest.mark.long
 def test_every_legal_play_round_trips_through_text() -> None:
     for position in selfplay_positions(40, seed=21):
         for roll in ALL_ROLLS:

@@ -17,13 +17,13 @@ from typing import Any
 
 import pytest
 
+from oracles.gnubg_bridge import gnubg_texts, notation_mismatches
 from rules import notation
 from rules.errors import IllegalPlay, InvalidNotation, PlayTooLong, UnreadablePlay
 from rules.notation import MAX_PLAY_TEXT, looks_like_play, parse_play
 from rules.position import ALL_ROLLS, Position, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.crafted import TRAPS, crafted
-from tests.rules.gnubg_bridge import gnubg_texts, notation_mismatches
 from tests.sampling import sample_or_full
 
 START = Position.start()
@@ -40,6 +40,7 @@ def sample(step: int) -> list[Position]:
     return positions
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("step", EVERY)
 def test_gnubg_move_text_reads_as_gnubg_means_it(step: int) -> None:
     gnubg = pytest.importorskip("gnubg")

@@ -11,12 +11,12 @@ import random
 
 import pytest
 
+from oracles.bruteforce_tavli import brute_results
+from oracles.tavli_crafted import OPTION_SETS, crafted_positions
 from rules.dice import ALL_ROLLS
 from rules.selfplay import tavli_selfplay_positions
 from rules.tavliboard import Variant
 from rules.tavlilegal import legal_plays
-from tests.rules.bruteforce_tavli import brute_results
-from tests.rules.tavli_crafted import OPTION_SETS, crafted_positions
 from tests.sampling import sample_or_full
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)

@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from oracles.tavli_crafted import CRAFTERS
 from rules.board import CHECKERS
 from rules.dice import Dice
 from rules.legal import Play
@@ -16,7 +17,6 @@ from rules.tavliinput import TavliTurnInput
 from rules.tavlilegal import legal_plays
 from rules.tavlinotation import format_tavli_play, parse_tavli_play
 from rules.tavlisteps import stepper
-from tests.rules.tavli_crafted import CRAFTERS
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 

@@ -5,8 +5,8 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from .clock import ManualClock
-from .server import StandIn
+from standin.clock import ManualClock
+from standin.server import StandIn
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ import httpx
 from PIL import Image
 from telegram import Bot, ChatFullInfo, ChatMember, Update
 
-from . import errors as E
-from .clock import ManualClock
-from .server import StandIn
+from standin import errors as E
+from standin.clock import ManualClock
+from standin.server import StandIn
 
 KB = {"inline_keyboard": [[{"text": "Roll", "callback_data": "roll:1:1"}]]}
 KB2 = {"inline_keyboard": [[{"text": "Undo", "callback_data": "undo:1:2"}]]}

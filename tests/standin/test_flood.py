@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import httpx
 
-from .flood import FloodLimits
-from .server import StandIn
+from standin.flood import FloodLimits
+from standin.server import StandIn
+
 from .test_api import call, ok
 
 

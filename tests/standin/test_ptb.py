@@ -27,7 +27,7 @@ from telegram.ext import (
     filters,
 )
 
-from .server import StandIn
+from standin.server import StandIn
 
 
 def _png(color: str, size: tuple[int, int] = (200, 100)) -> bytes:

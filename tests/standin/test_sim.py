@@ -7,8 +7,8 @@ import asyncio
 import httpx
 import pytest
 
-from .server import StandIn
-from .sim import StandInError
+from standin.server import StandIn
+from standin.sim import StandInError
 
 KB = {"inline_keyboard": [[{"text": "Roll", "callback_data": "roll"},
                            {"text": "Rules", "url": "https://example.org/rules"}]]}

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import os
 import shutil
-import uuid
 import warnings
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import make_url, text
+from sqlalchemy import text
 
+from standin.databases import create_database, drop_database
 from storage import migrate
-from storage.db import Database, make_engine, normalise_url
+from storage.db import Database, make_engine
 from storage.models import Base
 from storage.usecases import UseCases
 
@@ -38,31 +38,6 @@ def postgres_admin_url() -> str | None:
         pytest.fail(f"CI=true but {PG_ENV} is not set: PostgreSQL is required in CI")
     _pg_skipped.append(message)
     pytest.skip(message)
-
-
-def create_database(admin_url: str, prefix: str = "portes_t") -> str:
-    """Create a fresh PostgreSQL database next to ``admin_url``'s; return its URL (any form
-    of ``admin_url`` is accepted, e.g. ``postgresql+asyncpg://``; the URL returned is the
-    normalised one)."""
-    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
-    engine = make_engine(admin_url, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    finally:
-        engine.dispose()
-    url = make_url(normalise_url(admin_url)).set(database=name)
-    return url.render_as_string(hide_password=False)
-
-
-def drop_database(admin_url: str, url: str) -> None:
-    name = make_url(url).database
-    engine = make_engine(admin_url, isolation_level="AUTOCOMMIT")
-    try:
-        with engine.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    finally:
-        engine.dispose()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

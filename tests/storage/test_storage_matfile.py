@@ -2,42 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import shutil
-import subprocess
 from pathlib import Path
-
-import pytest
 
 from storage.matfile import match_text, play_text, safe_name
 from storage.results import MatchRecord, MatchView
 from storage.usecases import UseCases
+from tests.storage.gnubg import gnubg_or_skip, gnubg_reexport
 from tests.storage.helpers import new_match, play_random_turn, play_to_end
-
-
-def gnubg_or_skip() -> str:
-    """gnubg's path; skipped without it outside CI (in CI, .ci/run installs it: must run)."""
-    path = shutil.which("gnubg") or shutil.which("gnubg", path="/usr/games")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI is set but gnubg is not installed (.ci/run installs it)")
-        pytest.skip("gnubg SKIPPED: GNU Backgammon is not installed (apt-get install gnubg)")
-    return path
-
-
-def gnubg_reexport(text: str, tmp_path: Path) -> str:
-    """Import ``text`` as a .mat in gnubg and return gnubg's own .mat export of what it read."""
-    source, again = tmp_path / "in.mat", tmp_path / "out.mat"
-    source.write_text(text, encoding="utf-8")
-    script = tmp_path / "script"
-    script.write_text(f'import mat "{source}"\nexport match mat "{again}"\n')
-    done = subprocess.run([gnubg_or_skip(), "-t", "-q", "-r", "-c", str(script)],
-                          capture_output=True, text=True, timeout=300, check=False)
-    assert again.exists(), done.stdout + done.stderr
-    return again.read_text(encoding="utf-8", errors="replace")
-
 
 PLAY = re.compile(r"(\d\d):((?:\s+\d+/\d+\*?)*)|Wins (\d+) points?")
 
@@ -151,3 +124,35 @@ async def test_gnubg_reads_resigned_games_and_a_resigned_match(
     assert tokens(back) == tokens(text), back
     assert scores(back) == scores(text) and len(scores(back)) == 3
 
+
+
+async def test_a_game_resigned_on_its_opening_roll_is_read_with_its_points(
+        uc: UseCases, tmp_path: Path) -> None:
+    gnubg_or_skip()
+    view = (await new_match(uc, length=5, mix="mat-opening")).match
+    assert view is not None
+    # game 1: the player on roll resigns it for 2 points before moving; the other accepts
+    mover = view.state.turn
+    actor, other = view.seats[mover].player, view.seats[1 - mover].player
+    assert actor is not None and other is not None
+    offered = await uc.offer_resignation(view.id, actor.id, view.version, 2)
+    assert offered.match is not None
+    answered = await uc.answer_resignation(view.id, other.id, offered.match.version, accept=True)
+    assert answered.ok and answered.match is not None
+    # game 2: the player on roll gives the match up before moving
+    view = answered.match
+    loser = view.seats[view.state.turn].player
+    assert loser is not None
+    assert (await uc.resign_match(view.id, loser.id)).ok
+    record = await uc.match_record(view.id)
+    assert record is not None and not record.turns
+    text = match_text(record, ("Alice", "Bob"), "Bob won")
+    assert text.startswith('; [Comment "Bob won"]\n\n 5 point match')
+    back = gnubg_reexport(text, tmp_path)
+    games = tokens(back)
+    assert games == tokens(text), back
+    # each game: its opening roll, no moves, then the points (gnubg reads no game without it)
+    assert [len(g) for g in games] == [2, 2] and [g[1] for g in games] == ["wins 2", "wins 3"]
+    assert all(g[0].endswith("  hits ") for g in games), games
+    assert scores(back) == scores(text) and len(scores(back)) == 2
+    assert '; [Comment "Bob won"]' in back

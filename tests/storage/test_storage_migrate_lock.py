@@ -11,9 +11,10 @@ import pytest
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
+from standin.databases import create_database, drop_database
 from storage import migrate
 from storage.db import make_engine
-from tests.storage.conftest import create_database, drop_database, postgres_admin_url
+from tests.storage.conftest import postgres_admin_url
 
 N = 4
 

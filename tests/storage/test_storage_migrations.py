@@ -12,10 +12,11 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
+from standin.databases import create_database, drop_database
 from storage import migrate
 from storage.db import make_engine
 from storage.models import Base
-from tests.storage.conftest import create_database, drop_database, postgres_admin_url
+from tests.storage.conftest import postgres_admin_url
 from tests.storage.helpers import sql_rows, table_columns
 
 TABLES = {
@@ -61,6 +62,7 @@ def autogenerate_diff(url: str) -> list[object]:
         engine.dispose()
 
 
+@pytest.mark.long
 def test_upgrade_from_empty_stairway_and_autogenerate(empty_url: str) -> None:
     migrate.upgrade(empty_url)
     assert inspect_tables(empty_url) >= TABLES

@@ -11,7 +11,7 @@ from sqlalchemy import text
 from storage.db import Database
 from storage.ratings import main as ratings_main
 from storage.results import COMPUTER
-from storage.social import Forgotten, Ranked
+from storage.social import Forgotten, Ranked, named
 from storage.usecases import UseCases
 from tests.storage.helpers import ALICE, BOB, CAROL, players
 from tests.storage.test_storage_ratings import ratings, resigned
@@ -226,3 +226,20 @@ async def test_leaderboards_records_and_head_to_head_are_per_game(uc: UseCases) 
     assert await uc.last_game(BOB) == "fevga"
     assert await uc.last_game(BOB, ALICE) == "plakoto"
     assert await uc.last_game(ALICE, CAROL) is None
+
+
+async def test_the_players_of_a_chat_are_found_by_name(uc: UseCases) -> None:
+    await players(uc)
+    await uc.upsert_player(2001, "Βασίλης Παππάς")
+    await resigned(uc, ALICE, BOB, -100, 1, BOB)
+    await resigned(uc, CAROL, 2001, -100, 1, CAROL)
+    await resigned(uc, ALICE, CAROL, -200, 1, CAROL)  # another chat
+    known = await uc.players_in_chat(-100)
+    # who played in this chat, who played there last first
+    assert [(p.id, p.name) for p in known] == [(CAROL, "Carol"), (2001, "Βασίλης Παππάς"),
+                                               (ALICE, "Alice"), (BOB, "Bob")]
+    assert [p.id for p in named(known, "βασιλης")] == [2001]  # any case, accents aside
+    assert [p.id for p in named(known, "Παππάς Βασίλης")] == [2001]
+    assert named(known, "Dave") == [] and named(known, "  ") == []
+    assert {p.id for p in await uc.players_in_chat(-200)} == {CAROL, ALICE}
+    assert await uc.players_in_chat(-300) == []

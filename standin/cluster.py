@@ -2,10 +2,10 @@
 simulated players: the machinery of tests/bot/test_instances.py and bench/instances.py.
 
 :class:`Cluster` starts ``n`` real bot processes (``python -m bot``) in webhook mode on one fresh
-database, the :class:`~tests.standin.proxy.RoundRobinProxy` in front of them, and a
-:class:`~tests.standin.webhook.WebhookPusher` that POSTs what the simulated users do to the
+database, the :class:`~standin.proxy.RoundRobinProxy` in front of them, and a
+:class:`~standin.webhook.WebhookPusher` that POSTs what the simulated users do to the
 proxy, as Telegram would. The players (:func:`take_turn`; typing their plays:
-:mod:`tests.bot.typed_play`) read the boards the bot sent and tap their buttons; each
+:mod:`standin.typed_play`) read the boards the bot sent and tap their buttons; each
 :class:`Tally` says what its players saw: the taps that ended a turn (the board changed after
 them), the taps that got no answer at all (the player taps again, as a person would), and each
 tap's latency.
@@ -27,15 +27,15 @@ import httpx
 from sqlalchemy import select
 
 from rules.match import Match
+from standin import Chat, Message, StandIn, StandInError, Tap, User
+from standin.databases import create_database, drop_database
+from standin.players import board_version, live_board, turn_actions
+from standin.proxy import RoundRobinProxy, free_port
+from standin.webhook import WebhookPusher
 from storage.db import make_engine
 from storage.models import MatchRow, TurnRow
-from tests.bot.players import board_version, live_board, turn_actions
-from tests.standin import Chat, Message, StandIn, StandInError, Tap, User
-from tests.standin.proxy import RoundRobinProxy, free_port
-from tests.standin.webhook import WebhookPusher
-from tests.storage.conftest import create_database, drop_database
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 SECRET = "several-Instances_1"
 LOST_AFTER = 12.0
 """A tap whose board has not changed after this many seconds got lost (tap again)."""

@@ -10,6 +10,8 @@ no pruning; the rules that judge a whole play are applied to the list of sequenc
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.tavliboard import TavliPosition, Variant
 from rules.tavlioptions import RuleOptions
 
@@ -203,7 +205,8 @@ class Game:
         found = []
         ends = self.variant == Variant.PLAKOTO and self.opts.plakoto.plakoto_mother_ends_turn
 
-        def extend(stacks: Stacks, order: list[int], used: list[int], moves: list, heads: int):
+        def extend(stacks: Stacks, order: list[int], used: list[int], moves: list[Any],
+                   heads: int) -> None:
             ended = ends and bool(moves) and self.decided(stacks)
             found.append((moves, used, stacks, ended))
             if ended or len(used) == len(order):

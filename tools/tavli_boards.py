@@ -1,6 +1,6 @@
 """The sample tavli boards in docs/rendering.md: a Plakoto game with pins, a Fevga game.
 
-    python docs/tavli_boards.py     # rewrites docs/board-plakoto.png and docs/board-fevga.png
+    python tools/tavli_boards.py     # rewrites docs/board-plakoto.png and docs/board-fevga.png
 
 (with the project's virtual environment, from the repository's root). Then look at them and
 commit them.

@@ -1,6 +1,6 @@
 """Pytest fixtures for the stand-in; import them into a conftest.py:
 
-    from tests.standin.fixtures import standin  # noqa: F401
+    from standin.fixtures import standin  # noqa: F401
 """
 
 from __future__ import annotations

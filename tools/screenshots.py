@@ -1,16 +1,16 @@
 """The screenshots in README.md and docs/bot.md, made from real play.
 
-    python docs/screenshots.py     # rewrites docs/screenshot-{group,private,end,top,replay}.png
-    python docs/screenshots.py --only end -o /tmp
+    python tools/screenshots.py     # rewrites docs/screenshot-{group,private,end,top,replay}.png
+    python tools/screenshots.py --only end -o /tmp
 
 (with the project's virtual environment, from the repository's root; about a minute). Then look
 at the pictures and commit them.
 
 Nothing is staged. The real bot, built in this process the way the tests build it (on a fresh
 SQLite file, every match's dice seed fixed with ``UseCases(seeds=...)``), plays against the Bot
-API stand-in (``tests/standin``); simulated players tap the buttons it sent
-(``tests/bot/players.py``). A message is then drawn from what the stand-in holds for it, the
-photo, the caption with its entities and the inline keyboard, by ``docs/chat_bubble.py``. The
+API stand-in (``standin``); simulated players tap the buttons it sent
+(``standin/players.py``). A message is then drawn from what the stand-in holds for it, the
+photo, the caption with its entities and the inline keyboard, by ``tools/chat_bubble.py``. The
 same seeds and the same taps give the same pictures, so rerun this whenever the captions, the
 keyboards or the board's drawing change.
 
@@ -47,17 +47,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "docs")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
 from chat_bubble import compose, save  # noqa: E402
 
 from bot.app import build_application  # noqa: E402
 from bot.settings import RateLimits, Settings, Timeouts  # noqa: E402
-from storage.db import Database  # noqa: E402
-from storage.migrate import upgrade  # noqa: E402
-from storage.results import TimerPolicy  # noqa: E402
-from storage.usecases import UseCases  # noqa: E402
-from tests.bot.players import (  # noqa: E402
+from standin import Chat, Message, StandIn, User  # noqa: E402
+from standin.players import (  # noqa: E402
     live_board,
     play_turn,
     start_group_match,
@@ -66,7 +63,10 @@ from tests.bot.players import (  # noqa: E402
     turn_actions,
     turn_board,
 )
-from tests.standin import Chat, Message, StandIn, User  # noqa: E402
+from storage.db import Database  # noqa: E402
+from storage.migrate import upgrade  # noqa: E402
+from storage.results import TimerPolicy  # noqa: E402
+from storage.usecases import UseCases  # noqa: E402
 
 BOT_NAME = "Portes"
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
@@ -185,7 +185,7 @@ TOP_RESULTS = (("Eleni", "Nikos"), ("Eleni", "Nikos"), ("Maria", "Giorgos"),
 
 
 async def top(out: Path) -> None:
-    from tests.bot.test_social import ask, won_by_resignation
+    from standin.players import ask, won_by_resignation
 
     async with running_bot(GROUP_SEED) as standin:
         names = ("Eleni", "Nikos", "Maria", "Giorgos")

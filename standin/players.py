@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.standin import Chat, Message, StandIn, StandInError, User
+from standin import Chat, Message, StandIn, StandInError, User
 
 CONFIRM = "✅ Confirm"
 UNDO = "⟲ Undo"
@@ -21,6 +21,11 @@ def live_board(chat: Chat) -> Message | None:
     return boards[-1] if boards else None
 
 
+def live_boards(chat: Chat) -> list[Message]:
+    """The bot's photos in the chat that still carry buttons (boards that look live)."""
+    return [m for m in chat.bot_messages() if m.photo_bytes is not None and m.has_keyboard]
+
+
 async def start_group_match(
     standin: StandIn, author: User, acceptor: User, group: Chat, length: str = "1 point"
 ) -> Message:
@@ -31,7 +36,8 @@ async def start_group_match(
     await author.tap(card, length)
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
     await acceptor.tap(card.refresh(), "🎲 Accept")
-    return await standin.wait_for(lambda: live_board(group), what="the first board")
+    board: Message = await standin.wait_for(lambda: live_board(group), what="the first board")
+    return board
 
 
 def is_play_button(text: str) -> bool:
@@ -44,7 +50,8 @@ async def tap_and_wait(standin: StandIn, user: User, board: Message, text: str) 
     before = board.refresh()
     answer = await user.tap(before, text)
     if answer is not None and answer.show_alert:
-        return answer.text
+        alert: str | None = answer.text
+        return alert
 
     def changed() -> bool:
         try:
@@ -101,16 +108,17 @@ async def play_turn(standin: StandIn, user: User, chat: Chat, *, wait: bool = Tr
         if current is None:
             return first
         by_action = turn_actions(current)
-        final = (by_action.get("c") or by_action.get("p") or [None])[0]
+        final = next(iter(by_action.get("c") or by_action.get("p") or []), None)
         if final is not None:
             look = group_look(chat)
             alert = await tap_and_wait(standin, user, current, final)
             assert alert is None, alert
             if wait:
-                await standin.wait_for(lambda seen=look: group_look(chat) != seen,
-                                       what="the board to show the turn passed")
+                def passed(seen: tuple[int, int] | None = look) -> bool:
+                    return group_look(chat) != seen
+                await standin.wait_for(passed, what="the board to show the turn passed")
             return first
-        choice = (by_action.get("m") or by_action.get("f") or [None])[0]
+        choice = next(iter(by_action.get("m") or by_action.get("f") or []), None)
         assert choice is not None, current.button_texts
         alert = await tap_and_wait(standin, user, current, choice)
         assert alert is None, (alert, current.button_texts, current.caption)
@@ -140,3 +148,44 @@ async def next_private_turn(
                 return user, board
         return None
     return await standin.wait_for(find, what="a private board to play")  # type: ignore[no-any-return]
+
+
+async def ask(user: User, chat: Chat, text: str, mark: str, *,
+              reply_to: Message | None = None, button: str | None = None) -> Message:
+    """``user`` sends ``text`` in ``chat``; the bot's answer (the first with ``mark``, and
+    with ``button`` if given)."""
+    sent = user.send(chat, text, reply_to=reply_to)
+    answer: Message = await chat.wait_for_bot_message(
+        after=sent, predicate=lambda m: mark in m.content and (
+            button is None or button in m.button_texts))
+    return answer
+
+
+async def start_match(standin: StandIn, author: User, acceptor: User, group: Chat,
+                      length: str = "1 point") -> Message:
+    """``author`` challenges in ``group``, ``acceptor`` accepts: the match's first board (a
+    board newer than the card: the group may show the last match's board still)."""
+    card = await ask(author, group, "/new", "", button=length)
+    await author.tap(card, length)
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
+    await acceptor.tap(card.refresh(), "🎲 Accept")
+    board: Message = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and b.message_id > card.message_id and b,
+        what="the first board")
+    return board
+
+
+async def resign_in(standin: StandIn, loser: User, group: Chat, board: Message) -> str:
+    """``loser`` resigns the match of ``board`` in ``group``; its last board's caption."""
+    menu = await ask(loser, group, "/resign", "", button="🏳 Resign the match")
+    await loser.tap(menu, "🏳 Resign the match")
+    final: Message = await standin.wait_for(
+        lambda: (b := live_board(group)) is not None and b.message_id >= board.message_id
+        and "📈" in (b.caption or "") and b, what="the end with ratings")
+    return final.caption or ""
+
+
+async def won_by_resignation(standin: StandIn, winner: User, loser: User, group: Chat) -> None:
+    """A 1-point match in ``group``: ``loser`` resigns it."""
+    board = await start_match(standin, winner, loser, group)
+    await resign_in(standin, loser, group, board)

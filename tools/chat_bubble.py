@@ -9,7 +9,7 @@ URL button with its small arrow). In a group the sender's name and avatar are dr
 Fonts: DejaVu Sans when the machine has it (Greek included), else Pillow's built-in font. Colour
 emoji are not in those fonts: the few the bot uses are drawn by small functions here (a die, a
 pointing hand, a chequered flag, a trophy, ...) rather than left as empty boxes.
-:func:`save` writes a small palette PNG. ``docs/screenshots.py`` plays the matches and calls these.
+:func:`save` writes a small palette PNG. ``tools/screenshots.py`` plays the matches and calls these.
 """
 
 from __future__ import annotations

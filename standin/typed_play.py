@@ -12,7 +12,8 @@ import time
 
 from rules.match import Match
 from rules.notation import format_play
-from tests.bot.instances import (
+from standin import Chat, Message, User
+from standin.cluster import (
     HANG,
     LOST_AFTER,
     MATCH_OVER,
@@ -28,8 +29,7 @@ from tests.bot.instances import (
     took_effect,
     until,
 )
-from tests.bot.players import board_version, live_board
-from tests.standin import Chat, Message, User
+from standin.players import board_version, live_board
 
 
 def racing_play(match: Match) -> str:
@@ -117,7 +117,7 @@ async def play_out(cluster: Cluster, chat: Chat, players: list[User], tally: Tal
     resigns it): each turn the racing play typed in the private chat, every ``tap_every``-th
     turn of a player tapped through the keyboard instead. ``pace``: seconds a player looks
     before each tap or play (0: as fast as the boards come). A play refused or lost is made
-    again, within :data:`~tests.bot.instances.TRIES` tries a turn; ``timeout`` is the hang
+    again, within :data:`~standin.cluster.TRIES` tries a turn; ``timeout`` is the hang
     guard of each wait for a board."""
     played = 0
     while played < turns:

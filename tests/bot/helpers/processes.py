@@ -1,0 +1,36 @@
+"""The real process: ``python -m bot`` with its settings in the environment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from standin import StandIn
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def env_for(standin: StandIn, tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PORTES_"))}
+    env.update(
+        TELEGRAM_BOT_TOKEN=standin.token,
+        TELEGRAM_API_URL=standin.base_url,
+        TELEGRAM_FILE_URL=standin.base_file_url,
+        DATABASE_URL=f"sqlite:///{tmp_path / 'bot.sqlite3'}",
+        PORTES_RATE_OVERALL="0",
+        PORTES_RATE_GROUP="0",
+        PORTES_RATE_CHAT="0",
+        PORTES_TIMER_POLL="1",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+def run(
+    args: list[str], env: dict[str, str], timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot", *args], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout)
