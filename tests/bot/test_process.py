@@ -288,6 +288,7 @@ REVEAL_POINTS = ("committed", "claimed", "notice-sending", "notice-sent", "notic
 (``bot.delivery.publish.crash_point``)."""
 
 
+@pytest.mark.long
 async def test_killed_at_each_step_of_a_matchs_end_the_seed_is_revealed_once(
     standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
 ) -> None:
