@@ -227,7 +227,7 @@ class ComputerSide:
                     log.warning("match %s: the computer's action was refused: %s",
                                 mv.id, res.code)
                 return
-            await Publisher(self.p, self.bot).show(res.match, res.events)
+            await Publisher(self.p, self.bot).show(res.match, res.events, res.chat_keys)
 
     async def _decide(
         self, mv: MatchView

@@ -12,7 +12,7 @@ import html
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -187,9 +187,14 @@ class Portes:
         self.remember(loaded.match)
         return loaded.match, loaded.code
 
-    def deliver(self, mv: MatchView) -> None:
-        """Kick the delivery worker for every chat showing this match (just committed)."""
+    def deliver(self, mv: MatchView, chat_keys: Sequence[str] | None = None) -> None:
+        """Kick the delivery worker for the chats an action just committed wrote to
+        (``chat_keys``, as the use case returned them); without them, for every chat showing
+        this match (found from the view)."""
         if self.delivery is None:
+            return
+        if chat_keys is not None:
+            self.delivery.kick(*chat_keys)
             return
         found = places(status=mv.status.value, chat_id=mv.place.chat_id,
                        inline_message_id=mv.place.inline_message_id,

@@ -9,10 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rules.match import Event, Match, Phase
 from rules.position import Dice, Move
+
+if TYPE_CHECKING:  # a delivery type, named only
+    from storage.delivery.claims import KeyboardAsked
 
 COMPUTER: Literal["computer"] = "computer"
 """The actor to pass when the computer (seat 1 of a match against the computer) acts."""
@@ -322,6 +325,13 @@ class ActionResult:
     """An English message fit to show a player (translate by ``code``)."""
     challenge: ChallengeView | None = None
     """Set by the challenge use cases."""
+    chat_keys: tuple[str, ...] | None = None
+    """The chats whose places this action wrote in the outbox (what the delivery worker is
+    kicked for), as the write computed them; ``None`` when the use case wrote none or does not
+    say (then the caller finds them itself)."""
+    keyboard: KeyboardAsked | None = None
+    """A tap that changed only a board's keyboard (a checker with several destinations
+    chosen, or back to the list): where the choice goes (the match is unchanged)."""
 
     @property
     def ok(self) -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from telegram import Bot, Message
+from telegram import Bot
 from telegram import InlineKeyboardButton as Button
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
@@ -206,14 +206,16 @@ class Publisher:
 
     # -- whole updates ---------------------------------------------------------------------
 
-    async def show(self, mv: MatchView, events: Sequence[Event] = ()) -> None:
+    async def show(self, mv: MatchView, events: Sequence[Event] = (),
+                   chat_keys: Sequence[str] | None = None) -> None:
         """After an action committed: the delivery worker brings every place of the match up
-        to date (at once, in the background), the end of a match's notices with them (the
-        seed revealed, a timeout, the review: see :mod:`bot.delivery.notices`); then the
-        computer's turn."""
+        to date (at once, in the background: the chats the action wrote to, ``chat_keys``
+        when the use case said which), the end of a match's notices with them (the seed
+        revealed, a timeout, the review: see :mod:`bot.delivery.notices`); then the computer's
+        turn."""
         self.p.remember(mv)
         crash_point("committed")
-        self.p.deliver(mv)
+        self.p.deliver(mv, chat_keys)
         if not mv.status.is_over and mv.computer_to_act and self.p.computer is not None:
             self.p.spawn(self.p.computer.turn(mv))
 
@@ -239,33 +241,15 @@ class Publisher:
                     caption=STUB, reply_markup=None))
         await self.p.uc.forget_board_message(old.id)
 
-    async def choose(self, t: Tr, mv: MatchView, message: Message | None, *,
-                     selected: int | None = None) -> tuple[str | None, bool]:
-        """A tap that changes only the keyboard (a checker chosen, back to the list): the
-        place of the tapped board is asked to show ``selected`` (only while the match is
-        still at ``mv.version``: a late copy of the tap changes nothing), and the delivery
-        worker edits its board like any other change (:meth:`UseCases.ask_keyboard`), so the
-        edit is not dropped while a worker holds the place. Returns the tap's answer (a text,
-        and whether it is an alert): none when the keyboard follows at once; else what
-        happens and where the board to play on is, in the tapper's language ``t``."""
-        if message is None:
-            return texts.error_text(t, "stale"), True
-        asked = await self.p.uc.ask_keyboard(mv.id, version=mv.version,
-                                             chat_id=message.chat_id, selected=selected)
-        if asked is None:
-            self.p.views.pop(mv.id, None)  # this instance's view is older than the database's
-            return texts.error_text(t, "stale"), True
-        if self.p.delivery is not None:
-            self.p.delivery.kick(asked.chat_key)
-        return self._where_chosen(t, mv.id, asked, message.message_id)
-
     @staticmethod
-    def _where_chosen(t: Tr, match_id: int, asked: KeyboardAsked,
-                      tapped: int) -> tuple[str | None, bool]:
-        """The answer to a keyboard-only tap on message ``tapped``: nothing when its board
-        shows the choice at once; an alert when it is an old copy (the board to play on is
-        elsewhere); a toast when the choice shows in a moment (a worker holds the place: the
-        tapped board may be one just posted and not yet recorded; a new board comes)."""
+    def where_chosen(t: Tr, match_id: int, asked: KeyboardAsked,
+                     tapped: int) -> tuple[str | None, bool]:
+        """The answer to a keyboard-only tap on message ``tapped`` (the checker chosen is
+        asked of the board's place by :meth:`~storage.usecases.UseCases.tap`), in the tapper's
+        language ``t``: nothing when its board shows the choice at once; an alert when it is
+        an old copy (the board to play on is elsewhere); a toast when the choice shows in a
+        moment (a worker holds the place: the tapped board may be one just posted and not yet
+        recorded; a new board comes)."""
         if asked.live is not None and tapped < asked.live:
             return t._("This is an old copy of the board of match #{id}: play on the newest "
                        "one, below. Your choice is shown there.", id=match_id), True

@@ -40,7 +40,21 @@ def refusal(t: Tr, res: ActionResult) -> str:
 
 async def finish(context: Ctx, mv: MatchView, res: ActionResult) -> None:
     """After an action that changed the turn: new boards, notices, the end of the match."""
-    await publisher(context).show(mv, res.events)
+    await publisher(context).show(mv, res.events, res.chat_keys)
+
+
+def board_buttons_of(message: object) -> int | None:
+    """The match whose board buttons (:data:`ON_BOARD`) a message Telegram shows us carries:
+    only a board of that match carries them. ``None``: none (an inline message, one too old
+    to be shown, a board whose keyboard is gone)."""
+    if isinstance(message, Message) and message.reply_markup is not None:
+        for row in message.reply_markup.inline_keyboard:
+            for button in row:
+                cb = decode(button.callback_data if isinstance(button.callback_data, str)
+                            else None)
+                if cb is not None and cb.action in ON_BOARD:
+                    return cb.match_id
+    return None
 
 
 async def from_its_board(p: Portes, q: CallbackQuery, mv: MatchView) -> bool:
@@ -51,13 +65,9 @@ async def from_its_board(p: Portes, q: CallbackQuery, mv: MatchView) -> bool:
     at once, with no race against a board just posted and not yet recorded. A message without
     them (an inline message, one too old to be shown, a board whose keyboard is gone) is looked
     up among the match's boards: the view's, else the database's, live or superseded."""
-    if isinstance(q.message, Message) and q.message.reply_markup is not None:
-        for row in q.message.reply_markup.inline_keyboard:
-            for button in row:
-                cb = decode(button.callback_data if isinstance(button.callback_data, str)
-                            else None)
-                if cb is not None and cb.action in ON_BOARD:
-                    return cb.match_id == mv.id
+    shows = board_buttons_of(q.message)
+    if shows is not None:
+        return shows == mv.id
     inline_id = q.inline_message_id
     where = (q.message.chat.id, q.message.message_id) if q.message is not None else None
     for board in mv.board_messages:

@@ -10,52 +10,47 @@ chat should show), kick the delivery worker, and answer the callback query in th
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from telegram import CallbackQuery, Message, Update
 
-from bot.delivery.publish import crash_point
+from bot.delivery.publish import Publisher, crash_point
 from bot.delivery.telegram import quietly
 from bot.handlers.common import (
     HTML,
     Ctx,
+    board_buttons_of,
     finish,
-    from_its_board,
     point_to_private,
-    publisher,
     refusal,
 )
 from bot.handlers.resigning import resign_card
-from bot.handlers.which_match import meant, replied_board
+from bot.handlers.which_match import meant_besides_reply, replied_board
 from bot.state import Portes, answer_soon, portes, tapped
 from bot.views import texts
 from bot.views.callbacks import Action, Callback
 from bot.views.echo import echoed
 from bot.views.i18n import Tr
 from bot.views.keyboards import pick_keyboard
-from bot.views.turn_choices import destinations, direct_plays, example_play
+from bot.views.turn_choices import example_play
 from rules.notation import looks_like_play
 from storage.results import ActionResult, MatchView
+from storage.usecases.turns import (
+    BackToList,
+    Checker,
+    Confirm,
+    Intent,
+    MoveTo,
+    OfferedPlay,
+    TappedBoard,
+    Undo,
+)
 
 log = logging.getLogger("bot.views.turn_choices")
 
 ALREADY_PLAYED = "already_played"
 """The code of a typed play refused as a copy of one already played (Telegram delivered its
 update again): nothing is said, the player sent it once."""
-
-
-def tap_refusal(mv: MatchView | None, code: str | None, user_id: int,
-                version: int) -> str | None:
-    """Why a tap on the turn's keyboard changes nothing (an error code), or ``None``."""
-    if mv is None:
-        return code or "not_found"
-    seat = mv.seat_of(user_id)
-    if seat is None:
-        return "not_a_player"
-    if mv.version != version:
-        return "stale"
-    if mv.to_act != seat:
-        return "game_over" if mv.status.is_over else "not_your_turn"
-    return None
 
 
 AppliedTap = tuple[int, Action, str | None, int, int]
@@ -80,31 +75,34 @@ def is_repeat(last: AppliedTap | None, mv: MatchView | None, cb: Callback, user_
 
 
 async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
-    """A tap on the turn's keyboard: a checker, a destination, a whole play, Undo, Confirm."""
+    """A tap on the turn's keyboard (a checker, a destination, a whole play, Back, Undo,
+    Confirm): its intent goes to the use case, which checks, decides and commits it once
+    (:meth:`~storage.usecases.UseCases.tap`); then the chats it wrote to are kicked."""
     p, q, t = await tapped(update, context, see=True)
-    msg = q.message if isinstance(q.message, Message) else None
+    try:
+        intent = intent_of(cb, p.settings.plays_direct)
+    except ValueError:
+        intent = None
+    if intent is None:
+        answer_soon(p, q, texts.error_text(t, "stale"), show_alert=True)
+        return
     async with p.locks.hold(cb.match_id):
-        mv, code = await p.view(cb.match_id, cb.version)
-        refused = tap_refusal(mv, code, q.from_user.id, cb.version)
-        if refused == "stale" and is_repeat(applied_taps(context).get(cb.match_id), mv, cb,
-                                                  q.from_user.id):
+        res = await p.uc.tap(cb.match_id, q.from_user.id, cb.version, intent, tapped_board(q))
+        p.remember(res.match)
+        if res.code == "stale" and is_repeat(applied_taps(context).get(cb.match_id), res.match,
+                                             cb, q.from_user.id):
             answer_soon(p, q)
             return
-        if refused is None and mv is not None and not await from_its_board(p, q, mv):
-            refused = "not_this_board"
-        if refused is not None or mv is None:
-            answer_soon(p, q, texts.error_text(t, refused or "not_found"), show_alert=True)
-            return
-        try:
-            res = await turn_step(context, q, t, mv, cb, msg)
-        except ValueError:
-            answer_soon(p, q, texts.error_text(t, "stale"), show_alert=True)
-            return
-        if res is None:
-            return
-        p.remember(res.match)
         if not res.ok or res.match is None:
+            if res.code == "stale" and res.match is None:
+                p.views.pop(cb.match_id, None)  # older than the database's
             answer_soon(p, q, refusal(t, res), show_alert=True)
+            return
+        if res.keyboard is not None:
+            kick(p, res.chat_keys)
+            message_id = q.message.message_id if q.message is not None else 0
+            text, alert = Publisher.where_chosen(t, cb.match_id, res.keyboard, message_id)
+            answer_soon(p, q, text, show_alert=alert)
             return
         applied_taps(context)[cb.match_id] = (q.from_user.id, cb.action, cb.arg, cb.version,
                                               res.match.version)
@@ -112,55 +110,39 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
         answer_soon(p, q)
 
 
-async def turn_step(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, cb: Callback,
-                    msg: Message | None) -> ActionResult | None:
-    """Commit the tapped step through the use case; ``None`` when the tap was answered here
-    (a choice inside the keyboard, such as a checker with several destinations, or a refusal).
-    Raises ``ValueError`` for an argument that cannot be read."""
-    p = portes(context)
-    user_id, state = q.from_user.id, mv.state
-    # answers here come before any commit: quick, and in the background all the same
-    if cb.action == Action.BACK:
-        await choose(context, q, t, mv, msg, None)
-        return None
+def intent_of(cb: Callback, plays_direct: int) -> Intent | None:
+    """What a tap on the turn's keyboard asks for (``None``: not a turn's button). Raises
+    ``ValueError`` for an argument that cannot be read."""
     if cb.action == Action.FROM:
-        dests = destinations(state, cb.int_arg())
-        if not dests:
-            answer_soon(p, q, texts.error_text(t, "illegal_play"), show_alert=True)
-            return None
-        if len(dests) > 1:
-            await choose(context, q, t, mv, msg, cb.int_arg())
-            return None
-        return await p.uc.steps(mv.id, user_id, cb.version, dests[0].moves)
+        return Checker(cb.int_arg())
     if cb.action == Action.MOVE:
-        src, dest, variant = cb.move()
-        found = [d for d in destinations(state, src)
-                 if d.to_point == dest and d.variant == variant]
-        if not found:
-            answer_soon(p, q, texts.error_text(t, "illegal_play"), show_alert=True)
-            return None
-        return await p.uc.steps(mv.id, user_id, cb.version, found[0].moves)
+        src, dest, route = cb.move()
+        return MoveTo(src, dest, route)
     if cb.action == Action.PLAY:
-        plays = direct_plays(state, p.settings.plays_direct)
-        index = cb.int_arg()
-        if index >= len(plays):
-            answer_soon(p, q, texts.error_text(t, "stale"), show_alert=True)
-            return None
-        return await p.uc.play(mv.id, user_id, cb.version, plays[index][0])
+        return OfferedPlay(cb.int_arg(), plays_direct)
+    if cb.action == Action.BACK:
+        return BackToList()
     if cb.action == Action.UNDO:
-        return await p.uc.undo(mv.id, user_id, cb.version)
+        return Undo()
     if cb.action == Action.CONFIRM:
-        return await p.uc.confirm(mv.id, user_id, cb.version)
-    answer_soon(p, q)
+        return Confirm()
     return None
 
 
-async def choose(context: Ctx, q: CallbackQuery, t: Tr, mv: MatchView, msg: Message | None,
-                 selected: int | None) -> None:
-    """A tap that changes only the keyboard: the choice goes to the board's place, and the
-    answer says where it shows when that is not at once on the tapped board."""
-    text, alert = await publisher(context).choose(t, mv, msg, selected=selected)
-    answer_soon(portes(context), q, text, show_alert=alert)
+def tapped_board(q: CallbackQuery) -> TappedBoard:
+    """The message tapped, and the match its board buttons belong to (see
+    :func:`bot.handlers.common.board_buttons_of`)."""
+    if q.inline_message_id is not None:
+        return TappedBoard(inline_message_id=q.inline_message_id)
+    if q.message is None:
+        return TappedBoard()
+    return TappedBoard(q.message.chat.id, q.message.message_id,
+                       shows=board_buttons_of(q.message))
+
+
+def kick(p: Portes, chat_keys: Sequence[str] | None) -> None:
+    if p.delivery is not None and chat_keys:
+        p.delivery.kick(*chat_keys)
 
 
 async def on_pick(update: Update, context: Ctx, cb: Callback) -> None:
@@ -222,10 +204,10 @@ def typed_refusal(t: Tr, res: ActionResult) -> str:
                              play=example)
 
 
-async def played_before(p: Portes, user_id: int, msg: Message) -> bool:
+def played_before(user_id: int, msg: Message, last: int | None) -> bool:
     """Whether this private message is not above the player's last typed play that was played
-    (message ids in a private chat only grow): a copy Telegram delivered again; logged."""
-    last = await p.uc.last_typed(user_id)
+    (``last``; message ids in a private chat only grow): a copy Telegram delivered again;
+    logged."""
     if last is None or msg.message_id > last:
         return False
     log.info("user %s: message %s again (typed plays played up to %s): ignored",
@@ -241,31 +223,33 @@ async def on_private_text(update: Update, context: Ctx) -> None:
     A message not above the last typed play that was played (message ids in a private chat
     only grow) is a copy Telegram delivered again (the webhook answers once an update was
     handled, so an instance killed after its commit leaves it unanswered): it is ignored, and
-    the play itself carries its id, so a copy racing its original is not played twice."""
+    the play itself carries its id, so a copy racing its original is not played twice. The
+    player's matches and their last typed play are read together, once
+    (:meth:`~storage.usecases.UseCases.typed_play_context`)."""
     p = portes(context)
     msg = update.effective_message
     user = update.effective_user
     if msg is None or user is None or not msg.text:
         return
-    if await played_before(p, user.id, msg):
-        return
     t = p.t_user(user)
     if not looks_like_play(msg.text):
-        await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."),
-                             do_quote=True)
+        if not played_before(user.id, msg, await p.uc.last_typed(user.id)):
+            await msg.reply_text(t._("Type a play such as 24/18 13/11, or see /help."),
+                                 do_quote=True)
         return
     play = msg.text.strip()
     # a group match too: one who writes to the bot started it, and plays on a private board
-    mine = await p.uc.list_active_matches(user.id)
+    mine, last = await p.uc.typed_play_context(user.id)
+    if played_before(user.id, msg, last):
+        return
     waiting = [m for m in mine if m.my_turn]
     target = await replied_board(p, msg, mine)
     if target is None:
         if not waiting:
-            # a copy whose original was played while this one was on its way: say nothing
-            if not await played_before(p, user.id, msg):
-                await msg.reply_text(t._("It is not your turn in any match."), do_quote=True)
+            # (a copy whose original was played meanwhile was seen played, read after these)
+            await msg.reply_text(t._("It is not your turn in any match."), do_quote=True)
             return
-        target = await meant(p, user.id, msg, waiting)
+        target = meant_besides_reply(p, user.id, waiting)
     if target is None:
         await msg.reply_text(t._("Which match is {play} for?", play=echoed(play)), do_quote=True,
                              reply_markup=pick_keyboard(t, Action.PICK_PLAY, waiting, user.id))

@@ -22,32 +22,38 @@ def matches_here(matches: Sequence[MatchSummary], chat: Chat) -> list[MatchSumma
 
 async def replied_board(p: Portes, msg: Message,
                         matches: Sequence[MatchSummary]) -> MatchSummary | None:
-    """The match whose board ``msg`` replies to, if it replies to one of theirs."""
+    """The match whose live board ``msg`` replies to, if it replies to one of ``matches``
+    (one query, whatever their number)."""
     target = msg.reply_to_message
-    if target is None or not target.photo:
+    if target is None or not target.photo or not matches:
         return None
-    for s in matches:
-        mv = (await p.uc.load_match(s.id)).match
-        if mv is not None and any(b.chat_id == target.chat_id and b.message_id == target.message_id
-                                  for b in mv.board_messages):
-            return s
-    return None
+    owner = await p.uc.board_owner(target.chat_id, target.message_id, [s.id for s in matches])
+    return next((s for s in matches if s.id == owner), None)
 
 
 async def meant(p: Portes, user_id: int, msg: Message,
                 candidates: Sequence[MatchSummary]) -> MatchSummary | None:
     """The one of ``candidates`` the player means: the only one; the one whose board the
-    message replies to; the one whose board they last interacted with (unless a board of
-    another match has come to them since). ``None`` when it is not clear: ask.
+    message replies to; else as :func:`meant_besides_reply`."""
+    if len(candidates) == 1:
+        return candidates[0]
+    replied = await replied_board(p, msg, candidates)
+    if replied is not None:
+        return replied
+    return meant_besides_reply(p, user_id, candidates)
+
+
+def meant_besides_reply(p: Portes, user_id: int,
+                        candidates: Sequence[MatchSummary]) -> MatchSummary | None:
+    """The one of ``candidates`` the player means when their message replies to none of
+    their boards: the only one; the one whose board they last interacted with (unless a
+    board of another match has come to them since). ``None`` when it is not clear: ask.
 
     The last interaction is remembered in memory; in webhook mode several instances may share
     the updates, and one instance's memory may miss a later tap handled by another, so it is
     not used there (the bot asks)."""
     if len(candidates) == 1:
         return candidates[0]
-    replied = await replied_board(p, msg, candidates)
-    if replied is not None:
-        return replied
     if p.settings.webhook:
         return None
     focus = p.focused(user_id)

@@ -84,9 +84,9 @@ def turn_keyboard(
         dests = destinations(match, selected)
         buttons = []
         for d in dests:
-            arg = move_arg(selected, d.to_point) + (f"-{d.variant}" if d.variant else "")
+            arg = move_arg(selected, d.to_point) + (f"-{d.route}" if d.route else "")
             text = f"{_label(t, selected)} → {_label(t, d.to_point)}{'*' if d.hit else ''}"
-            if d.variant:
+            if d.route:
                 text = " → ".join(f"{_label(t, m.to_point)}{'*' if m.hit else ''}"
                                   for m in d.moves)
                 text = f"{_label(t, selected)} → {text}"

@@ -8,24 +8,14 @@ plays in all, they are offered whole instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from rules.games import format_play
 from rules.match import Match, Phase
-from rules.position import Move, Play
+from rules.offers import Destination, offered_plays
+from rules.offers import destinations as rules_destinations
+from rules.position import Play
 
-
-@dataclass(frozen=True)
-class Destination:
-    """Where the checker on ``from_point`` may go, and the single moves that take it there."""
-
-    to_point: int
-    moves: tuple[Move, ...]
-    variant: int = 0
-
-    @property
-    def hit(self) -> bool:
-        return any(m.hit for m in self.moves)
+__all__ = ["Destination", "destinations", "direct_plays", "example_play", "find_destination",
+           "point_label", "sources"]
 
 
 def sources(match: Match) -> list[int]:
@@ -38,54 +28,24 @@ def sources(match: Match) -> list[int]:
 
 
 def destinations(match: Match, from_point: int) -> list[Destination]:
-    """Every point the checker on ``from_point`` may reach, with one die or several in a row.
-
-    When two routes to the same point end in different positions (one hits on the way), both
-    are offered, the later with a higher ``variant``.
-    """
-    if match.phase != Phase.PLAYING or match.dice is None:
-        return []
-    turn_input = match.turn_input()
-    found: dict[int, list[tuple[tuple[Move, ...], object]]] = {}
-    frontier: list[tuple[tuple[Move, ...], int]] = [((), from_point)]
-    while frontier:
-        nxt: list[tuple[tuple[Move, ...], int]] = []
-        for path, point in frontier:
-            for move in turn_input.next_moves((*match.chosen, *path)):
-                if move.from_point != point:
-                    continue
-                new_path = (*path, move)
-                board = turn_input.position_after((*match.chosen, *new_path))
-                routes = found.setdefault(move.to_point, [])
-                if any(result == board for _, result in routes):
-                    continue
-                routes.append((new_path, board))
-                if move.to_point != 0:
-                    nxt.append((new_path, move.to_point))
-        frontier = nxt
-    out: list[Destination] = []
-    for to_point in sorted(found, reverse=True):
-        for variant, (path, _) in enumerate(found[to_point]):
-            out.append(Destination(to_point, path, variant))
-    return out
+    """Every point the checker on ``from_point`` may reach (the rules' own
+    :func:`rules.offers.destinations`)."""
+    return rules_destinations(match, from_point)
 
 
-def find_destination(match: Match, from_point: int, to_point: int, variant: int = 0) -> Destination:
+def find_destination(match: Match, from_point: int, to_point: int, route: int = 0) -> Destination:
     for dest in destinations(match, from_point):
-        if dest.to_point == to_point and dest.variant == variant:
+        if dest.to_point == to_point and dest.route == route:
             return dest
     raise LookupError(f"{from_point}/{to_point} is not offered")
 
 
 def direct_plays(match: Match, limit: int) -> list[tuple[Play, str]]:
-    """The whole legal plays with their text, when there are between 2 and ``limit`` of them and
-    no move has been chosen yet; else an empty list (tap by tap)."""
-    if match.phase != Phase.PLAYING or match.dice is None or match.chosen or limit < 2:
-        return []
-    plays = match.legal_plays()
-    if not 2 <= len(plays) <= limit or not plays[0].moves:
-        return []
-    return [(p, format_play(match.position, match.dice, p.moves, match.options)) for p in plays]
+    """The whole legal plays with their text, when they are offered at once
+    (:func:`rules.offers.offered_plays`); else an empty list (tap by tap)."""
+    dice = match.dice
+    return [(p, format_play(match.position, dice, p.moves, match.options))
+            for p in offered_plays(match, limit) if dice is not None]
 
 
 def example_play(match: Match) -> str | None:

@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
 from storage.results import BoardMessageView
-from storage.usecases.kernel import Feature, off_loop
+from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rows import board_view
 
 
@@ -232,35 +232,42 @@ class ClaimCases(Feature):
     def ask_keyboard(self, match_id: int, *, version: int, chat_id: int,
                      selected: int | None) -> KeyboardAsked | None:
         """A tap that changes only the keyboard (a checker chosen, back to the list) on a
-        board in ``chat_id``: while the match is still at ``version`` (what the keyboard is
-        drawn from), the place there is asked to show ``selected`` and is due at once (unless
-        it waits to retry a failure), claimed for this process's worker when nobody holds it.
-        ``None``: the match moved on, or shows no board in that chat."""
-        k = self.kernel
-        now = k.wall_now()
-        with k.db.write_lock(), k.sessions.begin() as session:
-            match = session.get(MatchRow, match_id)
-            if match is None or match.version != version:
-                return None
-            # one place of a match per chat: the group's board there, or one player's
-            row = session.scalar(select(DeliveryRow).where(
-                DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id,
-                DeliveryRow.place.like("chat:%")).with_for_update())
-            if row is None:
-                return None
-            held = row.claimed_until is not None and row.claimed_until >= now
-            retrying = row.pending and row.attempts > 0
-            row.selected, row.selected_version, row.keyboard_asked = selected, version, True
-            # a place an action did not touch (a step edits the mover's board only) catches up
-            row.version = max(row.version, version)
-            row.pending = True
-            if not retrying:
-                row.due_at = now
-            row.updated_at = now
-            if not held and k.claimant is not None:  # as an action's rows: see outbox.upsert
-                row.claimed_by = k.claimant[0]
-                row.claimed_until = now + timedelta(seconds=k.claimant[1])
-                row.claim_token += 1
-            boards = live_boards(session, row)
-            return KeyboardAsked(row.chat_key, boards[-1].message_id if boards else None,
-                                 busy=held or retrying, repost=row.repost_version is not None)
+        board in ``chat_id``: see :func:`ask_keyboard`."""
+        return ask_keyboard(self.kernel, match_id, version=version, chat_id=chat_id,
+                            selected=selected)
+
+
+def ask_keyboard(k: Kernel, match_id: int, *, version: int, chat_id: int,
+                 selected: int | None) -> KeyboardAsked | None:
+    """A tap that changes only the keyboard (a checker chosen, back to the list) on a board in
+    ``chat_id``: while the match is still at ``version`` (what the keyboard is drawn from),
+    the place there is asked to show ``selected`` and is due at once (unless it waits to retry
+    a failure), claimed for this process's worker when nobody holds it. ``None``: the match
+    moved on, or shows no board in that chat."""
+    now = k.wall_now()
+    with k.db.write_lock(), k.sessions.begin() as session:
+        match = session.get(MatchRow, match_id)
+        if match is None or match.version != version:
+            return None
+        # one place of a match per chat: the group's board there, or one player's
+        row = session.scalar(select(DeliveryRow).where(
+            DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id,
+            DeliveryRow.place.like("chat:%")).with_for_update())
+        if row is None:
+            return None
+        held = row.claimed_until is not None and row.claimed_until >= now
+        retrying = row.pending and row.attempts > 0
+        row.selected, row.selected_version, row.keyboard_asked = selected, version, True
+        # a place an action did not touch (a step edits the mover's board only) catches up
+        row.version = max(row.version, version)
+        row.pending = True
+        if not retrying:
+            row.due_at = now
+        row.updated_at = now
+        if not held and k.claimant is not None:  # as an action's rows: see outbox.upsert
+            row.claimed_by = k.claimant[0]
+            row.claimed_until = now + timedelta(seconds=k.claimant[1])
+            row.claim_token += 1
+        boards = live_boards(session, row)
+        return KeyboardAsked(row.chat_key, boards[-1].message_id if boards else None,
+                             busy=held or retrying, repost=row.repost_version is not None)

@@ -3,6 +3,8 @@ private chat), so the bot can edit, replace or delete them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import select, update
 
 from storage.models import BoardMessageRow
@@ -91,6 +93,19 @@ class BoardCases(Feature):
             found = session.scalar(select(BoardMessageRow.id).where(
                 BoardMessageRow.match_id == match_id, same).limit(1))
         return found is not None
+
+    @off_loop
+    def board_owner(self, chat_id: int, message_id: int, among: Sequence[int]) -> int | None:
+        """Which of the matches ``among`` (say a player's active ones) shows its live board in
+        this message, in one query; ``None``: none of them (the message is not a live board,
+        or another match's)."""
+        if not among:
+            return None
+        with self.kernel.sessions() as session:
+            return session.scalar(select(BoardMessageRow.match_id).where(
+                BoardMessageRow.match_id.in_(list(among)), BoardMessageRow.live.is_(True),
+                BoardMessageRow.chat_id == chat_id, BoardMessageRow.message_id == message_id)
+                .limit(1))
 
     @off_loop
     def live_boards_in(self, chat_id: int) -> list[BoardMessageView]:

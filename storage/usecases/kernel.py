@@ -88,6 +88,15 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+class Unchanged(Exception):
+    """Raised by a decision whose action changes nothing in the match (see :meth:`Kernel.act`),
+    such as a tap that only chooses a checker on the keyboard."""
+
+
+Guard = Callable[[Session, Loaded], "ActionResult | None"]
+"""A caller's own checks of the match as :meth:`Kernel.act` read it: a refusal, or ``None``."""
+
+
 class Feature:
     """Base of the feature classes composed into :class:`~storage.usecases.UseCases`: they
     share one kernel."""
@@ -309,16 +318,19 @@ class Kernel:
         delivery = outbox_step(self.insert, self.db.engine.dialect.name,
                                self._after(row, values, players), events, wall, claimant,
                                moved=before.chosen != after.chosen)
+        keys: tuple[str, ...] = ()
         if delivery is not None:
             steps.append(delivery)
+            keys = tuple(dict.fromkeys(r["chat_key"] for r in delivery[1]))
         notices = notice_step(self.insert, self.db.engine.dialect.name, row.status,
                               {**self._after(row, values, players),
                                "end_reason": values["end_reason"],
                                "game_type": values.get("game_type", row.game_type)},
                               players, wall, claimant)
-        if notices is not None:
+        if notices is not None:  # the chats of the end's notices are kicked with the boards'
             steps.append(notices)
-        return Plan(row, values, expect_status, steps)
+            keys = tuple(dict.fromkeys((*keys, *(r["chat_key"] for r in notices[1]))))
+        return Plan(row, values, expect_status, steps, chat_keys=keys)
 
     @staticmethod
     def _after(row: MatchLike, values: dict[str, Any],
@@ -387,23 +399,26 @@ class Kernel:
         *,
         auto: bool = False,
         typed: int | None = None,
+        guard: Guard | None = None,
     ) -> ActionResult:
         """Load, check the version and the actor, decide through the rules core, then write
         with compare-and-swap, all in one short transaction. ``auto``: forced plays follow.
+        ``guard``: the caller's own checks of the match as read, before those (a refusal, or
+        ``None``). ``decide`` raises :class:`Unchanged` for an action that changes nothing in
+        the match (OK, nothing written, the match as read).
         ``typed``: the message id of the play a person typed (in their private chat, where ids
         only grow); one not above their ``last_typed`` was already played (a copy Telegram
         delivered again) and is refused with ``already_played``; once played, it becomes their
-        ``last_typed`` in the same transaction."""
+        ``last_typed`` in the same transaction (a conditional update: the one read of it when
+        the play is admitted)."""
         typing = (actor, typed) if typed is not None and isinstance(actor, int) else None
         with self.sessions() as session:
             loaded = self.load(session, match_id)
             if isinstance(loaded, ActionResult):
                 return loaded
-            admitted = self._admit(loaded, actor, version)
-            if typing is not None and self._typed_before(session, *typing):
-                admitted = self.already_played(self.loaded_view(loaded))
+            admitted = (guard and guard(session, loaded)) or self._admit(loaded, actor, version)
             if isinstance(admitted, ActionResult):
-                return admitted
+                return self._unless_played(session, typing, admitted)
             seat, dice = admitted
             row, state = loaded.row, loaded.state
             try:
@@ -411,8 +426,11 @@ class Kernel:
                 if auto:
                     new_state, more = auto_play(new_state, dice)
                     events = [*events, *more]
+            except Unchanged:
+                return ActionResult(Outcome.OK, match=self.loaded_view(loaded))
             except PortesError as exc:
-                return refused(exc.code, exc.message, self.loaded_view(loaded))
+                return self._unless_played(
+                    session, typing, refused(exc.code, exc.message, self.loaded_view(loaded)))
             self.checkpoint("read")
             plan = self.plan(row, state, new_state, events, self.clock(),
                              players=loaded.players)
@@ -423,7 +441,8 @@ class Kernel:
         boards = [] if row.status in ENDED_STATUSES else loaded.boards
         view = self.view(row, new_state, loaded.players, boards, loaded.chat_language,
                          plan.rating_changes)
-        return ActionResult(Outcome.OK, match=view, events=tuple(events))
+        return ActionResult(Outcome.OK, match=view, events=tuple(events),
+                            chat_keys=plan.chat_keys)
 
     def _admit(
         self, loaded: Loaded, actor: Actor, version: int | None
@@ -474,6 +493,15 @@ class Kernel:
             else:
                 session.rollback()
         return failed
+
+    def _unless_played(self, session: Session, typing: tuple[int, int] | None,
+                       result: ActionResult) -> ActionResult:
+        """A refusal, or ``already_played`` when the typed play refused was already played
+        (a copy: its original moved the match on). An admitted typed play is not read first:
+        the write's conditional update of ``last_typed`` refuses a copy (:meth:`_write`)."""
+        if typing is not None and self._typed_before(session, *typing):
+            return self.already_played(result.match)
+        return result
 
     @staticmethod
     def _typed_before(session: Session, player_id: int, typed: int) -> bool:

@@ -27,7 +27,7 @@ from storage.results import (
     Place,
 )
 from storage.usecases.kernel import Feature, Kernel, off_loop
-from storage.usecases.rows import player_view, storable_id
+from storage.usecases.rows import SELECT_LAST_TYPED, player_view, storable_id
 
 REVIEWABLE = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
 """The statuses of matches a player can review afterwards."""
@@ -124,12 +124,26 @@ class ReadingCases(Feature):
         """The player's active matches (open challenges are not included), those waiting for
         this player first, then the most recently updated."""
         with self.kernel.sessions() as session:
-            out = self._player_summaries(
-                session, user_id, MatchRow.status == MatchStatus.ACTIVE,
-                (MatchRow.updated_at.desc(), MatchRow.id.desc()),
-            )
+            return self._active(session, user_id)
+
+    def _active(self, session: Session, user_id: int) -> list[MatchSummary]:
+        out = self._player_summaries(
+            session, user_id, MatchRow.status == MatchStatus.ACTIVE,
+            (MatchRow.updated_at.desc(), MatchRow.id.desc()),
+        )
         out.sort(key=lambda s: not s.my_turn)
         return out
+
+    @off_loop
+    def typed_play_context(self, user_id: int) -> tuple[list[MatchSummary], int | None]:
+        """For a play the player typed: their active matches (as :meth:`list_active_matches`)
+        and, read after them, their ``last_typed`` (see :meth:`PlayerCases.last_typed`), in one
+        transaction. Read in this order, a copy whose original is committed meanwhile is seen
+        either still waiting (and the play's own check refuses it) or as played."""
+        with self.kernel.sessions() as session:
+            mine = self._active(session, user_id)
+            last = session.connection().execute(SELECT_LAST_TYPED, {"b_id": user_id}).scalar()
+        return mine, last
 
     @off_loop
     def finished_matches(self, user_id: int, limit: int = 10, *,

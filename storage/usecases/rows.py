@@ -111,6 +111,8 @@ class Plan:
     steps: list[Step]
     rating_changes: tuple[RatingChange, ...] = ()
     """Set by the write when it ended a rated match (what it did to the ratings)."""
+    chat_keys: tuple[str, ...] = ()
+    """The chats of the outbox rows this write upserts (each once, in order)."""
 
 
 # Statements of the hot path, built once: executing a prebuilt statement skips building the

@@ -48,7 +48,7 @@ async def first_move(standin: StandIn, bot: Running, mover: User,
                and len(destinations(match.state, int(b.callback_data.split(":")[3]))) > 1)
     dest = destinations(match.state, src)[0]
     data = encode(Action.MOVE, 1, match.version, move_arg(src, dest.to_point)
-                  + (f"-{dest.variant}" if dest.variant else ""))
+                  + (f"-{dest.route}" if dest.route else ""))
     assert not (await mover.tap_data(board, encode(Action.FROM, 1, match.version, src))).show_alert
     await standin.wait_for(lambda: data in {b.callback_data for row in board.refresh().buttons
                                             for b in row}, what="the checker's destinations")
