@@ -28,11 +28,9 @@ from collections.abc import Awaitable, Callable
 
 from telegram import Bot
 from telegram.constants import ParseMode
-from telegram.error import Forbidden, TelegramError
 
 from bot.delivery.publish import Publisher
 from bot.state import Portes
-from bot.views import review as review_texts
 from computer import Decision, Hint, MatchContext, MatchReview, aio, make_player
 from computer.decide import (
     LEVEL_NAMES,
@@ -44,7 +42,6 @@ from computer.decide import (
 from computer.engine import available as engine_available
 from computer.players import ComputerPlayer
 from rules.common.fairdice import FairDice
-from rules.game import find_kind
 from rules.games import turn_input
 from rules.match import Match, Phase, TurnPlayed
 from rules.position import Play
@@ -107,8 +104,6 @@ class ComputerSide:
         self.busy: dict[int, str] = {}
         """Matches whose turn a call of this instance is playing, and that call's claim."""
         self.reviews: OrderedDict[int, MatchReview] = OrderedDict()
-        self.reviewed: set[int] = set()
-        """Matches whose end-of-match review was sent by this instance."""
         self.engine = engine_available()
         """Whether gnubg-nn is installed (the ``computer`` extra): the stronger levels, hints,
         reviews and judging resignation offers need it."""
@@ -289,30 +284,3 @@ class ComputerSide:
         while len(self.reviews) > 256:
             self.reviews.popitem(last=False)
         return record.match, review
-
-    async def match_finished(self, mv: MatchView) -> None:
-        """At match end: each human player gets the review privately (if the bot may write)."""
-        if (mv.status not in REVIEWED_STATUSES or mv.id in self.reviewed or not self.engine
-                or not find_kind(mv.state.game_type).gnubg):
-            return  # reviews are GNU Backgammon's judgement: its games only
-        self.reviewed.add(mv.id)
-        try:
-            found = await self.review(mv.id)
-        except Exception:
-            log.exception("match %s: the review failed", mv.id)
-            return
-        if found is None:
-            return
-        final, review = found
-        for seat in final.seats:
-            player = seat.player
-            if player is None or not player.can_message:
-                continue
-            t = self.p.t_user(player)
-            try:
-                await self.bot.send_message(player.id, review_texts.review_text(t, final, review),
-                                            parse_mode=HTML)
-            except Forbidden:
-                await self.p.uc.set_can_message(player.id, False)
-            except TelegramError as exc:
-                log.info("could not send the review to %s: %s", player.id, exc)

@@ -5,8 +5,9 @@ Production runs :class:`NoFaults` (nothing happens). Only a test harness passes 
 (``standin/crashing.py`` launches the real bot with one); nothing here reads the environment.
 The steps: ``committed`` (an action committed, nothing delivered), ``claimed``, ``sending``,
 ``sent``, ``recorded``, ``retired``, ``shown`` (the delivery worker's, see
-:mod:`bot.delivery.worker`), ``typed`` (a typed play committed, its answer not sent) and
-``command`` (a command's update claimed, the command not run).
+:mod:`bot.delivery.worker`), ``notice-sending``, ``notice-sent``, ``notice-recorded`` (a
+notice's, see :mod:`bot.delivery.notices`), ``typed`` (a typed play committed, its answer not
+sent) and ``command`` (a command's update claimed, the command not run).
 """
 
 from __future__ import annotations

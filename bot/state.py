@@ -59,9 +59,8 @@ class ComputerService(Protocol):
         with ``actor=COMPUTER``), then show the match. Called in the background."""
         ...
 
-    async def match_finished(self, mv: MatchView) -> None:
-        """A match shown has just ended: send its review. Called in the background."""
-        ...
+    engine: bool
+    """Whether GNU Backgammon's engine runs here (reviews and hints need it)."""
 
     async def hint(self, mv: MatchView, seat: int) -> Hint:
         """The best play for ``seat`` with the dice rolled, and its chances."""

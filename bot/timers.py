@@ -17,7 +17,6 @@ from datetime import timedelta
 from telegram.ext import ContextTypes
 
 from bot.delivery.publish import Publisher
-from bot.delivery.telegram import quietly
 from bot.state import Portes, is_group_match, portes
 from storage.results import TimerFired, TimerKind
 
@@ -67,31 +66,17 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
         c = timer.challenge
         if c is None:
             return
-        t = p.t_user(c.author)
-        text = t._("This challenge has expired.")
-        if c.card_inline_message_id:
-            await quietly(pub.bot.edit_message_text(
-                text, inline_message_id=c.card_inline_message_id))
-        elif c.card_chat_id is not None and c.card_message_id is not None:
-            await quietly(pub.bot.edit_message_text(
-                text, chat_id=c.card_chat_id, message_id=c.card_message_id))
+        # its card is edited by the delivery worker, from the outbox row the expiry wrote
+        key = (f"inline:{c.card_inline_message_id}" if c.card_inline_message_id
+               else str(c.card_chat_id))
+        if p.delivery is not None:
+            p.delivery.kick(key)
         return
     if mv is None:
         return
     if timer.kind == TimerKind.TIMEOUT:
         async with p.locks.hold(mv.id):
-            await pub.show(mv, timer.events)
-        for s in mv.seats:
-            player = s.player
-            if player is None or not player.can_message:
-                continue
-            t = p.t_user(player)
-            loser = timer.seat if timer.seat is not None else mv.state.turn
-            who = mv.seats[loser].player
-            name = who.display_name if who else t._("Computer")
-            await quietly(pub.bot.send_message(
-                player.id, t._("Match #{id} ended: {player} did not move in time and loses the "
-                               "match.", id=mv.id, player=name)))
+            await pub.show(mv, timer.events)  # the timeout's notices go with the boards
         return
     # a reminder is the board itself, posted again where the player plays (a new message
     # notifies) with the reminder heading its caption: their private board, or the group's

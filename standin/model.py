@@ -217,6 +217,8 @@ class Injection:
     retry_after: int | None
     description: str | None
     chat_id: int | None
+    applied: bool = False
+    """The call takes effect and only its answer is the error (an answer lost on the way)."""
 
 
 @dataclass

@@ -265,12 +265,15 @@ class StandIn:
 
     def inject_error(self, method: str | None = None, code: int = 429, *,
                      retry_after: int | None = None, times: int = 1,
-                     description: str | None = None, chat_id: int | None = None) -> None:
+                     description: str | None = None, chat_id: int | None = None,
+                     applied: bool = False) -> None:
         """Make the next ``times`` calls of ``method`` (any method if None; optionally only for
-        ``chat_id``) fail with ``code`` (429 carries ``retry_after``, default 1)."""
+        ``chat_id``) fail with ``code`` (429 carries ``retry_after``, default 1). ``applied``:
+        each call takes effect (a message is sent) and only its answer is ``code``, the way
+        an answer lost between Telegram and the bot leaves the sender not knowing."""
         with self.world.cond:
             self.world.injections.append(Injection(method, code, times, retry_after,
-                                                   description, chat_id))
+                                                   description, chat_id, applied))
 
     def set_flood_limits(self, limits: FloodLimits | None = TELEGRAM_LIMITS) -> None:
         """Enforce Telegram's flood limits from now on (``None``: stop; the default: Telegram's

@@ -213,7 +213,10 @@ class World:
                 injected = self._take_injection(name, params) or self._flooded(name, params)
                 if injected is not None:
                     raise injected
+                lost = self._take_injection(name, params, applied=True)
                 result = handler(params)
+                if lost is not None:
+                    raise lost
             status, body = 200, {"ok": True, "result": result}
         except ApiError as err:
             status, body = err.code, err.envelope()
@@ -251,8 +254,13 @@ class World:
         wait = self.flood.admit(method, chat_id, self.now())
         return None if wait is None else E.too_many_requests(retry_after(wait))
 
-    def _take_injection(self, method: str, params: Params) -> ApiError | None:
+    def _take_injection(self, method: str, params: Params, *,
+                        applied: bool = False) -> ApiError | None:
+        """The next injected error for this call (``applied``: of those whose call takes
+        effect first, its answer lost)."""
         for inj in self.injections:
+            if inj.applied != applied:
+                continue
             if inj.method is not None and inj.method.lower() != method.lower():
                 continue
             if inj.chat_id is not None and params.text("chat_id") != str(inj.chat_id):

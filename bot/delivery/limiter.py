@@ -40,6 +40,7 @@ import contextlib
 import logging
 import time
 import warnings
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -67,6 +68,8 @@ PLAYED_SHARE = 0.25
 there every few seconds needs about 15 calls a minute."""
 YIELD = 0.2
 """Seconds a call at low priority waits, then looks again, while a game's call waits."""
+POSTED_KEPT = 64
+"""Per chat, this many of the latest message ids the bot got back are remembered."""
 
 _low: ContextVar[bool] = ContextVar("portes_low_priority", default=False)
 
@@ -206,6 +209,9 @@ class ChatLimiter(BaseRateLimiter[int]):
         self.all_calls = Calls()
         self.calls: dict[int | str, Calls] = {}
         self.held: dict[int | str, float] = {}
+        self.posted: dict[int | str, deque[int]] = {}
+        """Per chat, the message ids of this process's latest messages there (what a probe
+        for a lost message must leave alone: :mod:`bot.delivery.notices`)."""
         """Chats Telegram asked to wait (429), until when."""
         self.shared: SharedBudget | None = None
 
@@ -343,6 +349,18 @@ class ChatLimiter(BaseRateLimiter[int]):
             cells.append(calls.add(now))
         return cells, taken
 
+    def _posted(self, chat: int | str, message_id: int) -> None:
+        ids = self.posted.get(chat)
+        if ids is None:
+            if len(self.posted) >= 4096:
+                self.posted.pop(next(iter(self.posted)))
+            ids = self.posted[chat] = deque(maxlen=POSTED_KEPT)
+        ids.append(message_id)
+
+    def posted_in(self, chat: int) -> set[int]:
+        """The ids of the latest messages this process posted in ``chat`` (and got back)."""
+        return set(self.posted.get(chat, ()))
+
     def _forget_quiet(self, now: float) -> None:
         """Drop the chats with no call in the longest window (keeps memory flat)."""
         if len(self.calls) < 4096:
@@ -376,7 +394,10 @@ class ChatLimiter(BaseRateLimiter[int]):
             elif chat is not None and (wait := self.held.get(chat, 0.0) - self.clock()) > 0:
                 await self.sleep(wait)
             try:
-                return await callback(*args, **kwargs)
+                result = await callback(*args, **kwargs)
+                if chat is not None and isinstance(result, dict) and "message_id" in result:
+                    self._posted(chat, int(result["message_id"]))
+                return result
             except RetryAfter as exc:
                 if attempt == retries:
                     raise

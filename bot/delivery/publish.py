@@ -4,7 +4,8 @@ What each chat shows is a projection of the database: every accepted action writ
 transaction, what each place of the match should show (the outbox, see
 :mod:`storage.delivery.outbox`), and the delivery worker (:mod:`bot.delivery.worker`) makes Telegram
 match it. :meth:`Publisher.show` only kicks that worker (no Telegram call between the commit and
-the board), then sends what is not a board: the seed at the end of a match, the computer's turn.
+the board, nor any other message about the match: see :mod:`bot.delivery.notices`), then starts
+the computer's turn.
 """
 
 from __future__ import annotations
@@ -20,13 +21,12 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
-from bot.delivery.telegram import quietly
+from bot.delivery.telegram import gone, not_modified, quietly
 from bot.state import Portes, is_group_match, mention, plays_privately
 from bot.views import texts
 from bot.views.games import draw_text, game_title
 from bot.views.i18n import Tr
 from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
-from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.views.texts import names
 from rules.common.scoring import GameKind
 from rules.game import find_kind
@@ -202,15 +202,13 @@ class Publisher:
                    chat_keys: Sequence[str] | None = None) -> None:
         """After an action committed: the delivery worker brings every place of the match up
         to date (at once, in the background: the chats the action wrote to, ``chat_keys``
-        when the use case said which); then the end of the match or the computer's turn."""
+        when the use case said which), the end of a match's notices with them (the seed
+        revealed, a timeout, the review: see :mod:`bot.delivery.notices`); then the computer's
+        turn."""
         self.p.remember(mv)
         self.p.faults.reached("committed")
         self.p.deliver(mv, chat_keys)
-        if mv.status.is_over:
-            await self.match_over(mv)
-            if self.p.computer is not None:
-                self.p.spawn(self.p.computer.match_finished(mv))
-        elif mv.computer_to_act and self.p.computer is not None:
+        if not mv.status.is_over and mv.computer_to_act and self.p.computer is not None:
             self.p.spawn(self.p.computer.turn(mv))
 
     async def bring_back(self, mv: MatchView, seat: int | None, *, shared: bool,
@@ -260,12 +258,23 @@ class Publisher:
     # -- notices ---------------------------------------------------------------------------
 
     async def update_inline_card(self, mv: MatchView) -> None:
+        """The inline card edited now, if the match has one; a failure is only logged (the
+        delivery worker edits it with the next action, see :meth:`edit_inline_card`)."""
+        await quietly(self.edit_inline_card(mv))
+
+    async def edit_inline_card(self, mv: MatchView) -> None:
+        """Edit the match's inline card (the delivery worker's call: a failure is raised, and
+        it tries again; "not modified" is success, and so is a card gone)."""
         imid = mv.place.inline_message_id
         if not imid:
             return
         text, markup = self.inline_card(mv)
-        await quietly(self.bot.edit_message_text(
-            text, inline_message_id=imid, parse_mode=HTML, reply_markup=markup))
+        try:
+            await self.bot.edit_message_text(text, inline_message_id=imid, parse_mode=HTML,
+                                             reply_markup=markup)
+        except BadRequest as exc:
+            if not (not_modified(exc) or gone(exc)):
+                raise
 
     def inline_card(self, mv: MatchView) -> tuple[str, Markup | None]:
         """An inline card's text and buttons: the score, whose turn, and a way to one's board.
@@ -293,26 +302,3 @@ class Publisher:
             rows.append([Button("▶ " + t._("Start the bot"), url=link)])
         rows.append([Button("▶ " + t._("Open my board"), url=link)])
         return "\n".join(lines), Markup(rows)
-
-    async def match_over(self, mv: MatchView) -> None:
-        """The dice seed revealed: how to verify it, in a command and in plain words with a
-        link, and every roll of the match (see :mod:`bot.views.reveal`)."""
-        fair = await self.p.uc.fairness(mv.id)
-        if fair is None or fair.seed_hex is None:
-            return
-        record = await self.p.uc.match_record(mv.id)
-        rolls_after = rolls_after_opening(record) if record is not None else None
-        cafe = winner_rolls(record) if record is not None else []
-        help_url = self.p.settings.dice_help_url or self.p.link("dice")
-        targets: list[tuple[int, Tr, int | None]] = []
-        if is_group_match(mv) and mv.place.chat_id is not None:
-            targets.append((mv.place.chat_id, self.p.t_match_chat(mv), mv.place.thread_id))
-        else:
-            for seat in mv.seats:
-                if seat.player is not None and seat.player.can_message:
-                    targets.append((seat.player.id, self.p.t_user(seat.player), None))
-        for chat_id, t, thread in targets:
-            text = reveal_text(t, fair, help_url, rolls_after, cafe)
-            await quietly(self.bot.send_message(chat_id, text, parse_mode=HTML,
-                                                message_thread_id=thread,
-                                                disable_web_page_preview=True))

@@ -20,12 +20,10 @@ import logging
 
 from telegram import Bot
 
-from bot.delivery.publish import HTML, Publisher
+from bot.delivery.publish import Publisher
 from bot.delivery.telegram import quietly
-from bot.state import Portes, is_group_match, mention
-from bot.views.i18n import tr
-from bot.views.keyboards import url_keyboard
-from storage.results import MatchView, PlayerView
+from bot.state import Portes, is_group_match
+from storage.results import MatchView
 
 log = logging.getLogger("bot.delivery.reach")
 
@@ -41,8 +39,10 @@ async def left_group(p: Portes, bot: Bot, chat_id: int) -> None:
     """The bot can no longer post a board in a group: its active matches go on in the
     players' private chats (moved once, however often this is called). Each player who
     started the bot is told and gets their board there; the others are asked in the group to
-    start it; a match with a player who can be told neither way is cancelled."""
-    t = tr(await p.lang_for_chat(chat_id, None))
+    start it; a match with a player who can be told neither way is cancelled. What they are
+    told are notices the move wrote (:mod:`bot.delivery.notices`): the group's is sent first,
+    and what follows it depends on whether it could be (:func:`group_told`,
+    :func:`cancel_unreached`)."""
     old_boards = await p.uc.live_boards_in(chat_id)
     moved = await p.uc.move_to_private(chat_id)
     pub = Publisher(p, bot)
@@ -51,45 +51,38 @@ async def left_group(p: Portes, bot: Bot, chat_id: int) -> None:
             await quietly(pub.retire(board))
     for mv in moved:
         p.remember(mv)
-        unreached = [s.player for s in mv.seats
-                     if s.player is not None and not s.player.can_message]
-        link = p.link(f"m{mv.id}")
-        if unreached and await quietly(bot.send_message(
-                chat_id, t._("⚠️ Match #{id} cannot be played in this group any more: the bot "
-                             "cannot post its board here. It goes on in private chats. "
-                             "{players}: start the bot with the button below to get your "
-                             "board.", id=mv.id,
-                             players=", ".join(mention(x) for x in unreached)),
-                parse_mode=HTML, reply_markup=url_keyboard("▶ " + t._("Start the bot"),
-                                                           link))) is None:
-            await cancel_unreached(p, bot, mv, unreached)
+        if any(s.player is not None and not s.player.can_message for s in mv.seats):
+            kick(p, str(chat_id))  # the group is asked to start the bot, first
             continue
-        await moved_to_private(p, bot, mv)
+        kick(p, *(str(s.player.id) for s in mv.seats if s.player is not None))
+        await boards_in_private(p, bot, mv)
 
 
-async def moved_to_private(p: Portes, bot: Bot, mv: MatchView) -> None:
-    """Each player of a match moved out of its group who started the bot is told, and gets
-    their board in private."""
-    for seat in mv.seats:
-        player = seat.player
-        if player is None or not player.can_message:
-            continue
-        t = p.t_user(player)
-        await quietly(bot.send_message(player.id, t._(
-            "The bot was removed from the group of match #{id}. The match goes on here, "
-            "in private: your board follows (/games brings it back, /resign ends the "
-            "match).", id=mv.id)))
+def kick(p: Portes, *chat_keys: str) -> None:
+    if p.delivery is not None:
+        p.delivery.kick(*chat_keys)
+
+
+async def group_told(p: Portes, bot: Bot, mv: MatchView) -> None:
+    """The group of a match moved out of it was asked to start the bot: the players who did
+    are told, and get their boards in private."""
+    kick(p, *await p.uc.delivery.stranded_told(mv.id))
+    await boards_in_private(p, bot, mv)
+
+
+async def boards_in_private(p: Portes, bot: Bot, mv: MatchView) -> None:
+    """Each player of a match moved out of its group who started the bot gets their board in
+    private."""
     pub = Publisher(p, bot)
     for i, seat in enumerate(mv.seats):
         if seat.player is not None and seat.player.can_message:
             await pub.bring_back(mv, i, shared=False)
 
 
-async def cancel_unreached(p: Portes, bot: Bot, mv: MatchView,
-                           unreached: list[PlayerView]) -> None:
-    """No board can reach ``unreached`` (their group removed the bot, they never started it,
-    and the group could not be told): the match is cancelled, counting for nobody; its
-    private boards are retired and the other players are told why."""
+async def cancel_unreached(p: Portes, bot: Bot, mv: MatchView) -> None:
+    """No board can reach a player (their group removed the bot, they never started it, and
+    the group could not be told): the match is cancelled, counting for nobody; its private
+    boards are retired and the other players are told why (notices the cancel wrote)."""
     ended = await p.uc.cancel_unreachable(mv.id)
     if ended is None:
         return
@@ -97,16 +90,8 @@ async def cancel_unreached(p: Portes, bot: Bot, mv: MatchView,
     pub = Publisher(p, bot)
     for board in ended.board_messages:
         await quietly(pub.retire(board))
-    who = ", ".join(x.display_name for x in unreached)
-    for seat in ended.seats:
-        player = seat.player
-        if player is None or not player.can_message:
-            continue
-        t = p.t_user(player)
-        await quietly(bot.send_message(player.id, t._(
-            "Match #{id} is cancelled: the bot cannot post in its group any more, and "
-            "{players} never started the bot, so no board can reach them. It counts for "
-            "nobody.", id=ended.id, players=who)))
+    kick(p, *(str(s.player.id) for s in ended.seats
+              if s.player is not None and s.player.can_message))
 
 
 async def player_blocked(p: Portes, bot: Bot, player_id: int) -> None:

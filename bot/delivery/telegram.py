@@ -26,6 +26,15 @@ def is_group(chat: Chat | int | str | None) -> bool:
     return isinstance(chat, str) or (isinstance(chat, int) and chat < 0)
 
 
+class Unreachable(Exception):
+    """The chat cannot be written to (the bot removed or blocked, the chat gone)."""
+
+
+class Stale(Exception):
+    """A delivery worker's claim on a place was taken over (its lease ran out): it stops
+    there."""
+
+
 def not_modified(exc: BadRequest) -> bool:
     return "not modified" in exc.message.lower()
 

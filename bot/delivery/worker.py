@@ -36,9 +36,10 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
+from bot.delivery.notices import Notices
 from bot.delivery.publish import HTML, Publisher
 from bot.delivery.reach import blocked_us, left_group, player_blocked
-from bot.delivery.telegram import gone, not_modified
+from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
 from bot.views.board_image import Look, draw_board_async
 from rules.match import Phase
@@ -63,14 +64,6 @@ def backoff(attempts: int) -> float:
     return float(min(5.0, 0.5 * 2 ** attempts))
 
 
-class Unreachable(Exception):
-    """The chat cannot be written to (the bot removed or blocked, the chat gone)."""
-
-
-class Stale(Exception):
-    """This worker's claim on the place was taken over (its lease ran out): it stops there."""
-
-
 class Delivery:
     """One per bot instance; see the module's docstring."""
 
@@ -78,6 +71,7 @@ class Delivery:
         self.p = portes
         self.bot = bot
         self.pub = Publisher(portes, bot)
+        self.notices = Notices(portes, bot, self._hold)
         self.lease = lease
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{id(self) % 10_000}"[:64]
         portes.uc.delivery.deliver_own_actions(self.worker, lease)
@@ -217,8 +211,9 @@ class Delivery:
             await self._retry(key, work, delay, f"flood: retry after {delay:g} s")
         except ChatMigrated as exc:
             await uc.migrate_chat(int(key), exc.new_chat_id)
-            await uc.delivery.give_up_delivery(work.id, claim=work.claim,
-                                      error="the group became a supergroup")
+            if work.notice is None:  # a notice moved to the new chat, to be sent there
+                await uc.delivery.give_up_delivery(
+                    work.id, claim=work.claim, error="the group became a supergroup")
             self.kick(str(exc.new_chat_id))
         except Unreachable as exc:
             log.info("chat %s cannot be reached: %s", key, exc)
@@ -262,8 +257,11 @@ class Delivery:
     # -- one place -------------------------------------------------------------------------
 
     async def _place(self, work: DeliveryWork, mv: MatchView) -> None:
+        if work.notice is not None:
+            await self.notices.deliver(work, mv)
+            return
         if work.inline_message_id is not None:
-            await self.pub.update_inline_card(mv)
+            await self.pub.edit_inline_card(mv)
             return
         self._played_on(work, mv)
         await self._board(work, mv)

@@ -76,6 +76,11 @@ class DeliveryWork:
     """The checker chosen on the place's keyboard at :attr:`version` (none: the list)."""
     keyboard_asked: bool = False
     """The choice is not on the board yet: at least its keyboard is edited."""
+    place: str = ""
+    """The place's key (``chat:…``, ``inline:…``, or ``note:…``: a notice, see
+    :mod:`storage.delivery.notices`)."""
+    notice: dict[str, Any] | None = None
+    """A notice's kind (``kind``) and, once sent, its ``message_id``."""
 
     @property
     def choice(self) -> tuple[int | None, int]:
@@ -98,7 +103,8 @@ def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> Delivery
         probes=tuple(row.probes or ()), attempts=row.attempts,
         claim=row.claim_token, until=row.claimed_until, shown=row.shown,
         selected=row.selected if row.selected_version == row.version else None,
-        keyboard_asked=row.keyboard_asked,
+        keyboard_asked=row.keyboard_asked, place=row.place,
+        notice=dict(row.notes[0]) if row.place.startswith("note:") and row.notes else None,
     )
 
 
@@ -246,8 +252,8 @@ def ask_keyboard(k: Kernel, match_id: int, *, version: int, chat_id: int,
             return None
         # one place of a match per chat: the group's board there, or one player's
         row = session.scalar(select(DeliveryRow).where(
-            DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id)
-            .with_for_update())
+            DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id,
+            DeliveryRow.place.like("chat:%")).with_for_update())
         if row is None:
             return None
         held = row.claimed_until is not None and row.claimed_until >= now

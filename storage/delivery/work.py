@@ -25,6 +25,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from storage.delivery.claims import DeliveryWork, due, fenced, live_boards
+from storage.delivery.notices import move_notices
 from storage.delivery.outbox import Where, outbox_row, places, upsert
 from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
 from storage.results import ENDED_STATUSES, BoardMessageView, MatchStatus
@@ -376,7 +377,9 @@ def move_chat_deliveries(k: Kernel, session: Session, old_chat_id: int,
                          new_chat_id: int) -> None:
     """A group became a supergroup: its boards stay behind in the old chat (no longer live:
     nothing can be edited or deleted there), and every active match there gets a new board
-    in the new chat."""
+    in the new chat; a notice still to send there goes to the new chat
+    (:func:`storage.delivery.notices.move_notices`)."""
+    move_notices(session, old_chat_id, new_chat_id)
     session.execute(delete(DeliveryRow).where(DeliveryRow.chat_id == old_chat_id)
                     .execution_options(synchronize_session=False))
     session.execute(update(BoardMessageRow).where(BoardMessageRow.chat_id == old_chat_id)

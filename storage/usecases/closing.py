@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from storage.delivery.notices import CANCELLED, MOVED, STRANDED, notice_rows, reach_of
 from storage.models import BoardMessageRow, DeliveryRow, MatchRow
 from storage.results import ActionResult, MatchStatus, MatchSummary, MatchView, Outcome
 from storage.usecases.kernel import Feature, log, off_loop
@@ -88,6 +89,9 @@ class ClosingCases(Feature):
                 session.rollback()
                 return None
             session.execute(DELETE_PENDING_TIMERS, {"b_id": match_id})
+            reached, unreached = reach_of(session, row)
+            notice_rows(session, k, match_id, [(pid, CANCELLED, seat, {"unreached": unreached})
+                                               for seat, pid in reached])
             session.commit()
             loaded = k.load(session, match_id)
             log.warning("match %s cancelled: a player cannot be reached", match_id)
@@ -117,6 +121,21 @@ class ClosingCases(Feature):
                     out.append(k.loaded_view(loaded))
             return out
 
+    def _tell_moved(self, session: Session, match_id: int, chat_id: int) -> None:
+        """The notices of a match moved out of its group (see :mod:`storage.delivery.notices`):
+        each player who started the bot is told; when one never did, the group is asked
+        first (the others are told once it was, see :meth:`NoticeCases.stranded_told`)."""
+        row = session.get(MatchRow, match_id)
+        if row is None:
+            return
+        reached, unreached = reach_of(session, row)
+        if unreached:
+            notice_rows(session, self.kernel, match_id,
+                        [(chat_id, STRANDED, None, {"unreached": unreached})])
+        else:
+            notice_rows(session, self.kernel, match_id,
+                        [(pid, MOVED, seat, {}) for seat, pid in reached])
+
     def _move(self, session: Session, match_id: int, chat_id: int) -> bool:
         """Move one match out of ``chat_id`` unless another writer just did."""
         now = self.kernel.clock()
@@ -138,4 +157,5 @@ class ClosingCases(Feature):
                 .where(table.match_id == match_id, column == chat_id)
                 .execution_options(synchronize_session=False)
             )
+        self._tell_moved(session, match_id, chat_id)
         return True

@@ -25,6 +25,7 @@ from rules.common.errors import CorruptState, PortesError
 from rules.common.fairdice import FairDice, new_seed
 from rules.match import Event, Match
 from storage.db import Database, current_loop
+from storage.delivery.notices import notice_step
 from storage.delivery.outbox import OwnClaim, outbox_step
 from storage.models import MatchRow, Player
 from storage.results import (
@@ -317,6 +318,14 @@ class Kernel:
         if delivery is not None:
             steps.append(delivery)
             keys = tuple(dict.fromkeys(r["chat_key"] for r in delivery[1]))
+        notices = notice_step(self.insert, self.db.engine.dialect.name, row.status,
+                              {**self._after(row, values, players),
+                               "end_reason": values["end_reason"],
+                               "game_type": values.get("game_type", row.game_type)},
+                              players, wall, self.own_claim.at(wall))
+        if notices is not None:  # the chats of the end's notices are kicked with the boards'
+            steps.append(notices)
+            keys = tuple(dict.fromkeys((*keys, *(r["chat_key"] for r in notices[1]))))
         return Plan(row, values, expect_status, steps, chat_keys=keys)
 
     @staticmethod

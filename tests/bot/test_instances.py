@@ -66,6 +66,14 @@ keyboard-only tap handled late by the other instance changes nothing once the ma
 the edit is made under the board's place claim, only while the keyboard is still current."""
 
 
+REVEALED, REVIEWED = "The dice seed was", "Review of match #"
+
+
+def told(chat: Chat, mark: str) -> int:
+    """The bot's messages in the chat that say ``mark`` (deleted ones not counted)."""
+    return sum(1 for m in chat.bot_messages() if m.photo_bytes is None and mark in m.content)
+
+
 async def open_challenge(standin: StandIn, user: User, group: Chat) -> Message:
     """A challenge nobody accepts: its expiry is a timer. (Asked again when its card does not
     show the dice commitment in time: the update went to the instance being killed.)"""
@@ -209,6 +217,15 @@ async def check(standin: StandIn, cluster: Cluster, tallies: list[Tally],
     for chat in chats:
         board = live_board(chat)
         assert board is not None and MATCH_OVER in (board.caption or "")
+    # the notices (outbox rows, whichever instance sends them): each match's dice seed
+    # revealed once where it was played, and each person's review of it once
+    people = [u for _, a, b in groups for u in (a, b)] + solo
+    await standin.wait_for(lambda: all(told(c, REVEALED) for c in chats)
+                           and all(told(u.private, REVIEWED) for u in people), timeout=90,
+                           what="every seed revealed and every review sent")
+    await standin.idle(quiet=1.0, timeout=30)
+    assert [told(c, REVEALED) for c in chats] == [1] * len(chats)
+    assert [told(u.private, REVIEWED) for u in people] == [1] * len(people)
     # the timers: every challenge expired once (one of them after the kill, by the survivor)
     await standin.wait_for(lambda: all(c.refresh().text == EXPIRED for c in cards),
                            timeout=CHALLENGE_TTL + 20, what="the challenges to expire")

@@ -281,3 +281,49 @@ async def test_killed_at_each_step_of_a_turn_the_board_converges(
     await play_turn(standin, alice if board.mentions(alice) else bob, group)
     log = (tmp_path / "bot.log").read_text()
     assert "Traceback" not in log, log[-3000:]
+
+
+REVEAL_POINTS = ("committed", "claimed", "notice-sending", "notice-sent", "notice-recorded")
+"""Every step between a match's end and its seed revealed in the group: the commit, the claim
+(of its last board, the reveal waiting behind it), and the reveal's send
+(the steps of :mod:`bot.faults`)."""
+
+
+@pytest.mark.long
+async def test_killed_at_each_step_of_a_matchs_end_the_seed_is_revealed_once(
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    proc = start_at(standin, tmp_path, None)
+    bot_process.append(proc)
+
+    def reveals() -> int:
+        return sum(1 for m in group.bot_messages() if "The dice seed was" in m.content)
+
+    for done, point in enumerate(REVEAL_POINTS):
+        cmd = alice.send(group, "/new")
+        card = await group.wait_for_answer(cmd, timeout=30)
+        await alice.tap(card, "1 point")
+        await standin.wait_for(lambda c=card: "SHA-256" in (c.refresh().text or ""))
+        await bob.tap(card.refresh(), "🎲 Accept")
+        await standin.wait_for(lambda: live_board(group), what="the first board")
+        cmd = alice.send(group, "/resign")
+        menu = await group.wait_for_answer(cmd, timeout=30)
+        await standin.idle()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        # the step: this process ends itself there, the way a killed host would
+        proc = start_at(standin, tmp_path, point)
+        bot_process.append(proc)
+        alice.tap(menu, "🏳 Resign the match")
+        assert proc.wait(timeout=60) == 70, point
+        proc = start_at(standin, tmp_path, None)
+        bot_process.append(proc)
+        await standin.wait_for(lambda n=done + 1: reveals() >= n, timeout=30,
+                               what=f"the seed revealed after {point}")
+        await standin.idle(quiet=1.0, timeout=30)
+        assert reveals() == done + 1, point
+    log = (tmp_path / "bot.log").read_text()
+    assert "Traceback" not in log, log[-3000:]

@@ -182,7 +182,9 @@ async def test_an_action_committed_here_is_written_claimed_by_this_worker(
     assert player is not None
     res = await uc.resign_match(mv.id, player.id)
     assert res.ok, res
-    assert await uc.delivery.claim_deliveries("elsewhere", chat_key=GROUP) == []
+    # (the end's new place, the seed revealed in the group, is the new worker's)
+    assert [w.place for w in await uc.delivery.claim_deliveries("elsewhere", chat_key=GROUP)] == [
+        "note:-100:reveal"]
     assert theirs.id == work.id
 
 

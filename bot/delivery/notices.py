@@ -1,0 +1,277 @@
+"""Notices: the messages about a match that are not its boards (the dice seed revealed at its
+end, a match lost on time, the review; an expired challenge's card), sent by the delivery
+worker from their outbox rows (:mod:`storage.delivery.notices`) with a board's guarantees.
+
+Each text is rendered when it is sent, from the match as the database has it and in the
+reader's language then: storage keeps only what a notice is about (texts and translations are
+the bot's), and what a chat should show stays derivable from the database after any crash. The
+exact text sent is remembered before the send (its outcome may stay unknown: a lost response,
+a crash), so the copy an earlier attempt left can be recognised: once the send succeeds, each
+message id between the chat's last known one and the notice's is probed with an edit carrying
+exactly that text, which Telegram answers "message is not modified" only for that copy; it is
+deleted. The review is computed here too (the engine's work): a crash while it is computed
+leaves the row pending, and the next worker computes it again.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from telegram import Bot
+from telegram import InlineKeyboardMarkup as Markup
+from telegram.error import BadRequest, Forbidden
+
+from bot.delivery.limiter import ChatLimiter
+from bot.delivery.publish import HTML
+from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
+from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
+from bot.state import Portes, mention
+from bot.views.i18n import Tr, tr
+from bot.views.keyboards import url_keyboard
+from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
+from bot.views.review import review_text
+from storage.delivery.notices import (
+    CANCELLED,
+    EXPIRED,
+    MOVED,
+    REVEAL,
+    REVIEW,
+    STRANDED,
+    TIMEOUT,
+)
+from storage.results import MatchView, PlayerView
+from storage.usecases import DeliveryWork
+
+log = logging.getLogger("bot.delivery.notices")
+Look = tuple[str, Markup | None]
+"""A notice's text and buttons."""
+PROBE_SPAN = 20
+"""At most this many message ids below the notice are probed for one earlier copy."""
+
+
+class Notices:
+    """Sends one notice place for the delivery worker (``hold``: renew the claim before a
+    call that changes the chat, raising :class:`Stale` when it was taken over)."""
+
+    def __init__(self, portes: Portes, bot: Bot,
+                 hold: Callable[[DeliveryWork], Awaitable[None]]) -> None:
+        self.p = portes
+        self.bot = bot
+        self.hold = hold
+
+    async def deliver(self, work: DeliveryWork, mv: MatchView) -> None:
+        """Send the notice unless it was sent already; then look for earlier copies. An
+        expired challenge's card is edited instead (an edit made twice changes nothing)."""
+        assert work.notice is not None
+        if work.notice["kind"] == EXPIRED:
+            await self._expire_card(work, mv)
+            return
+        if work.shown < work.version:
+            look = await self.render(work, mv)
+            if look is None:
+                return  # nothing to say (no review of a match without turns, no engine here)
+            probes, own = await self._send(work, mv, *look)
+            if work.notice["kind"] == STRANDED:
+                await group_told(self.p, self.bot, mv)
+        else:
+            probes, own = list(work.probes), int(work.notice.get("message_id") or 0)
+        await self._probe(work, probes, own)
+
+    async def render(self, work: DeliveryWork, mv: MatchView) -> Look | None:
+        """The notice's text and buttons, as the match is now, in its reader's language."""
+        kind = work.notice["kind"] if work.notice else None
+        t = self._reader(work, mv)
+        if kind == STRANDED:
+            return await self._stranded(work, mv)
+        text: str | None = None
+        if kind == REVEAL:
+            text = await self._reveal(t, mv)
+        elif kind == TIMEOUT:
+            text = self._timeout(t, mv)
+        elif kind == REVIEW:
+            text = await self._review(work, t)
+        elif kind == MOVED:
+            text = t._("The bot was removed from the group of match #{id}. The match goes on "
+                       "here, in private: your board follows (/games brings it back, /resign "
+                       "ends the match).", id=mv.id)
+        elif kind == CANCELLED:
+            text = t._("Match #{id} is cancelled: the bot cannot post in its group any more, "
+                       "and {players} never started the bot, so no board can reach them. It "
+                       "counts for nobody.", id=mv.id, players=", ".join(
+                           html.escape(p.display_name) for p in self._unreached(work, mv)))
+        else:
+            log.warning("notice %s of match %s: unknown kind %r", work.place, mv.id, kind)
+        return None if text is None else (text, None)
+
+    @staticmethod
+    def _unreached(work: DeliveryWork, mv: MatchView) -> list[PlayerView]:
+        seats = (work.notice or {}).get("unreached") or []
+        return [p for s in seats if (p := mv.seats[int(s)].player) is not None]
+
+    async def _stranded(self, work: DeliveryWork, mv: MatchView) -> Look:
+        """The group of a match moved out of it: who never started the bot is asked to, with
+        a button that starts it and brings their board."""
+        assert work.chat_id is not None
+        t = tr(await self.p.lang_for_chat(work.chat_id, None))
+        link = self.p.link(f"m{mv.id}")
+        text = t._("⚠️ Match #{id} cannot be played in this group any more: the bot cannot "
+                   "post its board here. It goes on in private chats. {players}: start the "
+                   "bot with the button below to get your board.", id=mv.id,
+                   players=", ".join(mention(p) for p in self._unreached(work, mv)))
+        return text, url_keyboard("▶ " + t._("Start the bot"), link)
+
+    def _reader(self, work: DeliveryWork, mv: MatchView) -> Tr:
+        if work.for_seat is None:
+            return self.p.t_match_chat(mv)
+        return self.p.t_user(mv.seats[work.for_seat].player)
+
+    async def _reveal(self, t: Tr, mv: MatchView) -> str | None:
+        """The dice seed revealed: how to verify it, in a command and in plain words with a
+        link, and every roll of the match (see :mod:`bot.views.reveal`)."""
+        fair = await self.p.uc.fairness(mv.id)
+        if fair is None or fair.seed_hex is None:
+            return None
+        record = await self.p.uc.match_record(mv.id)
+        rolls_after = rolls_after_opening(record) if record is not None else None
+        cafe = winner_rolls(record) if record is not None else []
+        help_url = self.p.settings.dice_help_url or self.p.link("dice")
+        return reveal_text(t, fair, help_url, rolls_after, cafe)
+
+    @staticmethod
+    def _timeout(t: Tr, mv: MatchView) -> str:
+        winner = mv.state.winner
+        loser = 1 - winner if winner is not None else mv.state.turn
+        who = mv.seats[loser].player
+        name = who.display_name if who else t._("Computer")
+        return t._("Match #{id} ended: {player} did not move in time and loses the match.",
+                   id=mv.id, player=html.escape(name))
+
+    async def _review(self, work: DeliveryWork, t: Tr) -> str | None:
+        computer = self.p.computer
+        if computer is None or not computer.engine:
+            return None  # reviews are GNU Backgammon's judgement
+        found = await computer.review(work.match_id)
+        if found is None:
+            return None
+        final, review = found
+        return review_text(t, final, review)
+
+    async def _expire_card(self, work: DeliveryWork, mv: MatchView) -> None:
+        """The card of a challenge nobody accepted in time says it expired, in its author's
+        language."""
+        assert work.notice is not None
+        text = self.p.t_user(mv.seats[0].player)._("This challenge has expired.")
+        await self.hold(work)
+        try:
+            if work.inline_message_id is not None:
+                await self.bot.edit_message_text(text, inline_message_id=work.inline_message_id)
+            else:
+                await self.bot.edit_message_text(text, chat_id=work.chat_id,
+                                                 message_id=work.notice["card"])
+        except BadRequest as exc:
+            if not (not_modified(exc) or gone(exc)):
+                raise
+        except Forbidden as exc:
+            raise Unreachable(exc.message) from exc
+
+    async def _send(self, work: DeliveryWork, mv: MatchView, text: str,
+                    markup: Markup | None) -> tuple[list[dict[str, Any]], int]:
+        chat_id = work.chat_id
+        assert chat_id is not None
+        uc = self.p.uc
+        token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption=text,
+                                      markup=markup.to_dict() if markup else None)
+        if token is None:
+            raise Stale
+        self.p.faults.reached("notice-sending")
+        thread = mv.place.thread_id if work.for_seat is None else None
+        try:
+            sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
+                                               message_thread_id=thread, reply_markup=markup,
+                                               disable_web_page_preview=True)
+        except Forbidden as exc:
+            await self._cannot_send(work, mv, exc.message)
+            raise Unreachable(exc.message) from exc
+        except BadRequest as exc:
+            if "chat not found" in exc.message.lower():
+                await self._cannot_send(work, mv, exc.message)
+                raise Unreachable(exc.message) from exc
+            raise
+        self.p.faults.reached("notice-sent")
+        recorded = await uc.delivery.record_notice_sent(work.id, token, claim=work.claim,
+                                               message_id=sent.message_id)
+        if recorded is None:  # the send outlived the lease: the place's claimant sends its own
+            await self._delete(chat_id, sent.message_id)
+            await uc.delivery.drop_probes(work.id, [token])
+            raise Stale
+        self.p.faults.reached("notice-recorded")
+        return recorded
+
+    async def _cannot_send(self, work: DeliveryWork, mv: MatchView, why: str) -> None:
+        """A player's private chat refused the notice: they blocked the bot (handled as such,
+        see :mod:`bot.delivery.reach`), or never started it. A group that cannot be asked to
+        start the bot: the match no board can reach is cancelled."""
+        if work.for_seat is None:
+            if work.notice is not None and work.notice["kind"] == STRANDED:
+                await cancel_unreached(self.p, self.bot, mv)
+            return
+        player = mv.seats[work.for_seat].player
+        if player is None:
+            return
+        if blocked_us(why):
+            await player_blocked(self.p, self.bot, player.id)
+        else:
+            await self.p.uc.set_can_message(player.id, False)
+
+    async def _probe(self, work: DeliveryWork, probes: list[dict[str, Any]], own: int) -> None:
+        """Look, below the notice (message id ``own``), for the copies of sends whose outcome
+        was unknown, and delete them."""
+        chat_id = work.chat_id
+        if not probes or chat_id is None or not own:
+            return
+        await self.hold(work)
+        # the bot's own messages that are no copy (boards, answers this process got back)
+        # are left alone: an edit with the notice's text would change them
+        known = await self.p.uc.delivery.known_message_ids(chat_id)
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):
+            known |= limiter.posted_in(chat_id)
+        found: list[str] = []
+        for probe in probes:
+            markup = (Markup.de_json(probe["markup"], self.bot) if probe.get("markup")
+                      else None)
+            for message_id in range(max(int(probe["after"]) + 1, own - PROBE_SPAN), own):
+                if message_id in known:
+                    continue
+                if await self._is_copy(chat_id, message_id, str(probe["caption"]), markup):
+                    log.info("an earlier copy of %s found in %s: %s", work.place, chat_id,
+                             message_id)
+                    await self._delete(chat_id, message_id)
+                    found.append(str(probe["token"]))
+                    break
+        if found:
+            await self.p.uc.delivery.drop_probes(work.id, found)
+
+    async def _is_copy(self, chat_id: int, message_id: int, text: str,
+                       markup: Markup | None) -> bool:
+        """An edit carrying exactly the notice's text is "not modified" only on a copy of it;
+        a user's message "can't be edited", a missing one is "not found", a board has "no
+        text": all left alone."""
+        try:
+            await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                             parse_mode=HTML, reply_markup=markup,
+                                             disable_web_page_preview=True)
+        except BadRequest as exc:
+            return not_modified(exc)
+        log.warning("probing %s in %s changed a message of the bot to a notice; deleting it",
+                    message_id, chat_id)
+        return True
+
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except BadRequest:
+            log.info("could not delete message %s in %s (older than 48 h?)", message_id, chat_id)
