@@ -35,7 +35,8 @@ async def test_the_end_of_a_match_writes_its_notices_once(uc: UseCases, db: Data
     # and a notice is recorded as sent once, by the claim that holds it
     works = [w for w in await uc.delivery.claim_deliveries("w", chat_key="-100") if w.notice]
     [reveal] = works
-    token = await uc.delivery.mark_sending(reveal.id, claim=reveal.claim, caption="seed", markup=None)
+    token = await uc.delivery.mark_sending(reveal.id, claim=reveal.claim, caption="seed",
+                                           markup=None)
     assert token is not None
     assert await uc.delivery.record_notice_sent(reveal.id, token, claim=reveal.claim + 1,
                                        message_id=9) is None
