@@ -70,7 +70,7 @@ async def test_a_forced_play_is_noted_under_its_own_line_and_the_result_after_th
     gnubg = re.compile(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}")
     assert not any(gnubg.search(caption) for caption in captions)
     cmd = alice.send(group, "/review 1")
-    said = await group.wait_for_bot_message(after=cmd, timeout=60)
+    said = await group.wait_for_answer(cmd, timeout=60)  # not the seed revealed meanwhile
     [link] = [b.url for row in said.buttons for b in row]  # the review is hers, in private
     opened = alice.follow(link or "")
     review = await alice.private.wait_for_bot_message(
