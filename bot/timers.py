@@ -69,6 +69,7 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
         # its card is edited by the delivery worker, from the outbox row the expiry wrote
         key = (f"inline:{c.card_inline_message_id}" if c.card_inline_message_id
                else str(c.card_chat_id))
+        p.faults.reached("committed")
         if p.delivery is not None:
             p.delivery.kick(key)
         return

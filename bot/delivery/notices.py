@@ -165,6 +165,7 @@ class Notices:
         assert work.notice is not None
         text = self.p.t_user(mv.seats[0].player)._("This challenge has expired.")
         await self.hold(work)
+        self.p.faults.reached(f"notice-sending:{EXPIRED}")
         try:
             if work.inline_message_id is not None:
                 await self.bot.edit_message_text(text, inline_message_id=work.inline_message_id)
@@ -176,6 +177,7 @@ class Notices:
                 raise
         except Forbidden as exc:
             raise Unreachable(exc.message) from exc
+        self.p.faults.reached(f"notice-sent:{EXPIRED}")
 
     async def _send(self, work: DeliveryWork, mv: MatchView, text: str,
                     markup: Markup | None) -> tuple[list[dict[str, Any]], int]:
@@ -186,7 +188,8 @@ class Notices:
                                       markup=markup.to_dict() if markup else None)
         if token is None:
             raise Stale
-        self.p.faults.reached("notice-sending")
+        kind = (work.notice or {}).get("kind")
+        self.p.faults.reached(f"notice-sending:{kind}")
         thread = mv.place.thread_id if work.for_seat is None else None
         try:
             sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
@@ -200,14 +203,14 @@ class Notices:
                 await self._cannot_send(work, mv, exc.message)
                 raise Unreachable(exc.message) from exc
             raise
-        self.p.faults.reached("notice-sent")
+        self.p.faults.reached(f"notice-sent:{kind}")
         recorded = await uc.delivery.record_notice_sent(work.id, token, claim=work.claim,
                                                message_id=sent.message_id)
         if recorded is None:  # the send outlived the lease: the place's claimant sends its own
             await self._delete(chat_id, sent.message_id)
             await uc.delivery.drop_probes(work.id, [token])
             raise Stale
-        self.p.faults.reached("notice-recorded")
+        self.p.faults.reached(f"notice-recorded:{kind}")
         return recorded
 
     async def _cannot_send(self, work: DeliveryWork, mv: MatchView, why: str) -> None:

@@ -45,6 +45,7 @@ async def left_group(p: Portes, bot: Bot, chat_id: int) -> None:
     :func:`cancel_unreached`)."""
     old_boards = await p.uc.live_boards_in(chat_id)
     moved = await p.uc.move_to_private(chat_id)
+    p.faults.reached("committed")
     pub = Publisher(p, bot)
     for board in old_boards:  # their buttons are stale: gone, where the group still lets us
         if any(board.match_id == mv.id for mv in moved):

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select, text, update
 
-from standin import StandIn
+from standin import Chat, StandIn
 from standin.crashing import command
 from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
@@ -325,5 +325,88 @@ async def test_killed_at_each_step_of_a_matchs_end_the_seed_is_revealed_once(
                                what=f"the seed revealed after {point}")
         await standin.idle(quiet=1.0, timeout=30)
         assert reveals() == done + 1, point
+    log = (tmp_path / "bot.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
+
+
+NOTICE_POINTS = ("committed", "notice-sending", "notice-sent")
+"""The steps between a notice's commit and its send (its kind named, see :mod:`bot.faults`)."""
+NOTICE_MARKS = {"timeout": "did not move in time", "review": "Review of match #",
+                "moved": "was removed from the group of match #"}
+
+
+def told(chat: Chat, kind: str) -> int:
+    """The notices of ``kind`` the bot's messages in ``chat`` tell."""
+    return sum(1 for m in chat.bot_messages()
+               if m.photo_bytes is None and NOTICE_MARKS[kind] in m.content)
+
+
+def due_now(url: str, kind: str) -> None:
+    """The bot is down: its timers of ``kind`` fall due (their time moved 8 days back; the
+    heartbeats stay, so the restarted bot counts no downtime)."""
+    db = Database.from_url(url)
+    with db.sessions.begin() as session:
+        for timer in session.scalars(select(TimerRow).where(TimerRow.kind == kind,
+                                                            TimerRow.fired_at.is_(None))):
+            timer.due_at -= timedelta(days=8)
+    db.engine.dispose()
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("kind", ["timeout", "expired", "review", "moved"])
+async def test_killed_between_a_notices_commit_and_its_send_it_arrives_once(
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]], kind: str
+) -> None:
+    """Each notice kind, at each step from the commit of what causes it to its send: the
+    process ends itself there, and the restarted one sends it, once."""
+    from standin.players import start_the_bot
+
+    url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    proc = start_at(standin, tmp_path, None)
+    bot_process.append(proc)
+    await start_the_bot(alice, bob)
+    chats = [u.private for u in (alice, bob)]
+    for n, point in enumerate(NOTICE_POINTS, start=1):
+        step = point if point == "committed" else f"{point}:{kind}"
+        # a new group each time: the last match's final board (Rematch, Review) stays there
+        group = standin.group(f"Kafeneio {n}", alice, bob)
+        cmd = alice.send(group, "/new")
+        card = await group.wait_for_answer(cmd, timeout=30)
+        await alice.tap(card, "3 points")
+        await standin.wait_for(lambda c=card: "SHA-256" in (c.refresh().text or ""))
+        if kind != "expired":
+            await bob.tap(card.refresh(), "🎲 Accept")
+            board = await standin.wait_for(lambda g=group: live_board(g), what="the board")
+        if kind == "review":  # GNU Backgammon reviews a match with a turn played
+            await play_turn(standin, alice if board.mentions(alice) else bob, group)
+            cmd = alice.send(group, "/resign")
+            menu = await group.wait_for_answer(cmd, timeout=30)
+        await standin.idle()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        if kind in ("timeout", "expired"):
+            due_now(url, "timeout" if kind == "timeout" else "challenge_expiry")
+        # the step: this process ends itself there, the way a killed host would
+        proc = start_at(standin, tmp_path, step)
+        bot_process.append(proc)
+        if kind == "review":
+            alice.tap(menu, "🏳 Resign the match")
+        elif kind == "moved":
+            alice.remove_bot(group)
+        assert proc.wait(timeout=60) == 70, step
+        proc = start_at(standin, tmp_path, None)
+        bot_process.append(proc)
+        if kind == "expired":
+            await standin.wait_for(lambda c=card: c.refresh().text == "This challenge has "
+                                   "expired.", timeout=30, what=f"the card expired after {step}")
+            await standin.idle(quiet=1.0, timeout=30)
+            assert [m.message_id for m in group.bot_messages()] == [card.message_id], step
+            continue
+        await standin.wait_for(lambda n=n: all(told(c, kind) >= n for c in chats), timeout=90,
+                               what=f"the {kind} after {step}")
+        await standin.idle(quiet=1.0, timeout=30)
+        assert [told(c, kind) for c in chats] == [n, n], step
     log = (tmp_path / "bot.log").read_text()
     assert "Traceback" not in log, log[-3000:]
