@@ -80,6 +80,22 @@ class Notices:
             probes, own = list(work.probes), int(work.notice.get("message_id") or 0)
         await self._probe(work, probes, own)
 
+    async def deliver_closed(self, work: DeliveryWork) -> None:
+        """A match whose record cannot be read was closed: the other player is told, from
+        the players alone (the match cannot be drawn)."""
+        assert work.notice is not None and work.chat_id is not None
+        if work.shown < work.version:
+            reader = await self.p.uc.get_player(work.chat_id)  # a private chat: its player
+            closer = await self.p.uc.get_player(int(work.notice["by"]))
+            t = self.p.t_user(reader)
+            text = t._("{player} closed match #{id}: its record could not be read. It counts "
+                       "for nobody.", player=html.escape(closer.display_name if closer else "?"),
+                       id=work.match_id)
+            probes, own = await self._send(work, None, text, None)
+        else:
+            probes, own = list(work.probes), int(work.notice.get("message_id") or 0)
+        await self._probe(work, probes, own)
+
     async def render(self, work: DeliveryWork, mv: MatchView) -> Look | None:
         """The notice's text and buttons, as the match is now, in its reader's language."""
         kind = work.notice["kind"] if work.notice else None
@@ -179,7 +195,7 @@ class Notices:
             raise Unreachable(exc.message) from exc
         self.p.faults.reached(f"notice-sent:{EXPIRED}")
 
-    async def _send(self, work: DeliveryWork, mv: MatchView, text: str,
+    async def _send(self, work: DeliveryWork, mv: MatchView | None, text: str,
                     markup: Markup | None) -> tuple[list[dict[str, Any]], int]:
         chat_id = work.chat_id
         assert chat_id is not None
@@ -190,7 +206,7 @@ class Notices:
             raise Stale
         kind = (work.notice or {}).get("kind")
         self.p.faults.reached(f"notice-sending:{kind}")
-        thread = mv.place.thread_id if work.for_seat is None else None
+        thread = mv.place.thread_id if work.for_seat is None and mv is not None else None
         try:
             sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
                                                message_thread_id=thread, reply_markup=markup,
@@ -213,21 +229,21 @@ class Notices:
         self.p.faults.reached(f"notice-recorded:{kind}")
         return recorded
 
-    async def _cannot_send(self, work: DeliveryWork, mv: MatchView, why: str) -> None:
+    async def _cannot_send(self, work: DeliveryWork, mv: MatchView | None, why: str) -> None:
         """A player's private chat refused the notice: they blocked the bot (handled as such,
         see :mod:`bot.delivery.reach`), or never started it. A group that cannot be asked to
         start the bot: the match no board can reach is cancelled."""
         if work.for_seat is None:
-            if work.notice is not None and work.notice["kind"] == STRANDED:
+            if mv is not None and work.notice is not None and work.notice["kind"] == STRANDED:
                 await cancel_unreached(self.p, self.bot, mv)
             return
-        player = mv.seats[work.for_seat].player
-        if player is None:
+        player_id = work.chat_id  # a reader's notice goes to their private chat
+        if player_id is None:
             return
         if blocked_us(why):
-            await player_blocked(self.p, self.bot, player.id)
+            await player_blocked(self.p, self.bot, player_id)
         else:
-            await self.p.uc.set_can_message(player.id, False)
+            await self.p.uc.set_can_message(player_id, False)
 
     async def _probe(self, work: DeliveryWork, probes: list[dict[str, Any]], own: int) -> None:
         """Look, below the notice (message id ``own``), for the copies of sends whose outcome

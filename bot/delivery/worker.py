@@ -43,6 +43,7 @@ from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
 from bot.views.board_image import Look, draw_board_async
 from rules.match import Phase
+from storage.delivery.notices import CLOSED
 from storage.results import BoardMessageView, LoggedTurn, MatchView
 from storage.usecases import DeliveryWork
 
@@ -194,6 +195,12 @@ class Delivery:
         try:
             self.p.faults.reached("claimed")
             mv = await self._latest(work)
+            if mv is None and work.notice is not None and work.notice["kind"] == CLOSED:
+                await self.notices.deliver_closed(work)  # a match that cannot be read
+                if await uc.delivery.complete_delivery(work.id, claim=work.claim,
+                                                       version=work.version):
+                    self.later(2.0, key)  # an earlier copy still looked for
+                return
             if mv is None:
                 await uc.delivery.give_up_delivery(work.id, claim=work.claim, error="no such match")
                 return

@@ -321,11 +321,8 @@ async def on_close_unreadable(update: Update, context: Ctx, cb: Callback) -> Non
     if msg is not None:
         await quietly(msg.edit_text(text))
     other = closed.opponent
-    if other is not None and other.can_message:
-        ot = p.t_user(other)
-        await quietly(context.bot.send_message(other.id, ot._(
-            "{player} closed match #{id}: its record could not be read. It counts for nobody.",
-            player=q.from_user.full_name, id=closed.id)))
+    if other is not None and p.delivery is not None:  # told by a notice the close wrote
+        p.delivery.kick(str(other.id))
 
 
 async def on_show(update: Update, context: Ctx, cb: Callback) -> None:

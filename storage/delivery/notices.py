@@ -45,6 +45,9 @@ MOVED, STRANDED, CANCELLED = "moved", "stranded", "cancelled"
 there): each player who started the bot is told (``moved``); when one never did, the group
 is asked first to start it (``stranded``), and if the group cannot be told either the match
 is cancelled and the others are told why (``cancelled``)."""
+CLOSED = "closed"
+"""A match whose stored state cannot be read was closed by one player (``by``): the other is
+told. Its match cannot be drawn, so this notice is rendered from the players alone."""
 REVIEWED = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
 """The matches that have a review: finished, or lost on time."""
 

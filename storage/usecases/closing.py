@@ -8,7 +8,14 @@ from __future__ import annotations
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from storage.delivery.notices import CANCELLED, MOVED, STRANDED, notice_rows, reach_of
+from storage.delivery.notices import (
+    CANCELLED,
+    CLOSED,
+    MOVED,
+    STRANDED,
+    notice_rows,
+    reach_of,
+)
 from storage.models import BoardMessageRow, DeliveryRow, MatchRow
 from storage.results import ActionResult, MatchStatus, MatchSummary, MatchView, Outcome
 from storage.usecases.kernel import Feature, log, off_loop
@@ -31,7 +38,9 @@ class ClosingCases(Feature):
     ) -> MatchSummary | ActionResult:
         """A player closes their active match whose stored state cannot be read: it becomes
         ``cancelled`` (reason ``unreadable``), counted as won or lost by nobody, and its timers
-        go. Returns the closed match's line seen from this player (with the opponent to tell),
+        go; the opponent who started the bot is told (a notice, see
+        :mod:`storage.delivery.notices`). Returns the closed match's line seen from this
+        player (with the opponent, whose chat to kick),
         or why not (NOT_FOUND, REFUSED ``not_a_player`` / ``game_over`` / ``readable``, STALE)."""
         k = self.kernel
         with k.db.write_lock(), k.sessions() as session:
@@ -59,10 +68,13 @@ class ClosingCases(Feature):
                 session.rollback()
                 return ActionResult(Outcome.STALE, code="stale", message=STALE_MESSAGE)
             session.execute(DELETE_PENDING_TIMERS, {"b_id": match_id})
+            seat = 0 if row.player0_id == user_id else 1
+            reached, _unreached = reach_of(session, row)
+            notice_rows(session, k, match_id, [(pid, CLOSED, other, {"by": user_id})
+                                               for other, pid in reached if other != seat])
             session.commit()
             session.refresh(row)
             log.warning("match %s closed as unreadable by player %s", match_id, user_id)
-            seat = 0 if row.player0_id == user_id else 1
             return summaries(k, session, [row], lambda _r: seat)[0]
 
     @off_loop

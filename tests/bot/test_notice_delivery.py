@@ -9,12 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from bot.delivery.worker import backoff
 from standin import Chat, StandIn, User
 from standin.players import live_board, play_turn, start_group_match, start_the_bot
-from storage.models import DeliveryRow
+from storage.models import DeliveryRow, MatchRow
 from tests.bot.conftest import Running
 from tests.bot.helpers.retries import retries_come_due
 from tests.clocks import Wall
@@ -236,3 +236,34 @@ async def test_a_seed_still_to_reveal_follows_its_group_to_the_supergroup(
                            what="the seed revealed in the supergroup")
     await standin.idle(quiet=0.3)
     assert copies(supergroup, MARKS["reveal"]) == 1 and copies(group, MARKS["reveal"]) == 0
+
+
+@pytest.mark.parametrize("fault", ["502", "lost"])
+async def test_the_opponent_of_a_match_closed_unread_is_told_once(
+    standin: StandIn, make_bot: Any, fault: str
+) -> None:
+    """A match whose record cannot be read, closed by one player: the other is told by a
+    notice rendered from the players alone (the match cannot be drawn)."""
+    wall = Wall()
+    bot = await make_bot(wall=wall)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(alice, bob)
+    group = standin.group("Kafeneio", alice, bob)
+    await start_group_match(standin, alice, bob, group)
+    await standin.idle()
+    with bot.uc.kernel.sessions.begin() as session:
+        session.execute(update(MatchRow).values(state="damaged"))
+    cmd = bob.send(bob.private, "/games")
+    games = await bob.private.wait_for_bot_message(after=cmd)
+    standin.inject_error("sendMessage", 502, chat_id=alice.private.id, description="Bad Gateway",
+                         times=2 if fault == "502" else 1, applied=fault == "lost")
+    mark = "Bob closed match #1: its record could not be read"
+    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
+        await bob.tap(games, "✖ Close #1: it cannot be read")
+        await standin.wait_for(lambda: copies(alice.private, mark) >= 1, timeout=30,
+                               what="Alice told")
+        await standin.idle(quiet=0.3)
+    assert copies(alice.private, mark) == 1
+    assert "It counts for nobody" in games.refresh().text
+    assert jumps and jumps[0] == backoff(0), jumps
