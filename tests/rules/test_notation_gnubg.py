@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from oracles.gnubg_bridge import gnubg_texts, notation_mismatches
-from rules.portes import notation
 from rules.common.errors import IllegalPlay, InvalidNotation, PlayTooLong, UnreadablePlay
+from rules.portes import notation
 from rules.portes.notation import MAX_PLAY_TEXT, looks_like_play, parse_play
 from rules.position import ALL_ROLLS, Position, legal_plays
 from rules.selfplay import selfplay_positions
