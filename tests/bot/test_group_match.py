@@ -67,8 +67,10 @@ async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any
     await standin.idle()
     assert "🔁 Rematch" in board.button_texts
     assert board.caption.count("wins the match") == 1
-    texts = [m.content for m in group.bot_messages()]
-    assert any("dice seed" in t and "python -m rules.common.fairdice" in t for t in texts)
+    # the seed revealed: a notice the delivery worker sends after the final board
+    await standin.wait_for(lambda: any(
+        "dice seed" in m.content and "python -m rules.common.fairdice" in m.content
+        for m in group.bot_messages()), what="the seed revealed")
     # one live board per match in the chat
     assert len([m for m in group.bot_messages() if m.photo_bytes is not None]) == 1
     record = await bot.uc.match_record(1)

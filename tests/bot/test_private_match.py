@@ -47,8 +47,10 @@ async def test_full_three_point_match_in_private_chats(standin: StandIn, make_bo
         final = live_board(user.private)
         assert final is not None
         assert "wins the match" in final.caption or "κερδίζει τον αγώνα" in final.caption
-        texts = [m.content for m in user.private.bot_messages()]
-        assert any("python -m rules.common.fairdice" in t for t in texts)
+        chat = user.private  # the seed revealed: a notice sent after the final board
+        await standin.wait_for(lambda c=chat: any(  # type: ignore[misc]
+            "python -m rules.common.fairdice" in m.content for m in c.bot_messages()),
+            what="the seed revealed")
         # only one live board per player
         assert len([m for m in user.private.bot_messages() if m.photo_bytes]) == 1
     record = await bot.uc.match_record(1)
