@@ -5,6 +5,8 @@ match is cancelled: it counts for nobody)."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
@@ -55,19 +57,8 @@ class ClosingCases(Feature):
                 return refused("readable", "This match can be read: play, resign or cancel it.")
             if version is not None and row.version != version:
                 return ActionResult(Outcome.STALE, code="stale", message=STALE_MESSAGE)
-            now = k.clock()
-            closed = session.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id, MatchRow.version == row.version)
-                .values(status=MatchStatus.CANCELLED.value, end_reason=UNREADABLE,
-                        version=row.version + 1, to_act=None, turn_deadline=None,
-                        finished_at=now, updated_at=now)
-                .execution_options(synchronize_session=False)
-            )
-            if closed.rowcount != 1:  # type: ignore[attr-defined]
-                session.rollback()
+            if not cancel(session, row, UNREADABLE, k.clock()):
                 return ActionResult(Outcome.STALE, code="stale", message=STALE_MESSAGE)
-            session.execute(DELETE_PENDING_TIMERS, {"b_id": match_id})
             seat = 0 if row.player0_id == user_id else 1
             reached, _unreached = reach_of(session, row)
             notice_rows(session, k, match_id, [(pid, CLOSED, other, {"by": user_id})
@@ -88,19 +79,8 @@ class ClosingCases(Feature):
             row = session.get(MatchRow, match_id)
             if row is None or row.status != MatchStatus.ACTIVE:
                 return None
-            now = k.clock()
-            closed = session.execute(
-                update(MatchRow)
-                .where(MatchRow.id == match_id, MatchRow.version == row.version)
-                .values(status=MatchStatus.CANCELLED.value, end_reason=UNREACHABLE,
-                        version=row.version + 1, to_act=None, turn_deadline=None,
-                        finished_at=now, updated_at=now)
-                .execution_options(synchronize_session=False)
-            )
-            if closed.rowcount != 1:  # type: ignore[attr-defined]
-                session.rollback()
+            if not cancel(session, row, UNREACHABLE, k.clock()):
                 return None
-            session.execute(DELETE_PENDING_TIMERS, {"b_id": match_id})
             reached, unreached = reach_of(session, row)
             notice_rows(session, k, match_id, [(pid, CANCELLED, seat, {"unreached": unreached})
                                                for seat, pid in reached])
@@ -171,3 +151,21 @@ class ClosingCases(Feature):
             )
         self._tell_moved(session, match_id, chat_id)
         return True
+
+
+def cancel(session: Session, row: MatchRow, reason: str, now: datetime) -> bool:
+    """Cancel an active match for ``reason`` (won or lost by nobody, its timers gone), if it
+    is still at the version read; ``False`` (rolled back): another write came first."""
+    closed = session.execute(
+        update(MatchRow)
+        .where(MatchRow.id == row.id, MatchRow.version == row.version)
+        .values(status=MatchStatus.CANCELLED.value, end_reason=reason,
+                version=row.version + 1, to_act=None, turn_deadline=None,
+                finished_at=now, updated_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if closed.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        return False
+    session.execute(DELETE_PENDING_TIMERS, {"b_id": row.id})
+    return True
