@@ -1,4 +1,4 @@
-"""The statistics the strength benchmarks share (bench/strength.py, bench/tavli_strength.py):
+"""The statistics the strength benchmarks share (bench/strength.py, bench/steps_strength.py):
 a proportion's Wilson interval and a percentile of think times."""
 
 from __future__ import annotations

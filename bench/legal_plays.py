@@ -81,11 +81,11 @@ for game in ("plakoto", "fevga", "nardy"):
     t0 = time.perf_counter()
     legal_plays(position, (6, 5))
     words.append(f"first_us[{game}]={(time.perf_counter() - t0) * 1e6:.0f}")
-from computer import tavli_player
+from computer import steps_player
 for game in ("plakoto", "fevga", "nardy"):
     position = start_position(game)
     t0 = time.perf_counter()
-    tavli_player("medium").choose_play(position, (6, 5))
+    steps_player("medium").choose_play(position, (6, 5))
     words.append(f"first_medium_ms[{game}]={(time.perf_counter() - t0) * 1000:.1f}")
 print("legal_plays[cold]: " + " ".join(words))
 """

@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rendering import CLASSIC, HIGH_CONTRAST, render_board
-from rendering.tavli import OPPONENT, SAME_WAY, VIEWER, TableView, points_of, render_table
+from rendering.table import OPPONENT, SAME_WAY, VIEWER, TableView, points_of, render_table
 from rules.position import Move, Position, parse_fixture
 
 MIDGAME = parse_fixture("x 24:1 22:1 13:4 8:2 6:3 5:2; o 2:12 6:1 13:1 bar:1")

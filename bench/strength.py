@@ -6,7 +6,7 @@
     python bench/strength.py --tavli --games 200 --jobs 2     # Plakoto, Fevga and Long Nardy
     python bench/strength.py --tavli fevga,nardy --games 40   # some of them
 
-``--tavli`` plays the other games instead (:mod:`bench.tavli_strength`): for each game, easy
+``--tavli`` plays the other games instead (:mod:`bench.steps_strength`): for each game, easy
 against random, medium against random and medium against easy, with the same seeding, Wilson
 interval and think-time percentiles (p50, p95 and max of medium, whose deadline is 200 ms).
 
@@ -107,7 +107,7 @@ def run_pair(
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if any(a == "--tavli" or a.startswith("--tavli=") for a in args_list):
-        from bench.tavli_strength import main as tavli_main
+        from bench.steps_strength import main as tavli_main
 
         return tavli_main(args_list)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

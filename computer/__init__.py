@@ -20,14 +20,14 @@ from computer.players import (
     playable_levels,
 )
 from computer.review import Decision, MatchReview, PlayerReview, ReviewedPlay, review_match
-from computer.tavli import TavliEasyPlayer
-from computer.tavli_medium import TAVLI_LEVELS, TavliMediumPlayer, tavli_player
+from computer.steps_easy import StepsEasyPlayer
+from computer.steps_medium import STEPS_LEVELS, StepsMediumPlayer, steps_player
 
 __all__ = [
     "BENCH_PLAYERS",
     "LEVELS",
     "MONEY",
-    "TAVLI_LEVELS",
+    "STEPS_LEVELS",
     "ComputerPlayer",
     "Decision",
     "Gnubg0Player",
@@ -40,8 +40,8 @@ __all__ = [
     "RandomPlayer",
     "RankedPlay",
     "ReviewedPlay",
-    "TavliEasyPlayer",
-    "TavliMediumPlayer",
+    "StepsEasyPlayer",
+    "StepsMediumPlayer",
     "TipsPlayer",
     "equity",
     "hint",
@@ -53,5 +53,5 @@ __all__ = [
     "playable_levels",
     "rank_plays",
     "review_match",
-    "tavli_player",
+    "steps_player",
 ]

@@ -4,7 +4,7 @@ plays a turn, and whether an offered resignation is accepted.
 They ask the games' capabilities (:mod:`rules.game`), never a game's name: a kind GNU
 Backgammon describes (``MatchKind.gnubg``) is played by the net players of
 :mod:`computer.players` in the engine's worker process (easy only without gnubg-nn); any other
-kind by :func:`computer.tavli_medium.tavli_player` (easy or medium, no nets needed), in this
+kind by :func:`computer.steps_medium.steps_player` (easy or medium, no nets needed), in this
 process for the step-engine games and in the worker for a rotation's Portes games.
 
 Levels are stored as numbers: 1 easy, 2 medium, 3 strong (:data:`LEVEL_NAMES`).
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from computer.context import MatchContext
 from computer.met import match_equity
 from computer.players import LEVELS, ComputerPlayer, playable_levels
-from computer.tavli_medium import TAVLI_LEVELS, tavli_player
+from computer.steps_medium import STEPS_LEVELS, steps_player
 from rules.game import find_kind, game_of
 from rules.match import Match
 
@@ -47,7 +47,7 @@ def offered_levels(kind: str) -> tuple[int, ...]:
     if find_kind(kind).gnubg:
         playable = playable_levels()
         return tuple(n for n, name in LEVEL_NAMES.items() if name in playable)
-    return tuple(n for n, name in LEVEL_NAMES.items() if name in TAVLI_LEVELS)
+    return tuple(n for n, name in LEVEL_NAMES.items() if name in STEPS_LEVELS)
 
 
 def default_level(kind: str) -> int:
@@ -85,7 +85,7 @@ def mover_for(state: Match, level: int | None, nets: Mapping[int, ComputerPlayer
     by level (1 must be there: the easy one, which needs no nets), ``engine`` whether gnubg-nn
     is installed."""
     if not find_kind(state.game_type).gnubg:
-        player = tavli_player(steps_level(level), state.options)
+        player = steps_player(steps_level(level), state.options)
         return Mover(player, in_worker=game_of(state.position).caps.gnubg)
     if not engine:  # without gnubg-nn every match gets the easy level
         return Mover(nets[1], in_worker=True)

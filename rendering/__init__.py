@@ -1,12 +1,12 @@
 """The board image: ``render_board(position, *, ...) -> bytes`` (see :mod:`rendering.board`),
-and for any tavli game ``render_table(TableView(...)) -> bytes`` (see :mod:`rendering.tavli`).
+and for any tavli game ``render_table(TableView(...)) -> bytes`` (see :mod:`rendering.table`).
 
 Pure Pillow code that knows nothing of Telegram or the database.
 """
 
 from rendering.board import render_board
 from rendering.geometry import Geometry, board_geometry
-from rendering.tavli import (
+from rendering.table import (
     OPPOSITE_WAYS,
     SAME_WAY,
     Course,

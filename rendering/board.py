@@ -55,7 +55,7 @@ from rendering.sprites import (
     ring_sprite,
     triangle_sprite,
 )
-from rendering.tavli_sprites import TITLE_H, title_band
+from rendering.table_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC, Colour, Theme
 from rules.position import BAR, OFF, Move, Position
 

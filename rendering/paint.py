@@ -1,5 +1,5 @@
 """Painting shared by every board (Portes's :mod:`rendering.board`, the other tavli games'
-:mod:`rendering.tavli`): dice, borne-off trays, pip counts, the score panel, and the small
+:mod:`rendering.table`): dice, borne-off trays, pip counts, the score panel, and the small
 helpers that paste sprites and write text.
 
 Each takes what it draws from a :class:`Table`: the few fields both kinds of board have.

@@ -25,7 +25,7 @@ from rules.game import GAMES, KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "storage", "rendering", "computer")
-ENGINES = frozenset({"computer/tavli.py", "computer/tavli_eval.py", "computer/tavli_medium.py",
+ENGINES = frozenset({"computer/steps_easy.py", "computer/steps_eval.py", "computer/steps_medium.py",
                      "computer/steps/easy.py", "computer/steps/evaluation.py",
                      "computer/steps/medium.py"})
 """The step-engine games' computer players: each knows the games it plays."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.views.board_image import drawn_game_name
 from rendering.geometry import WIDTH
-from rendering.tavli_sprites import TITLE_H, title_band
+from rendering.table_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC
 from standin import Chat, Message, StandIn
 from standin.players import board_version, live_board, play_turn, turn_actions

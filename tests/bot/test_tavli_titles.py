@@ -6,7 +6,7 @@ from __future__ import annotations
 from PIL import Image, ImageChops
 
 from rendering.geometry import HEIGHT, WIDTH
-from rendering.tavli_sprites import TITLE_H, title_band
+from rendering.table_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC
 from standin import StandIn
 from standin.players import live_board, next_private_turn, start_group_match

@@ -15,8 +15,8 @@ from computer.decide import (
     resignation_verdict,
 )
 from computer.players import RandomPlayer, playable_levels
-from computer.tavli import TavliEasyPlayer
-from computer.tavli_medium import TavliMediumPlayer
+from computer.steps_easy import StepsEasyPlayer
+from computer.steps_medium import StepsMediumPlayer
 from rules.common.dice import Dice
 from rules.game import find_game
 from rules.match import Match, Phase
@@ -40,10 +40,10 @@ def test_a_kind_without_nets_offers_easy_and_medium_and_starts_medium() -> None:
 def test_the_player_of_a_turn_follows_the_kind_and_the_board() -> None:
     # a Plakoto match: the step-engine player, in this process
     mover = mover_for(playing("plakoto"), 1, NETS, engine=True)
-    assert isinstance(mover.player, TavliEasyPlayer) and not mover.in_worker
+    assert isinstance(mover.player, StepsEasyPlayer) and not mover.in_worker
     # a tavli match on its Portes game: the same kind of player, in the engine's worker
     mover = mover_for(playing("tavli"), 2, NETS, engine=True)
-    assert isinstance(mover.player, TavliMediumPlayer) and mover.in_worker
+    assert isinstance(mover.player, StepsMediumPlayer) and mover.in_worker
     # a Portes match: the net player of its level, the easy one without gnubg-nn
     assert mover_for(playing("portes"), 3, NETS, engine=True).player is NETS[3]
     assert mover_for(playing("portes"), 3, NETS, engine=False).player is NETS[1]

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from computer.players import ComputerPlayer
-from computer.tavli import TavliEasyPlayer
-from computer.tavli_medium import TavliMediumPlayer, tavli_player
+from computer.steps_easy import StepsEasyPlayer
+from computer.steps_medium import StepsMediumPlayer, steps_player
 from rules.games import game_outcome, legal_plays, start_position
 from rules.position import Position
 from rules.selfplay import steps_selfplay_positions
@@ -36,7 +36,7 @@ CRAFTED = [
 
 @pytest.mark.parametrize("variant", GAMES)
 def test_the_medium_player_always_chooses_a_legal_play(variant: Variant) -> None:
-    player = TavliMediumPlayer(plies=2, seed=3)
+    player = StepsMediumPlayer(plies=2, seed=3)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(2)
     for position in steps_selfplay_positions(variant, 40, seed=9):
@@ -47,7 +47,7 @@ def test_the_medium_player_always_chooses_a_legal_play(variant: Variant) -> None
 @pytest.mark.parametrize(("variant", "fixture"), CRAFTED)
 def test_the_medium_player_is_legal_in_crafted_positions(variant: Variant, fixture: str) -> None:
     position = parse_steps(variant, fixture)
-    for player in (TavliMediumPlayer(), TavliMediumPlayer(plies=2)):
+    for player in (StepsMediumPlayer(), StepsMediumPlayer(plies=2)):
         for dice in ((6, 6), (6, 5), (4, 4), (3, 1), (2, 1), (1, 1)):
             assert player.choose_play(position, dice) in legal_plays(position, dice)
 
@@ -56,16 +56,16 @@ def test_the_medium_player_plays_by_the_matchs_options() -> None:
     fixture = "x 24:9 21:1 20:1 18:1 17:1 16:1 15:1; o 24:15"
     position = parse_steps(Variant.FEVGA, fixture)
     options = RuleOptions(fevga=FevgaOptions(fevga_prime="nardy"))
-    player = tavli_player("medium", options)
+    player = steps_player("medium", options)
     assert player.choose_play(position, (5, 1)) in legal_plays(position, (5, 1), options)
 
 
-def test_tavli_player_gives_each_level_and_plays_portes_too() -> None:
-    assert isinstance(tavli_player("medium"), TavliMediumPlayer)
-    assert isinstance(tavli_player("easy"), TavliEasyPlayer)
+def test_steps_easy_gives_each_level_and_plays_portes_too() -> None:
+    assert isinstance(steps_player("medium"), StepsMediumPlayer)
+    assert isinstance(steps_player("easy"), StepsEasyPlayer)
     with pytest.raises(ValueError, match="strong"):
-        tavli_player("strong")
-    play = tavli_player("medium").choose_play(Position.start(), (3, 1))
+        steps_player("strong")
+    play = steps_player("medium").choose_play(Position.start(), (3, 1))
     assert play in legal_plays(Position.start(), (3, 1))
 
 
@@ -74,7 +74,7 @@ def test_the_medium_player_keeps_to_its_deadline() -> None:
     # long a decision takes is measured in bench/strength.py --tavli, not asserted here).
     for variant in GAMES:
         for position in steps_selfplay_positions(variant, 12, seed=1):
-            hurried = TavliMediumPlayer(plies=2, budget_ms=0.0)
+            hurried = StepsMediumPlayer(plies=2, budget_ms=0.0)
             for dice in ((2, 2), (6, 1)):
                 assert hurried.choose_play(position, dice) in legal_plays(position, dice)
 
@@ -84,7 +84,7 @@ def test_the_medium_player_is_deterministic(variant: Variant) -> None:
     # Unhurried (no deadline can cut the search short), the same position and roll always get
     # the same play, from two players alike.
     positions = steps_selfplay_positions(variant, 12, seed=4)
-    first, second = (TavliMediumPlayer(seed=5, budget_ms=60_000.0) for _ in range(2))
+    first, second = (StepsMediumPlayer(seed=5, budget_ms=60_000.0) for _ in range(2))
     for position in positions[::3]:
         for dice in ((5, 3), (4, 4)):
             assert first.choose_play(position, dice) == second.choose_play(position, dice)
@@ -99,13 +99,13 @@ def test_plakoto_medium_pins_a_lone_checker() -> None:
     # 8/5 pins their blot on our 5 (their 20); nothing of theirs can reach our checker there.
     position = parse_steps(Variant.PLAKOTO, "x 24:12 13:2 8:1; o 24:13 20:1 11:1")
     for plies in (1, 2):
-        play = TavliMediumPlayer(plies=plies).choose_play(position, (3, 1))
+        play = StepsMediumPlayer(plies=plies).choose_play(position, (3, 1))
         assert _pinned_theirs(play.position) == 1
 
 
 def test_plakoto_medium_pins_the_mother_to_win() -> None:
     position = parse_steps(Variant.PLAKOTO, "x 8:1 3:1 2:13; o 24:1 10:14")
-    play = TavliMediumPlayer().choose_play(position, (2, 6))
+    play = StepsMediumPlayer().choose_play(position, (2, 6))
     outcome = game_outcome(play.position)
     assert outcome is not None and outcome.mover_wins and outcome.points == 2
 
@@ -113,7 +113,7 @@ def test_plakoto_medium_pins_the_mother_to_win() -> None:
 def test_fevga_medium_blocks_in_front_of_the_opponents_start() -> None:
     # Their fourteen wait on our 12: 13/11 13/10 holds the two points right in front of them.
     position = parse_steps(Variant.FEVGA, "x 24:11 14:2 13:2; o 24:14 20:1")
-    play = TavliMediumPlayer().choose_play(position, (3, 2))
+    play = StepsMediumPlayer().choose_play(position, (3, 2))
     board = play.position.board
     assert board[11] > 0 and board[10] > 0
 
@@ -121,13 +121,13 @@ def test_fevga_medium_blocks_in_front_of_the_opponents_start() -> None:
 def test_nardy_medium_builds_a_block_ahead_of_the_head() -> None:
     # Rather than another checker off the head, two points in a row in front of their head.
     position = parse_steps(Variant.NARDY, "x 24:12 16:1 15:1 13:1; o 24:15")
-    play = TavliMediumPlayer().choose_play(position, (5, 4))
+    play = StepsMediumPlayer().choose_play(position, (5, 4))
     board = play.position.board
     assert board[24] == 12
     assert sum(1 for p in range(6, 12) if board[p] > 0) == 2
 
 
-STRENGTH = sample_or_full((2, 2, 60_000.0), (8, 7, TavliMediumPlayer().budget_ms))
+STRENGTH = sample_or_full((2, 2, 60_000.0), (8, 7, StepsMediumPlayer().budget_ms))
 """Games, wins needed and the search's deadline (ms). The default run's two games are played
 unhurried, so that no deadline cuts a search short and they come out the same on any machine;
 CI's eight (``[full]``) by the medium player as shipped, its deadline included."""
@@ -142,7 +142,7 @@ def test_the_medium_player_beats_random_play(variant: Variant,
     wins = 0
     for game in range(games):
         rng = random.Random(100 + game)
-        medium = TavliMediumPlayer(seed=game, budget_ms=budget_ms)
+        medium = StepsMediumPlayer(seed=game, budget_ms=budget_ms)
         position, medium_turn = start_position(variant), game % 2 == 0
         while True:
             dice = (rng.randint(1, 6), rng.randint(1, 6))

@@ -1,6 +1,6 @@
 """The medium level in Plakoto, Fevga and Long Nardy: a search with a hand-made evaluation.
 
-Every legal play is judged by :func:`computer.tavli_eval.evaluate` of the position it leaves
+Every legal play is judged by :func:`computer.steps_eval.evaluate` of the position it leaves
 (1-ply). With ``plies=2`` (the default) the best few (``candidates``, within ``margin`` pips of
 the best) are then judged one roll further: for each of the opponent's 21 rolls, the reply that
 is best for the opponent by the same evaluation, averaged over the rolls (36ths). The look-ahead
@@ -9,7 +9,7 @@ on the same rolls (:data:`ROLL_ORDER` mixes them). A deadline (``budget_ms``, 15
 start) is checked every few evaluations: when it passes, the search stops and the best play found
 so far is chosen: by the rolls finished, or by the 1-ply ranking if none was.
 
-:func:`tavli_player` is the door the bot uses: a player by level for the match's rules.
+:func:`steps_player` is the door the bot uses: a player by level for the match's rules.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from computer.context import MONEY, MatchContext
 from computer.engine import available
 from computer.players import ComputerPlayer, NetPlayer, TipsPlayer, decision_rng
-from computer.tavli import TavliEasyPlayer
-from computer.tavli_eval import DECIDED, evaluate
+from computer.steps_easy import StepsEasyPlayer
+from computer.steps_eval import DECIDED, evaluate
 from rules.common.dice import Dice
 from rules.games import game_outcome
 from rules.games import legal_plays as game_plays
@@ -30,7 +30,7 @@ from rules.portes.legal import Play
 from rules.steps.board import StepsPosition
 from rules.steps.options import RuleOptions
 
-TAVLI_LEVELS = ("easy", "medium")
+STEPS_LEVELS = ("easy", "medium")
 """The levels of Plakoto, Fevga and Long Nardy (no net, so no strong level)."""
 
 
@@ -48,7 +48,7 @@ def _value(play: Play) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class TavliMediumPlayer:
+class StepsMediumPlayer:
     """The medium level (see the module's text); plays Portes as the Portes medium level."""
 
     options: RuleOptions = field(default_factory=RuleOptions)
@@ -162,13 +162,13 @@ def _their_best(
     return -best
 
 
-def tavli_player(level: str, options: RuleOptions | None = None, seed: int = 0) -> ComputerPlayer:
+def steps_player(level: str, options: RuleOptions | None = None, seed: int = 0) -> ComputerPlayer:
     """The computer player of a Plakoto, Fevga, Long Nardy or tavli match by level (``easy``,
     ``medium``); each also plays Portes, for the tavli rotation.
     ``options`` are the match's named rules (``Match.options``)."""
     rules = options or RuleOptions()
     if level == "medium":
-        return TavliMediumPlayer(options=rules, seed=seed)
+        return StepsMediumPlayer(options=rules, seed=seed)
     if level == "easy":
-        return TavliEasyPlayer(options=rules, seed=seed)
+        return StepsEasyPlayer(options=rules, seed=seed)
     raise ValueError(f"unknown tavli level {level!r}; choose from easy, medium")

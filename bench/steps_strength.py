@@ -2,15 +2,15 @@
 against each other.
 
     python bench/strength.py --tavli --games 200 --jobs 2      # the same as
-    python bench/tavli_strength.py --games 200 --jobs 2
-    python bench/tavli_strength.py medium easy --tavli fevga,nardy --games 40 --jobs 2
+    python bench/steps_strength.py --games 200 --jobs 2
+    python bench/steps_strength.py medium easy --tavli fevga,nardy --games 40 --jobs 2
 
 Single games with default options; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for
 its dice and the players alternate who starts (the starter plays a random first roll; there is
 no opening roll in this bench). A drawn Plakoto counts half. Thinking time is per decision with a
 real choice (more than one legal play). Output lines are exactly::
 
-    tavli_strength[<game>]: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
+    steps_strength[<game>]: <A> vs <B> games=<n> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
     think[<game>]: <level> p50_ms=<x> p95_ms=<x> max_ms=<x> cpu_p95_ms=<x> cpu_max_ms=<x>
         decisions=<n>
 
@@ -21,31 +21,31 @@ Reference figures: ``nice python bench/strength.py --tavli --games 200 --jobs 2`
 default options, medium at 2-ply, six candidates within 12 pips, 150 ms deadline; 34 minutes on
 the project's 2-core machine shared with four other jobs, load average 3.5-8.5)::
 
-    tavli_strength[plakoto]: easy vs random games=200 a_win_rate=0.985 ci95=0.957-0.995
+    steps_strength[plakoto]: easy vs random games=200 a_win_rate=0.985 ci95=0.957-0.995
         a_points_per_game=1.935
-    tavli_strength[plakoto]: medium vs random games=200 a_win_rate=1.000 ci95=0.981-1.000
+    steps_strength[plakoto]: medium vs random games=200 a_win_rate=1.000 ci95=0.981-1.000
         a_points_per_game=1.965
-    tavli_strength[plakoto]: medium vs easy games=200 a_win_rate=0.575 ci95=0.506-0.641
+    steps_strength[plakoto]: medium vs easy games=200 a_win_rate=0.575 ci95=0.506-0.641
         a_points_per_game=0.335
     think[plakoto]: easy p50_ms=0.62 p95_ms=9.09 max_ms=751.38 cpu_p95_ms=3.65 cpu_max_ms=50.41
         decisions=12921
     think[plakoto]: medium p50_ms=37.85 p95_ms=158.31 max_ms=938.63 cpu_p95_ms=87.88
         cpu_max_ms=153.10 decisions=13159
-    tavli_strength[fevga]: easy vs random games=200 a_win_rate=0.925 ci95=0.880-0.954
+    steps_strength[fevga]: easy vs random games=200 a_win_rate=0.925 ci95=0.880-0.954
         a_points_per_game=1.415
-    tavli_strength[fevga]: medium vs random games=200 a_win_rate=0.980 ci95=0.950-0.992
+    steps_strength[fevga]: medium vs random games=200 a_win_rate=0.980 ci95=0.950-0.992
         a_points_per_game=1.730
-    tavli_strength[fevga]: medium vs easy games=200 a_win_rate=0.665 ci95=0.597-0.727
+    steps_strength[fevga]: medium vs easy games=200 a_win_rate=0.665 ci95=0.597-0.727
         a_points_per_game=0.605
     think[fevga]: easy p50_ms=1.19 p95_ms=32.04 max_ms=1273.51 cpu_p95_ms=4.16 cpu_max_ms=51.91
         decisions=15753
     think[fevga]: medium p50_ms=36.36 p95_ms=159.22 max_ms=1196.30 cpu_p95_ms=145.15
         cpu_max_ms=158.48 decisions=16045
-    tavli_strength[nardy]: easy vs random games=200 a_win_rate=0.930 ci95=0.886-0.958
+    steps_strength[nardy]: easy vs random games=200 a_win_rate=0.930 ci95=0.886-0.958
         a_points_per_game=1.510
-    tavli_strength[nardy]: medium vs random games=200 a_win_rate=0.990 ci95=0.964-0.997
+    steps_strength[nardy]: medium vs random games=200 a_win_rate=0.990 ci95=0.964-0.997
         a_points_per_game=1.735
-    tavli_strength[nardy]: medium vs easy games=200 a_win_rate=0.645 ci95=0.577-0.708
+    steps_strength[nardy]: medium vs easy games=200 a_win_rate=0.645 ci95=0.577-0.708
         a_points_per_game=0.490
     think[nardy]: easy p50_ms=1.06 p95_ms=17.29 max_ms=876.92 cpu_p95_ms=3.64 cpu_max_ms=49.26
         decisions=15807
@@ -74,7 +74,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._stats import percentile, wilson
 from computer.players import ComputerPlayer
-from computer.tavli_medium import tavli_player
+from computer.steps_medium import steps_player
 from rules.games import game_outcome, legal_plays, start_position
 from rules.steps.board import Variant
 
@@ -87,7 +87,7 @@ search itself cost; the difference is the machine's other work)."""
 
 
 def _player(level: str, seed: int) -> ComputerPlayer | None:
-    return None if level == "random" else tavli_player(level, seed=seed)
+    return None if level == "random" else steps_player(level, seed=seed)
 
 
 def play_game(
@@ -147,7 +147,7 @@ def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed:
         points, think_a, think_b = run_pair(variant, (a, b), games, seed, jobs)
         wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
         lo, hi = wilson(round(wins), games)
-        print(f"tavli_strength[{variant}]: {a} vs {b} games={games} "
+        print(f"steps_strength[{variant}]: {a} vs {b} games={games} "
               f"a_win_rate={wins / games:.3f} ci95={lo:.3f}-{hi:.3f} "
               f"a_points_per_game={sum(points) / games:.3f}", flush=True)
         think.setdefault(a, []).extend(think_a)

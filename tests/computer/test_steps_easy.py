@@ -8,7 +8,7 @@ import random
 import pytest
 
 from computer.players import ComputerPlayer
-from computer.tavli import TavliEasyPlayer
+from computer.steps_easy import StepsEasyPlayer
 from rules.games import game_outcome, legal_plays, start_position
 from rules.position import Position
 from rules.selfplay import steps_selfplay_positions
@@ -20,7 +20,7 @@ GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 
 @pytest.mark.parametrize("variant", GAMES)
 def test_the_easy_player_always_chooses_a_legal_play(variant: Variant) -> None:
-    player = TavliEasyPlayer(seed=3)
+    player = StepsEasyPlayer(seed=3)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(1)
     for position in steps_selfplay_positions(variant, 60, seed=4):
@@ -33,18 +33,18 @@ def test_the_easy_player_plays_by_the_matchs_options() -> None:
     fixture = "x 24:9 21:1 20:1 18:1 17:1 16:1 15:1; o 24:15"
     position = parse_steps(Variant.FEVGA, fixture)
     options = RuleOptions(fevga=FevgaOptions(fevga_prime="nardy"))
-    play = TavliEasyPlayer(options=options).choose_play(position, (5, 1))
+    play = StepsEasyPlayer(options=options).choose_play(position, (5, 1))
     assert play in legal_plays(position, (5, 1), options)
 
 
 def test_the_easy_player_plays_portes_as_the_portes_easy_level() -> None:
-    play = TavliEasyPlayer().choose_play(Position.start(), (3, 1))
+    play = StepsEasyPlayer().choose_play(Position.start(), (3, 1))
     assert play.to_text() == "8/5 6/5"
 
 
 def test_the_easy_player_pins_the_mother_when_it_can() -> None:
     position = parse_steps(Variant.PLAKOTO, "x 8:1 3:1 2:13; o 24:1 10:14")
-    play = TavliEasyPlayer().choose_play(position, (2, 6))
+    play = StepsEasyPlayer().choose_play(position, (2, 6))
     outcome = game_outcome(play.position)
     assert outcome is not None and outcome.points == 2 and outcome.mover_wins
 
@@ -54,7 +54,7 @@ def test_the_easy_player_beats_random_play(variant: Variant) -> None:
     wins = 0
     for game in range(16):
         rng = random.Random(game)
-        easy = TavliEasyPlayer(seed=game)
+        easy = StepsEasyPlayer(seed=game)
         position, easy_turn = start_position(variant), game % 2 == 0
         while True:
             dice = (rng.randint(1, 6), rng.randint(1, 6))

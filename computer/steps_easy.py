@@ -8,7 +8,7 @@ that played it (higher is better, the unit roughly pips). There is no neural net
   pinned, keep a guard on your own start while your mother is there, make points, race.
 * Fevga and Long Nardy: race, and block: hold the points right in front of the opponent's
   checkers, in rows, and those that stop the opponent's next roll
-  (:func:`computer.tavli_eval.blocked_pips`; this took Fevga from 82-87 % to 94 % against random
+  (:func:`computer.steps_eval.blocked_pips`; this took Fevga from 82-87 % to 94 % against random
   play); do not pile checkers up; get checkers off the start.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from computer.context import MONEY, MatchContext
 from computer.players import TipsPlayer, decision_rng
-from computer.tavli_eval import blocked_pips
+from computer.steps_eval import blocked_pips
 from rules.common.dice import Dice
 from rules.games import game_outcome
 from rules.games import legal_plays as game_plays
@@ -96,7 +96,7 @@ def same_way_score(position: StepsPosition) -> float:
     return score
 
 
-def tavli_score(position: StepsPosition) -> float:
+def steps_score(position: StepsPosition) -> float:
     decided = _decided(position)
     if decided is not None:
         return decided
@@ -106,8 +106,8 @@ def tavli_score(position: StepsPosition) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class TavliEasyPlayer:
-    """The easy level in every game: :func:`tavli_score` with a little noise in Plakoto, Fevga
+class StepsEasyPlayer:
+    """The easy level in every game: :func:`steps_score` with a little noise in Plakoto, Fevga
     and Long Nardy, and the Portes easy level (:class:`computer.players.TipsPlayer`) in Portes, so
     one player serves a whole tavli match. ``options`` are the match's named rules."""
 
@@ -128,6 +128,6 @@ class TavliEasyPlayer:
 
         def score(play: Play) -> float:
             assert isinstance(play.position, StepsPosition)
-            return tavli_score(play.position) + rng.gauss(0.0, self.noise)
+            return steps_score(play.position) + rng.gauss(0.0, self.noise)
 
         return max(plays, key=score)

@@ -1,6 +1,6 @@
 """The sample tavli boards in docs/rendering.md: a Plakoto game with pins, a Fevga game.
 
-    python tools/tavli_boards.py     # rewrites docs/board-plakoto.png and docs/board-fevga.png
+    python tools/table_boards.py     # rewrites docs/board-plakoto.png and docs/board-fevga.png
 
 (with the project's virtual environment, from the repository's root). Then look at them and
 commit them.
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from rendering import SAME_WAY, TableView, points_of, render_table  # noqa: E402
-from rendering.tavli import OPPONENT, VIEWER  # noqa: E402
+from rendering.table import OPPONENT, VIEWER  # noqa: E402
 
 V, B = VIEWER, OPPONENT
 

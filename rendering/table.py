@@ -48,7 +48,7 @@ from rendering.sprites import (
     ring_sprite,
     triangle_sprite,
 )
-from rendering.tavli_sprites import (
+from rendering.table_sprites import (
     TITLE_H,
     CourseMark,
     course_board,

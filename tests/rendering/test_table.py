@@ -17,7 +17,7 @@ from PIL import Image, ImageChops
 
 from rendering import CLASSIC, HIGH_CONTRAST, render_board
 from rendering.geometry import board_geometry
-from rendering.tavli import (
+from rendering.table import (
     OPPONENT,
     OPPOSITE_WAYS,
     SAME_WAY,
@@ -30,7 +30,7 @@ from rendering.tavli import (
     render_table,
     view_of_counts,
 )
-from rendering.tavli_sprites import TITLE_H
+from rendering.table_sprites import TITLE_H
 from rules.position import Move, Position, parse_fixture
 from tests.rendering.helpers import assert_colour, at, closer_to, count_near
 
@@ -310,7 +310,7 @@ def test_home_on_the_left_mirrors_the_courses():
 
 def test_a_title_the_font_cannot_draw_keeps_what_it_can():
     from rendering.leaderboard import FONT_DIRS
-    from rendering.tavli_sprites import title_text
+    from rendering.table_sprites import title_text
 
     dejavu = any((folder / "DejaVuSans.ttf").exists() for folder in FONT_DIRS)
     assert title_text("Plakoto · Πλακωτό") == ("Plakoto · Πλακωτό" if dejavu else "Plakoto")
