@@ -261,7 +261,7 @@ def sides_line(t: Tr, names: Names) -> str:
 def colours_line(t: Tr, names: Names) -> str:
     """Who has which colour (an inline card: each player's own board has them at the
     bottom)."""
-    return t._("⚪ {white}: white · ⚫ {black}: black", white=names[0], black=names[1])
+    return t._("⚪ {white} (white) · ⚫ {black} (black)", white=names[0], black=names[1])
 
 
 def played_for_lines(t: Tr, match: Match, names: Names, viewer: int | None,
