@@ -22,8 +22,8 @@ from rendering.sprites import checker_sprite
 from rendering.table_sprites import TITLE_H, TITLE_SIZE, title_band, title_text
 from rendering.theme import CheckerStyle, Theme
 
-NAME_SIZE = 34
-SWATCH = 44  # the checker drawn beside a name
+NAME_SIZE = 40  # as the point numbers
+SWATCH = 48  # the checker drawn beside a name
 SWATCH_GAP = 12
 TITLE_GAP = 48  # between the game's name and a player's, at the least
 NAME_ROOM = 600
