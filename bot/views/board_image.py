@@ -200,12 +200,13 @@ async def draw_board_async(match: Match, viewer: int, look: Look = DEFAULT_LOOK,
 
 
 def warm_up() -> None:
-    """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for). The
-    first drawing of a process loads the fonts and sprites (most of a second); a player's first
-    tap, which draws their move, should not pay for it."""
+    """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for), with
+    names as a group's board has them. The first drawing of a process loads the fonts and
+    sprites (most of a second); a player's first tap, which draws their move, should not pay
+    for it."""
     renderers: dict[bool, str] = {}
     for key, game_rules in GAMES.items():
         renderers.setdefault(game_rules.caps.bar_and_hits, key)
     for game in renderers.values():  # a board of each renderer, its dice drawn too
         match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
-        _RENDERER.submit(_draw, *board_key(match, 0, DEFAULT_LOOK))
+        _RENDERER.submit(_draw, *board_key(match, 0, DEFAULT_LOOK, ("Portes", "Tavli")))

@@ -24,7 +24,14 @@ from rules.game import GAMES
 from rules.match import Match, Phase
 from rules.steps.board import StepsPosition, other_side_point
 from standin import Chat, Message, StandIn, User
-from standin.players import live_board, play_turn, start_group_match, start_the_bot, turn_actions
+from standin.players import (
+    live_board,
+    play_turn,
+    start_group_match,
+    start_the_bot,
+    tap_and_wait,
+    turn_actions,
+)
 from storage.usecases import UseCases
 from tests.bot.conftest import Running
 from tests.bot.test_group_budget import telegram_limits, throttled
@@ -99,9 +106,8 @@ async def bobs_turn_tap_by_tap(standin: StandIn, uc: UseCases, bob: User,
         choice = final or next(iter(actions.get("m") or actions.get("f") or []), None)
         assert choice is not None, board.button_texts
         before = await state(uc)
-        answer = await bob.tap(board, choice)
-        assert not (answer and answer.show_alert), answer
-        await standin.wait_for(lambda: live_board(group) is not None, what="the board")
+        alert = await tap_and_wait(standin, bob, board, choice)  # until the board changed
+        assert alert is None, alert
         if final is not None:
             return seen
         now = await state(uc)
