@@ -71,7 +71,7 @@ async def shows_the_fixed_side(standin: StandIn, uc: UseCases, group: Chat) -> M
         if count:
             x, y = geo.checker_centers(point, 1)[0]
             colour = CLASSIC.white.fill if count > 0 else CLASSIC.black.fill
-            assert near(image.getpixel((x, y + TITLE_H)), colour), (point, count)
+            assert near(rgb(image, (x, y + TITLE_H)), colour), (point, count)
     return board
 
 
@@ -81,8 +81,11 @@ def swatch_colour(image: Image.Image, top: bool) -> tuple[int, ...]:
     tray = board_geometry("right").tray
     x = (tray[0] + tray[2]) // 2
     y = TITLE_H // 2 + 2 if top else TITLE_H + HEIGHT + TITLE_H // 2
-    pixel: tuple[int, ...] = image.convert("RGB").getpixel((x, y))
-    return pixel
+    return rgb(image, (x, y))
+
+
+def rgb(image: Image.Image, at: tuple[int, int]) -> tuple[int, ...]:
+    return tuple(image.convert("RGB").getpixel(at))  # type: ignore[arg-type]
 
 
 def band_distance(a: Image.Image, b: Image.Image) -> float:
@@ -97,7 +100,7 @@ async def bobs_turn_tap_by_tap(standin: StandIn, uc: UseCases, bob: User,
                                group: Chat) -> list[Message]:
     """Bob plays his turn on the group's board, one checker at a time; after each move (and
     at the end) the group's board, as it then is."""
-    seen = []
+    seen: list[Message] = []
     for _ in range(12):
         board = live_board(group)
         assert board is not None
@@ -206,7 +209,7 @@ def test_every_game_on_a_groups_board_marks_the_other_sides_move_at_its_place(ga
         else 25 - move.to_point)
     assert seen.board[point] < 0  # the second seat's checker, where the board says
     x, y = board_geometry("right").checker_centers(point, -seen.board[point])[-1]
-    assert near(image.convert("RGB").getpixel((x, y + TITLE_H)), CLASSIC.moved)  # its dot
+    assert near(rgb(image, (x, y + TITLE_H)), CLASSIC.moved)  # its dot
     # the same names on the same sides as on the first seat's turn
     theirs = Image.open(io.BytesIO(_draw(*board_key(replace(start, turn=0), SHARED_SIDE,
                                                     Look(), NAMES))))
