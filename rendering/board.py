@@ -17,6 +17,7 @@ from typing import Literal
 
 from PIL import Image
 
+from rendering.bands import with_bands
 from rendering.geometry import (
     BAR_PLAIN,
     CHECKER,
@@ -55,7 +56,6 @@ from rendering.sprites import (
     ring_sprite,
     triangle_sprite,
 )
-from rendering.table_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC, Colour, Theme
 from rules.position import BAR, OFF, Move, Position
 
@@ -89,6 +89,7 @@ def render_board(
     home: Home = "right",
     image_format: ImageFormat = "jpeg",
     title: str = "",
+    names: tuple[str, str] | None = None,
 ) -> bytes:
     """Draw ``position`` for one player (the *viewer*) and return the encoded image.
 
@@ -109,13 +110,18 @@ def render_board(
       places dotted, hits marked.
     - ``chosen_point`` (25 = bar) and ``targets`` (0 = bearing off), in the viewer's numbering:
       during move input, the checker picked and where it may go.
-    - ``moves_made``: the viewer's moves so far this turn, in the viewer's numbering.
+    - ``moves_made``: the moves so far this turn of the side on roll (the viewer's when
+      ``viewer_on_roll``, else the opponent's), in that side's numbering like ``last_play``;
+      the dice they used are drawn faded.
     - ``score``: ``(viewer's score, opponent's, match length)``, drawn by colour (white on top).
     - ``show_pips``: the pip counts of both sides, on the bar (the viewer's below the middle).
     - ``image_format``: ``"jpeg"`` (default: small and fast; Telegram re-encodes photos as JPEG
       anyway) or ``"png"`` (lossless, for tests and documents).
     - ``title``: the game's name in a band above the board, as on the other games' boards (the
       Portes games of a tavli match); ``""``: none.
+    - ``names``: ``(viewer's, opponent's)`` names, each drawn beside a checker of its colour,
+      the opponent's in a band above the board and the viewer's in one below it (a board read
+      by several people, a group's: see :mod:`rendering.bands`); ``None``: no names.
     """
     scene = Scene(
         position=position,
@@ -133,13 +139,9 @@ def render_board(
         theme=theme,
         home=home,
     )
-    image = draw(scene)
-    if title:
-        titled = Image.new("RGB", (image.width, image.height + TITLE_H))
-        titled.paste(title_band(theme, title, home), (0, 0))
-        titled.paste(image, (0, TITLE_H))
-        image = titled
-    return encode(image, image_format)
+    players = None if names is None else (
+        (names[0], scene.style(VIEWER)), (names[1], scene.style(OPPONENT)))
+    return encode(with_bands(draw(scene), theme, home, title, players), image_format)
 
 
 def encode(image: Image.Image, image_format: ImageFormat) -> bytes:

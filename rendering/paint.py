@@ -85,7 +85,7 @@ def draw_dice(image: Image.Image, geo: Geometry, table: Table) -> None:
         return
     d1, d2 = table.dice
     values = [d1] * 4 if d1 == d2 else [d1, d2]
-    used = Counter(table.dice_used) if table.viewer_on_roll else Counter()
+    used = Counter(table.dice_used)  # the side on roll's moves so far
     side: Side = "viewer" if table.viewer_on_roll else "opponent"
     style = table.style(side)
     # Used dice are the last ones of their value, so a half-played double fades from the right.

@@ -59,7 +59,7 @@ class Scene:
 
     @property
     def dice_used(self) -> tuple[int, ...]:
-        """The dice the viewer's moves of this turn used (drawn faded)."""
+        """The dice the moves of this turn used (drawn faded)."""
         return tuple(move.die for move in self.moves_made)
 
     def style(self, side: Side) -> CheckerStyle:
@@ -114,7 +114,7 @@ def play_marks(scene: Scene) -> Marks:
     theme = scene.theme
     marked: tuple[tuple[tuple[Move, ...], Side, Colour], ...] = (
         (scene.last_play, scene.last_play_by, theme.last_play),
-        (scene.moves_made, VIEWER, theme.moved),
+        (scene.moves_made, VIEWER if scene.viewer_on_roll else OPPONENT, theme.moved),
     )
     for moves, side, colour in marked:
         flow: Counter[Place] = Counter()

@@ -17,6 +17,7 @@ from typing import Literal
 
 from PIL import Image
 
+from rendering.bands import with_bands
 from rendering.board import COUNT_SIZE, ImageFormat, encode
 from rendering.geometry import (
     BAR_PLAIN,
@@ -48,13 +49,7 @@ from rendering.sprites import (
     ring_sprite,
     triangle_sprite,
 )
-from rendering.table_sprites import (
-    TITLE_H,
-    CourseMark,
-    course_board,
-    pin_badge_sprite,
-    title_band,
-)
+from rendering.table_sprites import CourseMark, course_board, pin_badge_sprite
 from rendering.theme import CLASSIC, CheckerStyle, Colour, Theme
 
 PIN_STEP = 40  # how far a pinner sits from the checker it pins: the pinned one shows below it
@@ -96,13 +91,15 @@ class TableView:
 
     ``points`` holds 24 stacks, ``points[0]`` being the viewer's point 1, each listed bottom to
     top (:func:`points_of` builds it from a mapping). ``bar``, ``off`` and ``courses`` are
-    ``(viewer's, opponent's)``; ``dice_used`` are the dice the viewer's moves this turn used
-    (drawn faded); ``last_play`` (by ``last_play_by``) and ``moves_made`` (the viewer's, this
-    turn) are hops ``(from, to)`` in the viewer's numbering, marked as on a Portes board: a ghost
-    where a checker left, a dot where it arrived; ``score`` is ``(viewer's, opponent's, match
-    length)``. ``chosen_point`` (25 = bar) and ``targets`` (0 = bear off) are the move input,
-    as on a Portes board. With ``title=""`` there is no title band; with ``show_course=False``
-    no tags and arrows.
+    ``(viewer's, opponent's)``; ``dice_used`` are the dice the moves this turn used (drawn
+    faded); ``last_play`` (by ``last_play_by``) and ``moves_made`` (this turn's, by the side on
+    roll: the viewer when ``viewer_on_roll``) are hops ``(from, to)`` in the viewer's numbering,
+    marked as on a Portes board: a ghost where a checker left, a dot where it arrived;
+    ``score`` is ``(viewer's, opponent's, match length)``. ``chosen_point`` (25 = bar) and
+    ``targets`` (0 = bear off) are the move input, as on a Portes board. With ``title=""``
+    there is no title band; with ``show_course=False`` no tags and arrows. ``names``:
+    ``(viewer's, opponent's)``, drawn beside their colours above and below the board (see
+    :mod:`rendering.bands`).
     """
 
     points: tuple[Stack, ...]
@@ -121,6 +118,7 @@ class TableView:
     chosen_point: int | None = None
     targets: frozenset[int] = field(default_factory=frozenset)
     score: tuple[int, int, int] | None = None
+    names: tuple[str, str] | None = None
     show_pips: bool = True
     show_course: bool = True
     theme: Theme = CLASSIC
@@ -208,12 +206,9 @@ def draw_table(view: TableView) -> Image.Image:
         draw_pips(image, geo, view, view.pips())
     if view.score is not None:
         draw_score(image, geo, view)
-    if not view.title:
-        return image
-    out = Image.new("RGB", (image.width, image.height + TITLE_H))
-    out.paste(title_band(view.theme, view.title, view.home), (0, 0))
-    out.paste(image, (0, TITLE_H))
-    return out
+    players = None if view.names is None else (
+        (view.names[0], view.style(VIEWER)), (view.names[1], view.style(OPPONENT)))
+    return with_bands(image, view.theme, view.home, view.title, players)
 
 
 def course_marks(view: TableView, geo: Geometry) -> tuple[CourseMark, ...]:
@@ -271,7 +266,8 @@ def hop_marks(view: TableView) -> tuple[dict[int, list[tuple[Side, Colour]]], Do
     dots: Dots = {}
     theme = view.theme
     for hops, side, colour in ((view.last_play, view.last_play_by, theme.last_play),
-                               (view.moves_made, VIEWER, theme.moved)):
+                               (view.moves_made, VIEWER if view.viewer_on_roll else OPPONENT,
+                                theme.moved)):
         flow: dict[tuple[str, int | str], int] = {}
         for start, end in hops:
             source = ("bar", side) if start == 25 else ("point", start)

@@ -10,6 +10,7 @@ the computer's turn.
 
 from __future__ import annotations
 
+import html
 import logging
 from collections.abc import Sequence
 from datetime import timedelta
@@ -24,6 +25,7 @@ from telegram.error import BadRequest
 from bot.delivery.telegram import gone, not_modified, quietly
 from bot.state import Portes, is_group_match, mention, plays_privately
 from bot.views import texts
+from bot.views.board_image import SHARED_SIDE
 from bot.views.games import draw_text, game_title
 from bot.views.i18n import Tr
 from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
@@ -118,7 +120,7 @@ class Publisher:
         t = self.p.t_match_chat(mv)
         text = texts.caption(t, mv.state, names(t, mv), viewer=None,
                              notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv),
-                             game_log=game_log)
+                             game_log=game_log, sides=True)
         seat = mv.to_act
         if seat is not None and not mv.seats[seat].is_computer:
             player = mv.seats[seat].player
@@ -189,12 +191,17 @@ class Publisher:
             return self.keyboard(t, mv, selected=selected)
         return None
 
-    def viewer_of_shared(self, mv: MatchView) -> int:
-        """A group board is drawn from the side of the player who must act (the one who must
-        answer a resignation offer, too)."""
-        if mv.state.phase == Phase.RESIGN_OFFERED:
-            return 1 - mv.state.turn
-        return mv.state.turn if mv.state.phase != Phase.NOT_STARTED else 0
+    @staticmethod
+    def viewer_of_shared(mv: MatchView) -> int:
+        """A group's board is drawn from one side for the whole match (:data:`SHARED_SIDE`),
+        whoever must act: its spectators see it neither turn round nor renumber."""
+        return SHARED_SIDE
+
+    def shared_names(self, mv: MatchView) -> tuple[str, str]:
+        """The players' names drawn on a group's board beside their colours, as its caption
+        names them (the computer in the group's language), as plain text."""
+        n = names(self.p.t_match_chat(mv), mv)
+        return html.unescape(n[0]), html.unescape(n[1])
 
     # -- whole updates ---------------------------------------------------------------------
 
@@ -282,7 +289,8 @@ class Publisher:
         card to start the bot: the button's deep link starts it and brings their board."""
         t = self.p.t_user(mv.seats[0].player)
         n = names(t, mv)
-        lines = ["🎲 " + game_title(t, mv.state) + " · " + texts.score_line(t, mv.state, n)]
+        lines = ["🎲 " + game_title(t, mv.state) + " · " + texts.score_line(t, mv.state, n),
+                 texts.colours_line(t, n)]
         seat = mv.to_act
         if seat is not None:
             lines.append(t._("{player} to move.", player=n[seat]))

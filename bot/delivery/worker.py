@@ -336,7 +336,8 @@ class Delivery:
                 await self.bot.edit_message_reply_markup(
                     chat_id=live.chat_id, message_id=live.message_id, reply_markup=markup)
             elif work.media:
-                photo = await draw_board_async(mv.state, viewer, self._looks(live.for_seat, mv))
+                photo = await draw_board_async(mv.state, viewer, self._looks(live.for_seat, mv),
+                                               self._names(live.for_seat, mv))
                 await self.bot.edit_message_media(
                     InputMediaPhoto(photo, caption=caption, parse_mode=HTML),
                     chat_id=live.chat_id, message_id=live.message_id, reply_markup=markup)
@@ -360,7 +361,8 @@ class Delivery:
                     markup: Markup | None, viewer: int) -> None:
         chat_id = work.chat_id
         assert chat_id is not None
-        photo = await draw_board_async(mv.state, viewer, self._looks(work.for_seat, mv))
+        photo = await draw_board_async(mv.state, viewer, self._looks(work.for_seat, mv),
+                                       self._names(work.for_seat, mv))
         token = await self.p.uc.delivery.mark_sending(
             work.id, claim=work.claim, caption=caption,
             markup=markup.to_dict() if markup else None, lease=self.lease)
@@ -405,6 +407,11 @@ class Delivery:
         if for_seat is None:
             return Look.shared(mv.chat_language)
         return Look.of(mv.seats[for_seat].player)
+
+    def _names(self, for_seat: int | None, mv: MatchView) -> tuple[str, str] | None:
+        """A shared board names the players beside their colours; a private one does not
+        (its reader is at the bottom, the caption says "your turn")."""
+        return self.pub.shared_names(mv) if for_seat is None else None
 
     def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
         """A board posted in a player's private chat comes silently when they turned notices

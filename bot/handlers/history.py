@@ -20,7 +20,7 @@ from telegram.constants import ChatType
 from bot.delivery.telegram import quietly
 from bot.handlers.common import Ctx
 from bot.state import command_sender, tapped
-from bot.views.board_image import Look, draw_board_async
+from bot.views.board_image import SHARED_SIDE, Look, draw_board_async
 from bot.views.callbacks import Action, Callback, encode
 from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
@@ -194,8 +194,12 @@ async def on_replay(update: Update, context: Ctx, cb: Callback, *, anew: bool = 
     await q.answer()
     turn, shown = steps[index]
     private = q.message is not None and q.message.chat.type == ChatType.PRIVATE
-    look = Look.of(await p.uc.get_player(q.from_user.id)) if private else Look.shared(t.lang)
-    photo = await draw_board_async(shown, turn.player, look)
+    if private:  # from the side of the player who made the play shown
+        photo = await draw_board_async(shown, turn.player,
+                                       Look.of(await p.uc.get_player(q.from_user.id)))
+    else:  # a group's replay: from one side all along, like its board, names beside colours
+        photo = await draw_board_async(shown, SHARED_SIDE, Look.shared(t.lang),
+                                       seat_names(t, record.match))
     caption = step_caption(t, record, steps, index)
     markup = replay_keyboard(t, record.match.id, steps, index, q.from_user.id)
     msg = q.message if isinstance(q.message, Message) else None

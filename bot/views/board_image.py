@@ -2,8 +2,12 @@
 
 Drawing takes tens of milliseconds of CPU, in a worker thread, and the last few images are kept
 in a small cache keyed by everything drawn. A board is drawn when a turn begins and again for
-each move the player to move makes or takes back (their own board only, see
+each move the player to move makes or takes back (the board they play on only, see
 :mod:`storage.delivery.outbox`); choosing a checker changes only the keyboard.
+
+A player's private board is drawn from their side. A board several people read (a group's,
+:data:`SHARED_SIDE`) is drawn from one side for the whole match, every game of it, whoever is
+to move, with both players' names beside their colours (``names``).
 """
 
 from __future__ import annotations
@@ -54,6 +58,10 @@ class Look:
 
 
 DEFAULT_LOOK = Look()
+SHARED_SIDE = 0
+"""The seat a group's board is drawn from, for the whole match: the first seat's checkers
+(white) at the bottom, its home bottom right, the points numbered from its side; the other
+player's (black) come down from the top."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -68,11 +76,13 @@ def _draw(
     look: Look = DEFAULT_LOOK,
     title: str = "",
     moves_made: tuple[Move, ...] = (),
+    names: tuple[str, str] | None = None,
 ) -> bytes:
     if not game_of(position).caps.bar_and_hits:  # the table of the step-engine games
         board = cast(StepsPosition, position)
-        return render_table(tavli_view(board, viewer_on_roll, colour, dice, last_play,
-                                       last_by_viewer, score, look, moves_made, title))
+        return render_table(replace(
+            tavli_view(board, viewer_on_roll, colour, dice, last_play, last_by_viewer, score,
+                       look, moves_made, title), names=names))
     return render_board(
         position,
         viewer_on_roll=viewer_on_roll,
@@ -85,6 +95,7 @@ def _draw(
         theme=THEMES[look.theme],
         home="left" if look.home == "left" else "right",
         title=title,
+        names=names,
     )
 
 
@@ -116,9 +127,10 @@ def tavli_view(
 ) -> TableView:
     """A Plakoto, Fevga or Long Nardy board (``position`` from the viewer's side) as the
     renderer's neutral view: stacks bottom to top (a pinned checker under its pinner), each
-    side's course, the last play's hops in the viewer's numbering, and the viewer's moves so far
-    this turn (``moves_made``, already played on ``position``) with the dice they used, and the
-    game's name (``title``; ``None``: in the look's language)."""
+    side's course, the last play's hops in the viewer's numbering, and the moves so far this
+    turn of the side on roll (``moves_made``, in its numbering, already played on ``position``)
+    with the dice they used, and the game's name (``title``; ``None``: in the look's
+    language)."""
     stacks: dict[int, list[Side]] = {}
     for point in range(1, 25):
         n, pin = position.board[point], position.pins[point]
@@ -128,8 +140,8 @@ def tavli_view(
             stacks[point] = [*under, *([top] * abs(n))]
     variant = position.variant
 
-    def mine(point: int) -> int:
-        if last_by_viewer or point in (0, 25):
+    def seen(by_viewer: bool, point: int) -> int:
+        if by_viewer or point in (0, 25):
             return point
         return other_side_point(variant, point)
 
@@ -140,25 +152,28 @@ def tavli_view(
         off=(position.mover_off, position.opponent_off),
         viewer_color="white" if colour == "white" else "black",
         viewer_on_roll=viewer_on_roll, dice=dice,
-        last_play=tuple((mine(m.from_point), mine(m.to_point)) for m in last_play),
+        last_play=tuple((seen(last_by_viewer, m.from_point), seen(last_by_viewer, m.to_point))
+                        for m in last_play),
         last_play_by=VIEWER if last_by_viewer else OPPONENT,
-        moves_made=tuple((m.from_point, m.to_point) for m in moves_made),
+        moves_made=tuple((seen(viewer_on_roll, m.from_point), seen(viewer_on_roll, m.to_point))
+                         for m in moves_made),
         dice_used=tuple(m.die for m in moves_made),
         score=score, theme=THEMES[look.theme], home="left" if look.home == "left" else "right",
     )
 
 
-def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[object, ...]:
-    """Everything the image of ``match`` from ``viewer``'s side depends on. The player to move
-    sees their moves so far this turn (``match.chosen``) played on the board and marked, as the
-    caption lists them; the other side sees the board as the turn began."""
+def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK,
+              names: tuple[str, str] | None = None) -> tuple[object, ...]:
+    """Everything the image of ``match`` from ``viewer``'s side depends on. The moves so far
+    this turn (``match.chosen``) are played on the board and marked, as the caption lists
+    them, from either side (a group's board, drawn from :data:`SHARED_SIDE`, shows the other
+    player's too). ``names``: the seats' names, drawn beside their colours (a group's board)."""
     on_roll = viewer == match.turn
     playing = match.phase == Phase.PLAYING
-    made: tuple[Move, ...] = tuple(match.chosen) if on_roll and playing else ()
+    made: tuple[Move, ...] = tuple(match.chosen) if playing else ()
+    position = match.current_position() if made else match.position
     if not on_roll:
-        position = match.position.flip()
-    else:
-        position = match.current_position() if made else match.position
+        position = position.flip()
     # the higher die first, as the captions write the roll ("6-2")
     dice = (max(match.dice), min(match.dice)) if match.dice is not None and playing else None
     last = match.last_play
@@ -166,8 +181,9 @@ def board_key(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> tuple[obj
     last_by_viewer = last is not None and last.player == viewer
     score = (match.score[viewer], match.score[1 - viewer], match.length)
     colour = "white" if viewer == 0 else "black"
+    drawn = None if names is None else (names[viewer], names[1 - viewer])
     return (position, on_roll, colour, dice, last_moves, last_by_viewer, score, look,
-            board_title(match, look.lang), made)
+            board_title(match, look.lang), made, drawn)
 
 
 _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
@@ -175,19 +191,22 @@ _RENDERER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
 full-size images and its own malloc arena), not speed."""
 
 
-async def draw_board_async(match: Match, viewer: int, look: Look = DEFAULT_LOOK) -> bytes:
-    key = board_key(match, viewer, look)
+async def draw_board_async(match: Match, viewer: int, look: Look = DEFAULT_LOOK,
+                           names: tuple[str, str] | None = None) -> bytes:
+    """``match`` drawn from ``viewer``'s side (see :func:`board_key`)."""
+    key = board_key(match, viewer, look, names)
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(_RENDERER, _draw, *key)
 
 
 def warm_up() -> None:
-    """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for). The
-    first drawing of a process loads the fonts and sprites (most of a second); a player's first
-    tap, which draws their move, should not pay for it."""
+    """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for), with
+    names as a group's board has them. The first drawing of a process loads the fonts and
+    sprites (most of a second); a player's first tap, which draws their move, should not pay
+    for it."""
     renderers: dict[bool, str] = {}
     for key, game_rules in GAMES.items():
         renderers.setdefault(game_rules.caps.bar_and_hits, key)
     for game in renderers.values():  # a board of each renderer, its dice drawn too
         match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
-        _RENDERER.submit(_draw, *board_key(match, 0, DEFAULT_LOOK))
+        _RENDERER.submit(_draw, *board_key(match, 0, DEFAULT_LOOK, ("Portes", "Tavli")))

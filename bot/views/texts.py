@@ -188,26 +188,31 @@ def caption(
     notes: Sequence[str] = (),
     ratings: Sequence[str] = (),
     game_log: Sequence[LoggedTurn] = (),
+    sides: bool = False,
 ) -> str:
     """The board message's caption: the score, what happened (in the order it happened), whose
     turn, the roll, the partial play, the pips. ``viewer`` is the player reading it (``None``
     in a group). ``notes`` tell the action's events; the last play is told once, where the notes
     tell it, else first (what came after it, such as an accepted resignation, follows it).
     ``game_log``: the game's turns so far, for the turns played for a player before their
-    first decision (:func:`played_for_lines`); the notes give way when the caption is full."""
-    text = _caption(t, match, names, viewer, notes, ratings, game_log)
+    first decision (:func:`played_for_lines`); the notes give way when the caption is full.
+    ``sides``: under the score, each player's colour and side of the picture (a group's
+    board, drawn from the first seat's side: :func:`sides_line`)."""
+    text = _caption(t, match, names, viewer, notes, ratings, game_log, sides)
     if len(text) > CAPTION_LIMIT and notes:
-        text = _caption(t, match, names, viewer, (), ratings, game_log)
+        text = _caption(t, match, names, viewer, (), ratings, game_log, sides)
     if len(text) > CAPTION_LIMIT:
         text = text[: CAPTION_LIMIT - 1] + "…"
     return text
 
 
 def _caption(t: Tr, match: Match, names: Names, viewer: int | None, notes: Sequence[str],
-             ratings: Sequence[str], game_log: Sequence[LoggedTurn]) -> str:
+             ratings: Sequence[str], game_log: Sequence[LoggedTurn], sides: bool) -> str:
     lines: list[str] = ["🎲 " + game_title(t, match) + " · " + score_line(t, match, names)]
     if match.no_triple:
         lines[0] += " · " + t._("no triple")
+    if sides:
+        lines.append(sides_line(t, names))
     if match.last_play is not None and match.phase != Phase.CANCELLED:
         lp = match.last_play
         last = play_line(t, names, lp.player, lp.dice, bool(lp.moves), lp.text)
@@ -244,6 +249,19 @@ def _caption(t: Tr, match: Match, names: Names, viewer: int | None, notes: Seque
     elif match.phase == Phase.CANCELLED:
         lines.append(t._("This match was cancelled."))
     return "\n".join(lines)
+
+
+def sides_line(t: Tr, names: Names) -> str:
+    """Who has which colour on a group's board, and where their checkers are: the first seat
+    white at the bottom (the points are numbered from their side), the second black on top."""
+    return t._("⚪ {white}: white, at the bottom · ⚫ {black}: black, at the top",
+               white=names[0], black=names[1])
+
+
+def colours_line(t: Tr, names: Names) -> str:
+    """Who has which colour (an inline card: each player's own board has them at the
+    bottom)."""
+    return t._("⚪ {white} (white) · ⚫ {black} (black)", white=names[0], black=names[1])
 
 
 def played_for_lines(t: Tr, match: Match, names: Names, viewer: int | None,

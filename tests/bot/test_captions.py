@@ -107,30 +107,31 @@ async def resignation_offered(standin: StandIn) -> tuple[Chat, Message, User, Us
     return group, offer, mover, other
 
 
-async def test_a_resignation_offer_asks_the_answerer_on_a_board_drawn_for_them(
+async def test_a_resignation_offer_asks_the_answerer_on_the_groups_fixed_board(
         standin: StandIn, bot: Running) -> None:
     from PIL import Image, ImageChops, ImageStat
 
-    from bot.views.board_image import draw_board_async
+    from bot.views.board_image import SHARED_SIDE, Look, draw_board_async
 
     _, offer, _, other = await resignation_offered(standin)
     assert f"👉 {other.first_name}, accept or decline the offer." in offer.caption
     assert "your move" not in offer.caption
-    # the picture is the answerer's side of the board
+    # the picture is the group's one side (the first seat's) with both names, whoever answers
     loaded = await bot.uc.load_match(1)
     assert loaded.match is not None
     answerer = loaded.match.to_act
     assert answerer is not None
     shown = offer.image().convert("RGB")
-
-    drawings = {viewer: await draw_board_async(loaded.match.state, viewer) for viewer in (0, 1)}
+    names = ("Alice", "Bob")
+    drawings = {viewer: await draw_board_async(loaded.match.state, viewer, Look.shared("en"),
+                                               names) for viewer in (0, 1)}
 
     def distance(viewer: int) -> float:
         drawn = Image.open(io.BytesIO(drawings[viewer])).convert("RGB")
         return sum(ImageStat.Stat(ImageChops.difference(shown, drawn)).mean)
 
     # (the stand-in may re-encode photos, so the pictures are compared, not their bytes)
-    assert distance(answerer) * 10 < distance(1 - answerer)
+    assert distance(SHARED_SIDE) * 10 < distance(1 - SHARED_SIDE)
 
 
 async def test_the_score_badge_reads_the_same_whoever_the_group_board_is_drawn_for(
@@ -138,6 +139,7 @@ async def test_the_score_badge_reads_the_same_whoever_the_group_board_is_drawn_f
     from PIL import ImageChops, ImageStat
 
     from rendering.geometry import board_geometry
+    from rendering.table_sprites import TITLE_H
 
     # one game resigned for a point: 1-0, then the boards of game 2 alternate between movers
     group, offer, mover, other = await resignation_offered(standin)
@@ -149,7 +151,8 @@ async def test_the_score_badge_reads_the_same_whoever_the_group_board_is_drawn_f
     await play_turn(standin, second_mover, group, wait=False)
     second = await new_board(standin, group, first)
     assert first.mentions(mover) != second.mentions(mover)  # drawn for one, then the other
-    box = board_geometry("right").score_box()
+    left, top, right, bottom = board_geometry("right").score_box()
+    box = (left, top + TITLE_H, right, bottom + TITLE_H)  # under the band with Bob's name
     badges = [b.image().convert("RGB").crop(box) for b in (first, second)]
     # the same picture (up to JPEG noise): not "1–0" for one and "0–1" for the other
     assert sum(ImageStat.Stat(ImageChops.difference(*badges)).mean) < 3

@@ -40,4 +40,8 @@ async def test_a_portes_match_board_has_no_title(standin: StandIn, bot: Running)
     group = standin.group("Kafeneio", alice, bob)
     await start_group_match(standin, alice, bob, group)
     board = live_board(group)
-    assert board is not None and board.image().size == (WIDTH, HEIGHT)
+    # a group's board has the players' names above and below it (item 7), but no game's name
+    assert board is not None and board.image().size == (WIDTH, HEIGHT + 2 * TITLE_H)
+    band = band_of(board.image()).crop((0, 0, WIDTH // 2, TITLE_H))
+    plain = title_band(CLASSIC, "", "right").convert("RGB").crop((0, 0, WIDTH // 2, TITLE_H))
+    assert max(high for _, high in ImageChops.difference(band, plain).getextrema()) < 40
