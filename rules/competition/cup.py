@@ -104,8 +104,8 @@ class Bracket:
         rounds[round_][slot] = replace(g, winner=winner, bye=bye)
         if round_ + 1 < len(rounds):
             nxt = rounds[round_ + 1][slot // 2]
-            side = "a" if slot % 2 == 0 else "b"
-            rounds[round_ + 1][slot // 2] = replace(nxt, **{side: winner})
+            rounds[round_ + 1][slot // 2] = (replace(nxt, a=winner) if slot % 2 == 0
+                                              else replace(nxt, b=winner))
         return Bracket(tuple(tuple(r) for r in rounds))
 
     @property
