@@ -111,7 +111,7 @@ def printable(text: str) -> str | None:
     return kept if kept or not text.strip() else None
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, face: Font, width: float) -> str:
+def fit_text(draw: ImageDraw.ImageDraw, text: str, face: Font, width: float) -> str:
     """``text``, shortened with "…" to fit ``width`` pixels."""
     if draw.textlength(text, font=face) <= width:
         return text
@@ -141,7 +141,7 @@ def _line(draw: ImageDraw.ImageDraw, line: Line, top: int, theme: Theme) -> None
               anchor="rm")
     left = centre + r + 16
     room = WIDTH - MARGIN - 80 - draw.textlength("0000.0*", font=rating_face) - 16 - left
-    draw.text((left, middle), _fit(draw, line.name, font(28), room), font=font(28),
+    draw.text((left, middle), fit_text(draw, line.name, font(28), room), font=font(28),
               fill=(30, 24, 20), anchor="lm")
 
 
@@ -158,7 +158,7 @@ def render_leaderboard(title: str, lines: Sequence[Line], *, gap: bool = False,
     draw.rectangle((0, 0, WIDTH, TITLE_HEIGHT), fill=theme.frame)
     label_room = draw.textlength(matches_label, font=font(18)) + 16 if matches_label else 0
     draw.text((MARGIN, TITLE_HEIGHT // 2),
-              _fit(draw, title, font(34, True), WIDTH - 2 * MARGIN - label_room),
+              fit_text(draw, title, font(34, True), WIDTH - 2 * MARGIN - label_room),
               font=font(34, True), fill=theme.numbers, anchor="lm")
     if matches_label:
         draw.text((WIDTH - MARGIN, TITLE_HEIGHT - 10), matches_label, font=font(18),
@@ -170,7 +170,7 @@ def render_leaderboard(title: str, lines: Sequence[Line], *, gap: bool = False,
                   fill=(110, 96, 84), anchor="mm")
     if box.footer_top is not None:
         draw.text((MARGIN, box.footer_top + FOOTER_HEIGHT // 2),
-                  _fit(draw, footer, font(20), WIDTH - 2 * MARGIN), font=font(20),
+                  fit_text(draw, footer, font(20), WIDTH - 2 * MARGIN), font=font(20),
                   fill=(110, 96, 84), anchor="lm")
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)

@@ -599,6 +599,18 @@ class User:
             rec.bot_status = "kicked" if ban else "left"
             world._bot_status_changed(rec, self.record, old, rec.bot_status)
 
+    def leave(self, group: Chat) -> None:
+        """Leave a group: a ``left_chat_member`` service message there (bots see those, as
+        Telegram sends them whatever the privacy mode)."""
+        world = self.standin.world
+        with world.cond:
+            rec = group.record
+            rec.members[self.id] = "left"
+            me = self.record.to_json()
+            msg = world.new_message(rec, self.record, service={
+                "left_chat_member": me, "left_chat_participant": me})
+            world.deliver_message(msg)
+
     def add_bot(self, group: Chat) -> None:
         """Add the bot to a group: ``my_chat_member`` and a ``new_chat_members`` message."""
         world = self.standin.world
