@@ -21,7 +21,7 @@ from telegram import InlineKeyboardMarkup as Markup
 
 from bot.views.callbacks import Action, encode
 from bot.views.games import GAME_LETTERS, GAME_OF_LETTER, game_name
-from bot.views.i18n import Tr
+from bot.views.i18n import N_, Tr
 from bot.views.player_settings import move_time
 from rendering.bracket import Entry
 from rules.competition import LEAGUE_MAX
@@ -34,24 +34,25 @@ LENGTHS = (1, 3, 5, 7)
 OP_RE = re.compile(r"(j|v|go|x|k[lc]|d[01]|p[01]|g[a-z]|l[1357]|m[0-9]{1,3}|s[0-9]{1,3})")
 """Every ``op`` the card sends; anything else is forged and changes nothing."""
 
+ERROR = N_("Something went wrong; please try again.")
 REFUSALS = {
-    "already_joined": "You are already signed up.",
-    "not_joined": "You are not signed up.",
-    "signup_closed": "The sign-up is closed: this competition has started or ended.",
-    "competition_full": "The competition is full.",
-    "not_organiser": "Only the organiser can do that.",
-    "organiser_stays": "The organiser cannot leave; cancel the competition instead.",
-    "too_few": "Too few players: a league needs 3, a cup 2.",
-    "bad_setting": "That setting is not possible.",
-    "one_open_here": "This group already has a competition; finish or cancel it first.",
-    "not_found": "This competition no longer exists.",
-    "stale": "This card has changed; look again.",
-    "not_member": "Only members of this group can sign up.",
+    "already_joined": N_("You are already signed up."),
+    "not_joined": N_("You are not signed up."),
+    "signup_closed": N_("The sign-up is closed: this competition has started or ended."),
+    "competition_full": N_("The competition is full."),
+    "not_organiser": N_("Only the organiser can do that."),
+    "organiser_stays": N_("The organiser cannot leave; cancel the competition instead."),
+    "too_few": N_("Too few players: a league needs 3, a cup 2."),
+    "bad_setting": N_("That setting is not possible."),
+    "one_open_here": N_("This group already has a competition; finish or cancel it first."),
+    "not_found": N_("This competition no longer exists."),
+    "stale": N_("This card has changed; look again."),
+    "not_member": N_("Only members of this group can sign up."),
 }
 
 
 def refusal_text(t: Tr, code: str | None) -> str:
-    return t._(REFUSALS.get(code or "", "Something went wrong. Please try again."))
+    return t._(REFUSALS.get(code or "", ERROR))
 
 
 def kind_name(t: Tr, c: CompetitionView) -> str:
@@ -95,7 +96,7 @@ def signup_text(t: Tr, c: CompetitionView) -> str:
     lines = [heading(t, c), "",
              t._("Sign-up until {when}. Organiser: {name}.", when=_when(c.due_at),
                  name=html.escape(c.name(c.organiser_id))),
-             t._("Signed up ({n} of {cap}):", n=len(c.entrants), cap=cap)]
+             t._("Signed up ({count} of {cap}):", count=len(c.entrants), cap=cap)]
     for i, e in enumerate(c.entrants, 1):
         lines.append(f"{i}. {html.escape(e.player.display_name)} · "
                      f"{_reliable(t, c, e.player.id)}")
@@ -107,8 +108,9 @@ def table_text(t: Tr, c: CompetitionView) -> str:
     rows = c.table()
     width = max([len(c.name(r.player)) for r in rows] + [6])
     width = min(width, 16)
-    head = f"{'#':>2} {t._('Player'):<{width}} {t._('W'):>2} {t._('L'):>2} " \
-           f"{t._('Pts'):>3} {t._('SB'):>3}"
+    player, won, lost = t._("Player"), t._("W"), t._("L")
+    points, tiebreak = t._("Pts"), t._("SB")
+    head = f"{'#':>2} {player:<{width}} {won:>2} {lost:>2} {points:>3} {tiebreak:>3}"
     lines = [head]
     for r in rows:
         name = c.name(r.player)[:width]
@@ -152,7 +154,7 @@ def cup_caption(t: Tr, c: CompetitionView) -> str:
     bracket = c.bracket()
     lines = [heading(t, c), ""]
     if c.status == "running":
-        lines.append(t._("Round {n} of {of}, until {when}:", n=c.round + 1,
+        lines.append(t._("Round {number} of {of}, until {when}:", number=c.round + 1,
                          of=len(bracket.rounds), when=_when(c.due_at)))
         for g in bracket.rounds[c.round]:
             if g.a is None or g.b is None:
@@ -174,7 +176,7 @@ def round_names(t: Tr, rounds: int) -> list[str]:
         elif left == 2:
             names.append(t._("Semi-finals"))
         else:
-            names.append(t._("Round {n}", n=r + 1))
+            names.append(t._("Round {number}", number=r + 1))
     return names
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from rules.competition import LEAGUE_MAX, LEAGUE_MIN, Bracket, round_robin
 from rules.competition.cup import CUP_MAX, CUP_MIN
-from rules.game import KINDS
+from rules.game import DEFAULT_KIND, KINDS
 from storage.models import (
     CompetitionEntryRow,
     CompetitionGameRow,
@@ -124,7 +124,7 @@ class CompetitionCases(Feature):
     @off_loop
     def create_competition(
         self, organiser_id: int, chat_id: int, *, kind: str = LEAGUE, thread_id: int | None = None,
-        game_type: str = "portes", length: int = 3, move_seconds: int | None = None,
+        game_type: str = DEFAULT_KIND, length: int = 3, move_seconds: int | None = None,
         double: bool = False, gammons: bool = False, signup_seconds: int = 86_400,
         round_seconds: int = 7 * 86_400,
     ) -> CompetitionResult:

@@ -105,13 +105,9 @@ async def test_a_double_league_played_out(standin: StandIn, bot: Running) -> Non
         loser = ids[away] if winner == home else ids[home]
         assert (await bot.uc.resign_match(pairing.match_id, loser)).ok
         wins[names[ids[winner]]] += 1
-
-        def shows(expected: dict[str, int] = dict(wins)) -> list[tuple[str, int, int, int, int,
-                                                                     bool]] | None:
-            rows = table(card.refresh().text)
-            return rows if {r[0]: r[1] for r in rows} == expected else None
-
-        await standin.wait_for(shows, what=f"the standings after {home}-{away}")
+        await standin.wait_for(lambda expected=dict(wins): {  # type: ignore[misc]
+            r[0]: r[1] for r in table(card.refresh().text)} == expected,
+            what=f"the standings after {home}-{away}")
     # Dan leaves the group with one match to play: a forfeit, said on the card
     dan.leave(group)
     final = await showing(standin, card, "wins!")
@@ -126,3 +122,99 @@ async def test_a_double_league_played_out(standin: StandIn, bot: Running) -> Non
     rated = {r.player_id: r for r in board.top}
     assert len(rated) == 4 and rated[carol.id].rating > rated[alice.id].rating
     assert (await bot.uc.titles_of(carol.id)) == {"league": 1}
+
+
+def _caption_lines(message: Message) -> list[str]:
+    return [line for line in message.content.splitlines() if " – " in line]
+
+
+async def test_a_five_player_cup(standin: StandIn, bot: Running) -> None:
+    people = [standin.user(n, username=n.lower()) for n in ("Alice", "Bob", "Carol", "Dan", "Eve")]
+    alice, bob, carol, dan, eve = people
+    group = standin.supergroup("Tavli club", *people, username="tavliclub")
+    card = await _card(standin, group, alice)
+    await alice.tap(card, "Cup")
+    card = await showing(standin, card, "Knockout cup")
+    await alice.tap(card, "⏱ 1 hour")
+    card = await showing(standin, card, "1 hour per move")
+    lonely = await alice.tap(card, "▶ Start now")
+    assert lonely.show_alert and "Too few players" in lonely.text  # a cup with 1 player
+    zed = standin.user("Zed", username="zed")  # reads the public group, is not a member
+    outsider = await zed.tap(card, "➕ Join")
+    assert outsider.show_alert and "Only members" in outsider.text
+    for p in people[1:]:
+        await p.tap(card.refresh(), "➕ Join")
+    card = await showing(standin, card, "Signed up (5 of 64)")
+    await alice.tap(card, "▶ Start now")
+    await showing(standin, card, "The cup has started")
+
+    def bracket() -> Message | None:
+        photos = [m for m in group.bot_messages() if m.photo_bytes is not None
+                  and "Knockout cup" in m.content]
+        return photos[-1] if photos else None
+
+    picture = await standin.wait_for(bracket, what="the bracket picture")
+    assert "Round 1 of 3" in picture.content
+    # seeds in sign-up order (nobody is rated yet): 1, 2 and 3 have a bye; 4 and 5 play
+    assert _caption_lines(picture) == ["Dan – Eve: ⏳"]
+    first = picture.photo_bytes
+    comp = await opened(bot, (await bot.uc.open_competition(group.id)).id, 1)  # type: ignore[union-attr]
+    [de] = [p for p in comp.pairings if p.match_status == "active"]
+    mv = (await bot.uc.load_match(de.match_id)).match  # type: ignore[arg-type]
+    assert mv is not None and mv.to_act is not None
+    slow = mv.seats[mv.to_act].player
+    assert slow is not None
+    bot.clock.advance(hours=1, minutes=1)  # nobody moves: the match is lost on time
+    picture = await showing(standin, picture, "Round 2 of 3")
+    fast = "Eve" if slow.display_name == "Dan" else "Dan"
+    assert _caption_lines(picture) == [f"Alice – {fast}: ⏳", "Bob – Carol: ⏳"]
+    assert picture.photo_bytes != first
+    lost = (await bot.uc.load_match(de.match_id)).match  # type: ignore[arg-type]
+    assert lost is not None and lost.state.end_reason == "timeout"
+
+    comp = await opened(bot, comp.id, 2)
+    for p in comp.pairings:
+        if p.match_status == "active":
+            loser = p.player0 if p.player1 == carol.id else p.player1
+            assert (await bot.uc.resign_match(p.match_id, loser)).ok  # type: ignore[arg-type]
+    picture = await showing(standin, picture, "Round 3 of 3")
+    assert _caption_lines(picture) == ["Alice – Carol: ⏳"]
+    comp = await opened(bot, comp.id, 1)
+    [final] = [p for p in comp.pairings if p.match_status == "active"]
+    assert (await bot.uc.resign_match(final.match_id, alice.id)).ok  # type: ignore[arg-type]
+    picture = await showing(standin, picture, "Carol wins!")
+    await standin.wait_for(lambda: any("Carol wins the Knockout cup" in m.content
+                                       for m in group.bot_messages()), what="the winner told")
+    done = await bot.uc.get_competition(comp.id)
+    assert done is not None and done.bracket().champion == carol.id
+    assert [(g.a, g.b, g.winner) for g in done.bracket().rounds[1]] == [
+        (alice.id, dan.id if fast == "Dan" else eve.id, alice.id), (bob.id, carol.id, carol.id)]
+
+
+async def test_bad_input_changes_nothing(standin: StandIn, bot: Running) -> None:
+    people = [standin.user(f"P{i}", username=f"p{i}") for i in range(1, 15)]
+    group = standin.group("Big group", *people)
+    card = await _card(standin, group, people[0])
+    again = await group.wait_for_answer(people[1].send(group, "/tournament"))
+    assert "already has a competition" in again.text
+    private = await people[0].private.wait_for_answer(people[0].send(people[0].private,
+                                                                     "/tournament"))
+    assert "played in groups" in private.text
+    missing = await group.wait_for_answer(people[1].send(group, "/tournament 999"))
+    assert "no longer exists" in missing.text
+    for p in people[1:12]:
+        await p.tap(card.refresh(), "➕ Join")
+    card = await showing(standin, card, "Signed up (12 of 12)")
+    full = await people[12].tap(card, "➕ Join")  # the 13th of many: the league holds 12
+    assert full.show_alert and "full" in full.text
+    leave = await people[13].tap(card, "➖ Leave")
+    assert leave.show_alert and "not signed up" in leave.text
+    comp = await bot.uc.open_competition(group.id)
+    assert comp is not None
+    forged = await people[1].tap_data(card, f"t:{comp.id}:{comp.version}:zz")
+    assert forged.show_alert
+    await people[0].tap(card, "✖ Cancel")
+    card = await showing(standin, card, "cancelled")
+    assert not card.has_keyboard
+    after = await bot.uc.get_competition(comp.id)
+    assert after is not None and after.status == "cancelled" and len(after.entrants) == 12

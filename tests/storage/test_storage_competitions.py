@@ -57,7 +57,8 @@ async def test_sign_up_refusals(uc: UseCases) -> None:
     assert full.code == "competition_full" and full.competition is not None
     assert len(full.competition.entrants) == 12
     v = full.competition.version
-    assert (await uc.configure_competition(cid, P[0], v - 1, {"length": 5})).outcome == Outcome.STALE
+    stale = await uc.configure_competition(cid, P[0], v - 1, {"length": 5})
+    assert stale.outcome == Outcome.STALE
     assert (await uc.configure_competition(cid, P[0], v, {"length": 4})).code == "bad_setting"
     started = await uc.start_competition(cid, P[0])
     assert started.ok and started.competition is not None
