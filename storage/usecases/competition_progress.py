@@ -46,7 +46,7 @@ from storage.usecases.competition_views import (
     MatchToStart,
     read_competition,
 )
-from storage.usecases.competitions import begin
+from storage.usecases.competitions import begin, locked
 from storage.usecases.kernel import Feature, log, off_loop
 
 T = TypeVar("T")
@@ -131,7 +131,7 @@ class ProgressCases(Feature):
     def _signup_due(self, comp_id: int, now: datetime) -> bool:
         k = self.kernel
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(CompetitionRow, comp_id, populate_existing=True)
+            row = locked(session, k, comp_id)
             if row is None or row.status != SIGNUP or row.due_at > now:
                 return False
             if begin(session, row, now) is not None:  # too few signed up
@@ -143,12 +143,14 @@ class ProgressCases(Feature):
         """Record the result of a pairing whose match ended, and what follows from it."""
         k = self.kernel
         with k.db.write_lock(), k.sessions() as session:
+            comp_id = session.scalar(select(CompetitionGameRow.competition_id).where(
+                CompetitionGameRow.id == game_id))
+            row = locked(session, k, comp_id) if comp_id is not None else None
             g = session.get(CompetitionGameRow, game_id, populate_existing=True)
-            if g is None or g.decided_at is not None or g.match_id is None:
+            if row is None or g is None or g.decided_at is not None or g.match_id is None:
                 return []
             match = session.get(MatchRow, g.match_id, populate_existing=True)
-            row = session.get(CompetitionRow, g.competition_id, populate_existing=True)
-            if match is None or row is None or match.status not in OVER:
+            if match is None or match.status not in OVER:
                 return []
             if match.winner in (0, 1) and match.status in OVER[:2]:
                 winner = match.player0_id if match.winner == 0 else match.player1_id
@@ -218,7 +220,7 @@ class ProgressCases(Feature):
         """The forfeits of those who left, for pairings without a match in play."""
         k = self.kernel
         with k.db.write_lock(), k.sessions() as session:
-            row = session.get(CompetitionRow, comp_id, populate_existing=True)
+            row = locked(session, k, comp_id)
             if row is None or row.status != RUNNING:
                 return []
             games = list(session.scalars(select(CompetitionGameRow).where(
@@ -263,7 +265,7 @@ class ProgressCases(Feature):
         nobody; in a cup the player to move loses)."""
         k = self.kernel
         with k.db.write_lock(), k.sessions() as session:
-            row = session.get(CompetitionRow, comp_id, populate_existing=True)
+            row = locked(session, k, comp_id)
             if row is None or row.status != RUNNING or row.due_at > now:
                 return []
             games = list(session.scalars(select(CompetitionGameRow).where(

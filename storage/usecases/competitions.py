@@ -49,9 +49,10 @@ CLOSED = "The sign-up of this competition is closed."
 Change = Callable[[Session, CompetitionRow, datetime], "tuple[str, str] | None"]
 
 
-def _locked(session: Session, kernel: Kernel, comp_id: int) -> CompetitionRow | None:
+def locked(session: Session, kernel: Kernel, comp_id: int) -> CompetitionRow | None:
     """The competition row, locked for this transaction (PostgreSQL); SQLite serialises the
-    writers with the database's write lock."""
+    writers with the database's write lock. Every write to a competition or its pairings
+    takes this lock first, so instances racing on one competition take turns."""
     if not storable_id(comp_id):
         return None
     stmt = select(CompetitionRow).where(CompetitionRow.id == comp_id)
@@ -180,7 +181,7 @@ class CompetitionCases(Feature):
         competition in sign-up at ``version``, in one transaction."""
         k = self.kernel
         with k.db.write_lock(), k.sessions() as session:
-            row = _locked(session, k, comp_id)
+            row = locked(session, k, comp_id)
             if row is None:
                 return CompetitionResult(Outcome.NOT_FOUND, code="not_found",
                                          message="No such competition.")
@@ -341,7 +342,8 @@ class CompetitionCases(Feature):
                        CompetitionEntryRow.left_at.is_(None),
                        CompetitionRow.status.in_((SIGNUP, RUNNING)),
                        *(() if chat_id is None else (CompetitionRow.chat_id == chat_id,)))).all()
-            for row, entry in rows:
+            for found_row, entry in rows:
+                row = locked(session, k, found_row.id) or found_row
                 row.version += 1
                 if row.status == SIGNUP and player_id != row.organiser_id:
                     session.delete(entry)

@@ -3,6 +3,7 @@ cup's byes and round deadline; each result recorded once, whatever ticks race.""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 from storage.results import Outcome
@@ -80,9 +81,12 @@ async def test_a_league_records_each_result_once(uc: UseCases) -> None:
     [first, *_] = view.pairings
     res = await uc.resign_match(first.match_id, first.player1)
     assert res.ok
-    tick = await uc.competition_tick()
-    assert tick.chat_keys == (str(GROUP),)
-    assert (await uc.competition_tick()).chat_keys == ()  # recorded once
+    # two instances' ticks at once: the result is recorded once, its card's row written once
+    ticks = await asyncio.gather(uc.competition_tick(), uc.competition_tick())
+    assert sorted(t.chat_keys for t in ticks) == [(), (str(GROUP),)]
+    assert (await uc.competition_tick()).chat_keys == ()
+    after = await uc.get_competition(cid)
+    assert after is not None and after.version == view.version + 1
     view = await uc.get_competition(cid)
     table = view.table()  # type: ignore[union-attr]
     assert table[0].player == first.player0 and table[0].points == 1
