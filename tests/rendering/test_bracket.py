@@ -18,7 +18,7 @@ def test_each_later_game_sits_between_the_two_it_follows() -> None:
             up, down = where[(b.round - 1, 2 * b.slot)], where[(b.round - 1, 2 * b.slot + 1)]
             assert b.y + BOX_HEIGHT // 2 == (up.y + down.y + BOX_HEIGHT) // 2
             assert b.x > up.x
-    assert all(0 <= b.x and b.y + BOX_HEIGHT <= height for b in boxes)
+    assert all(b.x >= 0 and b.y + BOX_HEIGHT <= height for b in boxes)
     assert max(b.x for b in boxes) < width
 
 
