@@ -218,3 +218,19 @@ async def test_bad_input_changes_nothing(standin: StandIn, bot: Running) -> None
     assert not card.has_keyboard
     after = await bot.uc.get_competition(comp.id)
     assert after is not None and after.status == "cancelled" and len(after.entrants) == 12
+
+
+async def test_the_group_new_card_opens_a_league(standin: StandIn, bot: Running) -> None:
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    card = await group.wait_for_answer(alice.send(group, "/new"))
+    answer = await bob.tap(card, "🏆 A league or a cup")  # Alice's card
+    assert answer.show_alert
+    assert await bot.uc.open_competition(group.id) is None
+    await alice.tap(card, "🏆 A league or a cup")
+    signup = await standin.wait_for(lambda: next(
+        (m for m in group.bot_messages() if "Signed up (1 of 12)" in m.content), None),
+        what="the sign-up card")
+    await bob.tap(signup, "➕ Join")
+    await showing(standin, signup, "Signed up (2 of 12)")

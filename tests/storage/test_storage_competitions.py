@@ -141,3 +141,27 @@ async def test_a_cup_with_byes_and_a_round_deadline(uc: UseCases, clock: FakeClo
     assert view is not None and view.status == "finished"
     assert view.winner_id == mv.seats[1].player.id  # type: ignore[union-attr]
     assert view.bracket().champion == view.winner_id
+
+
+async def test_a_league_nobody_plays_ends_at_its_deadline(uc: UseCases, clock: FakeClock) -> None:
+    await _people(uc)
+    made = await uc.create_competition(P[0], GROUP, kind="league", round_seconds=86_400)
+    cid = made.competition.id  # type: ignore[union-attr]
+    for pid in P[1:4]:
+        await uc.join_competition(cid, pid)
+    await uc.start_competition(cid, P[0])
+    ids = await _open_all(uc)
+    assert len(ids) == 6
+    first = (await uc.get_competition(cid)).pairings[0]  # type: ignore[union-attr]
+    assert (await uc.resign_match(first.match_id, first.player0)).ok  # type: ignore[arg-type]
+    await uc.competition_tick()
+    clock.advance(timedelta(days=1, minutes=1))
+    tick = await uc.competition_tick()
+    assert tick.chat_keys == (str(GROUP),) and tick.to_start == ()
+    view = await uc.get_competition(cid)
+    assert view is not None and view.status == "finished"
+    assert view.winner_id == first.player1  # the standings as they are: one result
+    assert [p.reason for p in view.pairings].count("void") == 5
+    for mid in ids[1:]:
+        mv = (await uc.load_match(mid)).match
+        assert mv is not None and mv.status == "cancelled"
