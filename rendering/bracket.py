@@ -95,10 +95,10 @@ def render_bracket(title: str, headings: Sequence[str], rounds: Sequence[Sequenc
         draw.text((MARGIN, height - 22), fit(draw, footer, font(16), width - 2 * MARGIN),
                   font=font(16), fill=MUTED, anchor="lm")
     out = io.BytesIO()
-    # JPEG: Telegram turns every photo into one anyway, and a 64-player bracket is a tall
-    # picture whose PNG encoding alone took ten times as long; full-resolution colour keeps
-    # the names crisp
-    image.save(out, format="JPEG", quality=90, subsampling=0)
+    # JPEG: Telegram turns every photo into one anyway (with its colour halved, as here), and
+    # a 64-player bracket is a tall picture whose PNG encoding alone took ten times as long;
+    # dark names on light boxes stay crisp
+    image.save(out, format="JPEG", quality=90)
     return out.getvalue()
 
 
