@@ -54,8 +54,8 @@ def pictured(comp: CompetitionView) -> bool:
 async def show_card(p: Portes, bot: Bot, comp: CompetitionView, *,
                     reply_to: Message | None = None, edit: Message | None = None,
                     ) -> Message | None:
-    """The card as the competition is now: a new message replying to ``reply_to`` (its
-    buttons only in its own group), else ``edit`` (the tapped sign-up card) edited, else the
+    """The card as the competition is now: a new message replying to ``reply_to`` (with its
+    buttons only when it is the competition's first card), else ``edit`` (the tapped sign-up card) edited, else the
     stored card edited. A cup that has just started gets its bracket picture as a new
     message, which is its card from then on."""
     t = await reader(p, comp)
@@ -64,7 +64,10 @@ async def show_card(p: Portes, bot: Bot, comp: CompetitionView, *,
             photo = await bracket_picture(t, comp)
             return await reply_to.reply_photo(photo, caption=views.cup_caption(t, comp),
                                               parse_mode=HTML, do_quote=True)
-        markup = views.card_keyboard(t, comp) if reply_to.chat.id == comp.chat_id else None
+        # the buttons only on the card itself: a copy (``/tournament <id>``, or the group's
+        # open competition shown again) is read-only, its taps would act on another message
+        first = reply_to.chat.id == comp.chat_id and comp.card_message_id is None
+        markup = views.card_keyboard(t, comp) if first else None
         return await reply_to.reply_text(card_text(t, comp), parse_mode=HTML,
                                          reply_markup=markup, do_quote=True)
     if pictured(comp):  # started: the sign-up card points to the bracket, posted anew
