@@ -55,9 +55,9 @@ async def show_card(p: Portes, bot: Bot, comp: CompetitionView, *,
                     reply_to: Message | None = None, edit: Message | None = None,
                     ) -> Message | None:
     """The card as the competition is now: a new message replying to ``reply_to`` (with its
-    buttons only when it is the competition's first card), else ``edit`` (the tapped sign-up card) edited, else the
-    stored card edited. A cup that has just started gets its bracket picture as a new
-    message, which is its card from then on."""
+    buttons only when it is the competition's first card), else ``edit`` (the tapped sign-up
+    card) edited, else the stored card edited. A cup that has just started gets its bracket
+    picture as a new message, which is its card from then on."""
     t = await reader(p, comp)
     if reply_to is not None:
         if pictured(comp):
