@@ -165,3 +165,21 @@ async def test_a_league_nobody_plays_ends_at_its_deadline(uc: UseCases, clock: F
     for mid in ids[1:]:
         mv = (await uc.load_match(mid)).match
         assert mv is not None and mv.status == "cancelled"
+
+
+async def test_a_winner_and_organiser_can_be_forgotten(uc: UseCases) -> None:
+    await _people(uc)
+    made = await uc.create_competition(P[0], GROUP, kind="cup", length=1)
+    cid = made.competition.id  # type: ignore[union-attr]
+    await uc.join_competition(cid, P[1])
+    await uc.start_competition(cid, P[0])
+    [mid] = await _open_all(uc)
+    assert (await uc.resign_match(mid, P[1])).ok
+    await uc.competition_tick()
+    assert (await uc.titles_of(P[0])) == {"cup": 1}
+    assert (await uc.forget_player(P[0])).value == "done"
+    view = await uc.get_competition(cid)
+    assert view is not None and view.status == "finished"
+    assert view.winner_id is not None and view.winner_id < 0 and view.organiser_id < 0
+    assert P[0] not in {e.player.id for e in view.entrants}
+    assert (await uc.titles_of(P[0])) == {}
