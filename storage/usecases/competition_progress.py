@@ -254,10 +254,14 @@ class ProgressCases(Feature):
         """The card's outbox row (and the winner's announcement once it is over), on the
         match that caused them."""
         session.flush()
+        # a notice's place is unique per match: these name the competition's version (and
+        # the competition), so a step told on a match already used for one is written too
         notices: list[tuple[int, str, int | None, dict[str, Any]]] = [
-            (row.chat_id, STANDINGS, None, {"comp": row.id, "v": row.version})]
+            (row.chat_id, f"{STANDINGS}-{row.id}-{row.version}", None,
+             {"kind": STANDINGS, "comp": row.id, "v": row.version})]
         if row.status == FINISHED:
-            notices.append((row.chat_id, CHAMPION, None, {"comp": row.id}))
+            notices.append((row.chat_id, f"{CHAMPION}-{row.id}", None,
+                            {"kind": CHAMPION, "comp": row.id}))
         return notice_rows(session, self.kernel, match_id, notices)
 
     def _deadline(self, comp_id: int, now: datetime) -> list[str]:
