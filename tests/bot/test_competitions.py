@@ -234,3 +234,17 @@ async def test_the_group_new_card_opens_a_league(standin: StandIn, bot: Running)
         what="the sign-up card")
     await bob.tap(signup, "➕ Join")
     await showing(standin, signup, "Signed up (2 of 12)")
+
+
+async def test_the_sign_up_deadline_starts_it(standin: StandIn, bot: Running) -> None:
+    people = [standin.user(n, username=n.lower()) for n in ("Alice", "Bob", "Carol")]
+    group = standin.group("Kafeneio", *people)
+    card = await _card(standin, group, people[0])
+    for p in people[1:]:
+        await p.tap(card.refresh(), "➕ Join")
+    await showing(standin, card, "Signed up (3 of 12)")
+    bot.clock.advance(days=1, minutes=1)  # the sign-up's end (a day by default)
+    card = await showing(standin, card, "3 matches left")
+    assert not card.has_keyboard
+    comp = await opened(bot, (await bot.uc.open_competition(group.id)).id)  # type: ignore[union-attr]
+    assert len(comp.pairings) == 3 and comp.status == "running"
