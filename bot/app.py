@@ -69,6 +69,7 @@ COMMANDS = (
     ("resign", N_("Resign a game or the match")),
     ("review", N_("Review a finished match")),
     ("history", N_("Your finished matches: replay or download")),
+    ("tournament", N_("A league or a cup in this group")),
     ("top", N_("Leaderboard: this group's, or everyone's in private")),
     ("stats", N_("Your record, or head to head (reply to someone)")),
     ("settings", N_("Your settings: board, language, notices")),
@@ -135,7 +136,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("notices", h.cmd_notices), ("review", h.cmd_review),
                            ("history", h.cmd_history), ("top", h.cmd_top),
                            ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
-                           ("settings", h.cmd_settings)):
+                           ("settings", h.cmd_settings), ("tournament", h.cmd_tournament)):
         # each once, however often Telegram delivers it, on whichever instance (bot.intake.once)
         app.add_handler(CommandHandler(name, once(callback), filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
@@ -143,6 +144,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(InlineQueryHandler(h.on_inline_query))
     app.add_handler(ChosenInlineResultHandler(h.on_chosen_inline))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, h.on_migrate))
+    app.add_handler(MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, h.on_member_left))
     app.add_handler(ChatMemberHandler(h.on_my_member, ChatMemberHandler.MY_CHAT_MEMBER))
     app.add_handler(MessageHandler(
         fresh & filters.TEXT & ~filters.COMMAND & filters.ChatType.PRIVATE, h.on_private_text))

@@ -17,6 +17,7 @@ from datetime import timedelta
 from telegram.ext import ContextTypes
 
 from bot.delivery.publish import Publisher
+from bot.handlers.competitions import competition_tick
 from bot.state import Portes, is_group_match, portes
 from storage.results import TimerFired, TimerKind
 
@@ -57,6 +58,10 @@ async def timer_tick(context: ContextTypes.DEFAULT_TYPE) -> None:
             await handle_timer(p, pub, timer)
         except Exception:
             log.exception("timer %s (%s) could not be shown", timer.timer_id, timer.kind)
+    try:  # after the timeouts: a match lost on time is recorded in the same tick
+        await competition_tick(p, context.bot)
+    except Exception:
+        log.exception("the competitions' tick failed")
 
 
 async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:

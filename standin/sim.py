@@ -480,10 +480,12 @@ class User:
 
     # ---- buttons -----------------------------------------------------------------------------
     def tap(self, message: Message, button_text: str) -> Tap:
-        """Tap the button labelled ``button_text`` on the message's *current* keyboard."""
+        """Tap the button labelled ``button_text`` on the message's *current* keyboard. In a
+        public supergroup (one with a username) anyone may read the messages and tap their
+        buttons, members or not, as in Telegram."""
         world = self.standin.world
         with world.cond:
-            rec = self._live(message)
+            rec = self._live(message, viewing=True)
             current = snapshot(self.standin, rec)
             button = current.button(button_text)
             if button.callback_data is None:
@@ -497,7 +499,7 @@ class User:
         with self.standin.world.cond:
             return self._callback(self._live(message), data, inaccessible=inaccessible)
 
-    def _live(self, message: Message) -> MsgRec:
+    def _live(self, message: Message, *, viewing: bool = False) -> MsgRec:
         world = self.standin.world
         if message.inline_message_id is not None:
             rec = world.inline_messages.get(message.inline_message_id)
@@ -506,7 +508,8 @@ class User:
             rec = chat.messages.get(message.message_id) if chat else None
         if rec is None or rec.deleted:
             raise StandInError(f"message {message.message_id} is gone (deleted)")
-        self._check_member(rec.chat)
+        if not (viewing and rec.chat.type == "supergroup" and rec.chat.username):
+            self._check_member(rec.chat)
         return rec
 
     def _callback(self, rec: MsgRec, data: str, *, inaccessible: bool = False) -> Tap:
@@ -598,6 +601,18 @@ class User:
             old = rec.bot_status
             rec.bot_status = "kicked" if ban else "left"
             world._bot_status_changed(rec, self.record, old, rec.bot_status)
+
+    def leave(self, group: Chat) -> None:
+        """Leave a group: a ``left_chat_member`` service message there (bots see those, as
+        Telegram sends them whatever the privacy mode)."""
+        world = self.standin.world
+        with world.cond:
+            rec = group.record
+            rec.members[self.id] = "left"
+            me = self.record.to_json()
+            msg = world.new_message(rec, self.record, service={
+                "left_chat_member": me, "left_chat_participant": me})
+            world.deliver_message(msg)
 
     def add_bot(self, group: Chat) -> None:
         """Add the bot to a group: ``my_chat_member`` and a ``new_chat_members`` message."""

@@ -482,3 +482,101 @@ class HandledUpdateRow(Base):
     claimed_until: Mapped[datetime] = mapped_column(UTCDateTime)
     """Until when the claim holds; once handled, when it was."""
     done: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+COMPETITION_KINDS = ("league", "cup")
+COMPETITION_STATUSES = ("signup", "running", "finished", "cancelled")
+
+
+class CompetitionRow(Base):
+    """A group's league or cup (revision 0020): its settings, its sign-up and its card. The
+    pairings and results are :class:`CompetitionGameRow`; the logic is
+    :mod:`rules.competition`'s."""
+
+    __tablename__ = "competitions"
+    __table_args__ = (
+        CheckConstraint(_in("kind", COMPETITION_KINDS), name="kind"),
+        CheckConstraint(_in("status", COMPETITION_STATUSES), name="status"),
+        CheckConstraint("length IN (1, 3, 5, 7)", name="length"),
+        Index("ix_competitions_chat_status", "chat_id", "status"),
+        Index("ix_competitions_status_due", "status", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    status: Mapped[str] = mapped_column(String(12))
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    """Bumped by every change (a sign-up, the start, a result): the card's buttons carry it."""
+    chat_id: Mapped[int] = mapped_column(BigInteger)
+    """The group it belongs to (its matches are played there, rated in its scope too)."""
+    thread_id: Mapped[int | None] = mapped_column(BigInteger)
+    organiser_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="RESTRICT"))
+    game_type: Mapped[str] = mapped_column(String(16))
+    length: Mapped[int] = mapped_column(SmallInteger)
+    move_seconds: Mapped[int | None] = mapped_column(Integer)
+    double: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A league played twice round, seats swapped."""
+    gammons: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A league scoring the points of the deciding game (1, 2, 3) instead of 1 per win."""
+    round_seconds: Mapped[int] = mapped_column(Integer)
+    """A cup's round deadline; a league's whole deadline."""
+    due_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    """The next deadline: the sign-up's end, then the round's (a cup) or the league's end."""
+    round: Mapped[int] = mapped_column(SmallInteger, default=0)
+    """A cup's round in play (0-based)."""
+    card_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    """The card in the group: the sign-up card, then the standings or the bracket."""
+    winner_id: Mapped[int | None] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class CompetitionEntryRow(Base):
+    """A player signed up to a competition (revision 0020); ``left_at``: they left the group
+    or blocked the bot, and forfeit what remains."""
+
+    __tablename__ = "competition_entries"
+    __table_args__ = (Index("ix_competition_entries_player", "player_id"),)
+
+    competition_id: Mapped[int] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(
+        BigInteger, ForeignKey("players.id", ondelete="CASCADE"), primary_key=True,
+        autoincrement=False)
+    seq: Mapped[int] = mapped_column(Integer)
+    """The sign-up order (the last tie-break)."""
+    seed: Mapped[int | None] = mapped_column(SmallInteger)
+    """A cup's seed (1 the best rated), set at the start."""
+    left_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CompetitionGameRow(Base):
+    """One pairing of a competition (revision 0020): its match once created (an ordinary
+    match), and its result once recorded. A cup's bye has no second player and no match."""
+
+    __tablename__ = "competition_games"
+    __table_args__ = (
+        UniqueConstraint("competition_id", "round", "slot"),
+        Index("ix_competition_games_open", "competition_id", "decided_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    competition_id: Mapped[int] = mapped_column(
+        ForeignKey("competitions.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(SmallInteger)
+    slot: Mapped[int] = mapped_column(SmallInteger)
+    player0_id: Mapped[int | None] = mapped_column(BigInteger)
+    player1_id: Mapped[int | None] = mapped_column(BigInteger)
+    match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL"), unique=True)
+    winner_id: Mapped[int | None] = mapped_column(BigInteger)
+    points: Mapped[int] = mapped_column(SmallInteger, default=1)
+    """How the deciding game ended (1 single, 2 gammon, 3 backgammon)."""
+    reason: Mapped[str | None] = mapped_column(String(16))
+    """How it was decided: the match's end reason, ``bye``, ``left`` (a forfeit), ``deadline``
+    (the round's deadline passed: the player to move loses), ``void`` (nobody: the league
+    ended first)."""
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -384,6 +384,13 @@ _MOVES = (
     "DELETE FROM ratings WHERE player_id = :p",
     "DELETE FROM board_messages WHERE chat_id = :p",
     "DELETE FROM deliveries WHERE chat_id = :p AND NOT pending",
+    # competitions keep their tables: the player's places go to the stand-in row
+    "UPDATE competitions SET organiser_id = :anon WHERE organiser_id = :p",
+    "UPDATE competitions SET winner_id = :anon WHERE winner_id = :p",
+    "UPDATE competition_entries SET player_id = :anon WHERE player_id = :p",
+    "UPDATE competition_games SET player0_id = :anon WHERE player0_id = :p",
+    "UPDATE competition_games SET player1_id = :anon WHERE player1_id = :p",
+    "UPDATE competition_games SET winner_id = :anon WHERE winner_id = :p",
     "DELETE FROM players WHERE id = :p",
 )
 

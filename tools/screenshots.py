@@ -160,10 +160,11 @@ def shot(message: Message, path: Path, *, sender: str | None = None) -> int:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(seed: bytes, **changes: Any) -> AsyncIterator[StandIn]:
+async def running_bot(seed: bytes, keep: list[UseCases] | None = None,
+                      **changes: Any) -> AsyncIterator[StandIn]:
     """A stand-in and the bot against it (long polling, rate limits and the caps on /new
     lifted: the leaderboard's nine matches take less than a minute; a fixed clock), every
-    match with dice seed ``seed``."""
+    match with dice seed ``seed``; ``keep``: the bot's use cases are appended to it."""
     with (tempfile.TemporaryDirectory(prefix="portes-shots-") as work,
           StandIn(bot_name=BOT_NAME) as standin):
         url = f"sqlite:///{Path(work) / 'shots.sqlite3'}"
@@ -177,6 +178,8 @@ async def running_bot(seed: bytes, **changes: Any) -> AsyncIterator[StandIn]:
             limits=Limits(new_per_minute=0, new_per_group_minute=0), **changes)
         db = Database.from_url(url)
         uc = UseCases(db, timers=TimerPolicy(), clock=lambda: NOW, seeds=lambda: seed)
+        if keep is not None:
+            keep.append(uc)
         app = build_application(settings, usecases=uc, migrate=False)
         await app.initialize()
         assert app.post_init is not None and app.updater is not None

@@ -24,6 +24,7 @@ from telegram import Bot
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, Forbidden
 
+from bot.delivery.competition_card import champion_text, deliver_card
 from bot.delivery.limiter import ChatLimiter
 from bot.delivery.publish import HTML
 from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
@@ -44,6 +45,7 @@ from storage.delivery.notices import (
 )
 from storage.results import MatchView, PlayerView
 from storage.usecases import DeliveryWork
+from storage.usecases.competition_progress import CHAMPION, STANDINGS
 
 log = logging.getLogger("bot.delivery.notices")
 Look = tuple[str, Markup | None]
@@ -68,6 +70,12 @@ class Notices:
         assert work.notice is not None
         if work.notice["kind"] == EXPIRED:
             await self._expire_card(work, mv)
+            return
+        if work.notice["kind"] == STANDINGS:
+            comp = await self.p.uc.get_competition(int(work.notice["comp"]))
+            if comp is not None:
+                await self.hold(work)
+                await deliver_card(self.p, self.bot, comp)
             return
         if work.shown < work.version:
             look = await self.render(work, mv)
@@ -109,6 +117,10 @@ class Notices:
             text = self._timeout(t, mv)
         elif kind == REVIEW:
             text = await self._review(work, t)
+        elif kind == CHAMPION:
+            comp = await self.p.uc.get_competition(int((work.notice or {})["comp"]))
+            if comp is not None:
+                text = champion_text(tr(await self.p.lang_for_chat(comp.chat_id, None)), comp)
         elif kind == MOVED:
             text = t._("The bot was removed from the group of match #{id}. The match goes on "
                        "here, in private: your board follows (/games brings it back, /resign "

@@ -11,6 +11,7 @@ then show the result: a match's boards through the delivery worker, cards and an
 - :mod:`~bot.handlers.history`: /history, Download (.mat), Replay, Position
 - :mod:`~bot.handlers.social`: /top (and hiding from it), /stats (and head to head), /forgetme
 - :mod:`~bot.handlers.player_settings`: /settings and its buttons
+- :mod:`~bot.handlers.competitions`: /tournament, a league's or cup's card, a member who left
 - :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
 - :mod:`~bot.handlers.errors`: the error handler
 - :mod:`~bot.handlers.guard`: whether a tap may act on the message it was tapped on
@@ -29,6 +30,7 @@ from bot.handlers.commands import (
     cmd_rules,
     cmd_start,
 )
+from bot.handlers.competitions import cmd_tournament, on_member_left
 from bot.handlers.computer import cmd_review
 from bot.handlers.errors import on_error
 from bot.handlers.history import cmd_history
@@ -54,11 +56,13 @@ __all__ = [
     "cmd_start",
     "cmd_stats",
     "cmd_top",
+    "cmd_tournament",
     "on_callback",
     "on_chosen_inline",
     "on_error",
     "on_group_text",
     "on_inline_query",
+    "on_member_left",
     "on_migrate",
     "on_my_member",
     "on_private_text",

@@ -79,7 +79,8 @@ async def show_new_card(msg: Message, t: Tr, no_triple: bool, target: int | None
         text += "\n" + line
     markup = new_card_keyboard(t, no_triple, target, owner=owner,
                                computer=msg.chat.type == ChatType.PRIVATE, hours=hours,
-                               default_move=default_move, game=game, cafe=on)
+                               default_move=default_move, game=game, cafe=on,
+                               group=msg.chat.type != ChatType.PRIVATE and target is None)
     if edit:
         edited = await msg.edit_text(text, reply_markup=markup)
         return edited if isinstance(edited, Message) else msg

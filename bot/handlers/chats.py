@@ -13,6 +13,7 @@ from telegram.error import TelegramError
 from bot.delivery.reach import left_group, player_blocked
 from bot.delivery.telegram import quietly
 from bot.handlers.common import Ctx
+from bot.handlers.competitions import competition_left
 from bot.state import portes
 from bot.views import help as help_texts
 from bot.views.i18n import tr
@@ -47,6 +48,8 @@ async def on_my_member(update: Update, context: Ctx) -> None:
         if new == ChatMemberStatus.BANNED:
             log.info("blocked by user %s", change.chat.id)
             await player_blocked(portes(context), context.bot, change.chat.id)
+            # their competitions' matches are forfeits, as for leaving the group
+            await competition_left(portes(context), context.bot, None, change.chat.id)
         return
     if new in OUT:
         log.info("removed from chat %s", change.chat.id)

@@ -9,6 +9,7 @@ answers with the GNU Backgammon Position ID and Match ID of the step shown.
 from __future__ import annotations
 
 import asyncio
+import html
 import io
 import logging
 
@@ -18,10 +19,11 @@ from telegram import InputFile, InputMediaPhoto, Message, Update
 from telegram.constants import ChatType
 
 from bot.delivery.telegram import quietly
-from bot.handlers.common import Ctx
+from bot.handlers.common import HTML, Ctx
 from bot.state import command_sender, tapped
 from bot.views.board_image import SHARED_SIDE, Look, draw_board_async
 from bot.views.callbacks import Action, Callback, encode
+from bot.views.competitions import history_lines
 from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
 from bot.views.mat import mat_caption, mat_comment
@@ -67,6 +69,10 @@ async def cmd_history(update: Update, context: Ctx) -> None:
         return
     p, msg, user, t = sender
     matches = await p.uc.finished_matches(user.id, 10)
+    competitions = history_lines(t, await p.uc.competitions_of(user.id))
+    if competitions:  # each one's card again: /tournament <id>
+        head = html.escape(t._("Your competitions (/tournament <id> shows one again):"))
+        await msg.reply_text("\n".join([head, *competitions]), parse_mode=HTML)
     if not matches:
         await msg.reply_text(t._("You have no finished match yet."))
         return

@@ -11,6 +11,7 @@ from telegram import Update
 from bot.handlers.challenges import on_accept, on_new_card, on_new_computer, on_withdraw
 from bot.handlers.commands import on_close_unreadable, on_lang, on_notices, on_show
 from bot.handlers.common import Ctx
+from bot.handlers.competitions import on_tournament, on_tournament_new
 from bot.handlers.computer import on_hint, on_review
 from bot.handlers.guard import Passed, admit
 from bot.handlers.history import on_download, on_position, on_replay
@@ -47,6 +48,7 @@ ROUTES: dict[Action, ButtonHandler] = {
     Action.FORGET: on_forget,
     Action.SETTINGS: on_settings,
     Action.TOP_GAME: on_top_game, Action.STATS_GAME: on_stats_game,
+    Action.TOURNAMENT: on_tournament, Action.TOURNAMENT_NEW: on_tournament_new,
 }
 
 VIEWS: dict[Action, ViewHandler] = {

@@ -24,6 +24,7 @@ from bot.delivery.telegram import is_group, quietly
 from bot.handlers.common import Ctx, point_to_private
 from bot.state import Portes, command_sender, tapped
 from bot.views.callbacks import Action, Callback, encode
+from bot.views.competitions import titles_line
 from bot.views.echo import CAPTION_LIMIT, echoed, u16len
 from bot.views.game_choice import (
     default_game,
@@ -251,7 +252,9 @@ async def stats_answer(p: Portes, t: Tr, chat: Chat, who: tuple[int, int | None]
     game = game or await p.uc.last_game(player) or default_game(t)
     group = is_group(chat)
     stats = await p.uc.player_stats(player, chat.id if group else None, game=game)
-    return stats_text(t, stats, group), game
+    text = stats_text(t, stats, group)
+    titles = titles_line(t, await p.uc.titles_of(player))
+    return (text if titles is None else text + "\n" + titles), game
 
 
 async def on_stats_game(update: Update, context: Ctx, cb: Callback, *,

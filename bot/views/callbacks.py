@@ -83,6 +83,11 @@ class Action(StrEnum):
     # /stats (match id the player whose record it is, version 0, arg "<letter>[-<other id>]")
     TOP_GAME = "lb"
     STATS_GAME = "sg"
+    # a group's league or cup card (bot.views.competitions): match id the competition's id,
+    # version its version, arg the operation ("j" join, "go" start, "l5" the length...)
+    TOURNAMENT = "t"
+    # the group /new card's way to a league or cup: match id 0, version 0
+    TOURNAMENT_NEW = "tn"
 
 
 BOARD_ACTIONS = frozenset({
@@ -103,6 +108,7 @@ PERSONAL = frozenset({
     Action.RESIGN, Action.CANCEL, Action.NEW, Action.NEW_CANCEL, Action.NEW_COMPUTER,
     Action.CLOSE_UNREADABLE, Action.NOTICES, Action.REPLAY, Action.PICK_PLAY,
     Action.PICK_RESIGN, Action.FORGET, Action.SETTINGS, Action.TOP_GAME, Action.STATS_GAME,
+    Action.TOURNAMENT_NEW,
 })
 """The buttons of personal cards (the resignation card, the /new card, /games, /notices,
 /history and its replay, "which match?", /forgetme, /settings, /top, /stats) whose handlers

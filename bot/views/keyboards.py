@@ -115,12 +115,13 @@ def game_rows(game: str, t: Tr, arg: Callable[[str], str], owner: int) -> list[l
 def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
                       computer: bool = False, hours: int | None = None,
                       default_move: float = 7 * 24 * 3600.0, game: str = DEFAULT_KIND,
-                      cafe: bool | None = None) -> Markup:
+                      cafe: bool | None = None, group: bool = False) -> Markup:
     """The /new card: the games (``game`` ticked, Portes unless another was chosen), a button
     per match length, the times per move (``hours`` ticked; ``None``: the operator's
     ``default_move`` seconds), the "no triple" switch (where Portes is played) and the café
     start switch (``cafe``; ``None``: the game's default, see :func:`cafe_default`);
-    ``computer`` (private chats): a button to play against the computer instead. Every choice
+    ``computer`` (private chats): a button to play against the computer instead; ``group``:
+    a button to open a league or a cup instead. Every choice
     carries the game (and, where it applies, the café start; choosing another game drops it),
     and ``owner``, the player who sent /new (the only one whose taps count)."""
     flag = "n" if no_triple else "t"
@@ -152,6 +153,9 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
                                               f"o{flag}{suffix}{chosen}{g_other}",
                                               owner=owner))])
     rows.append(lengths)
+    if group:
+        rows.append([Btn("🏆 " + t._("A league or a cup"),
+                         callback_data=encode(Action.TOURNAMENT_NEW, 0, 0, owner=owner))])
     if computer:
         level = default_level(game)
         rows.append([Btn("🤖 " + t._("Against the computer"),

@@ -48,7 +48,9 @@ per feature: :mod:`~storage.usecases.players`, :mod:`~storage.usecases.challenge
 :mod:`~storage.usecases.rematches` (who may open a rematch),
 :mod:`~storage.usecases.social` (leaderboards, statistics, privacy),
 :mod:`~storage.usecases.computer_claims` (which instance plays the computer's turn) and
-:mod:`~storage.usecases.updates` (each command handled once, by its update id).
+:mod:`~storage.usecases.updates` (each command handled once, by its update id),
+:mod:`~storage.usecases.competitions` and :mod:`~storage.usecases.competition_progress`
+(a group's leagues and cups).
 :class:`UseCases` composes them over one kernel. Delivery (what each chat should show: the
 outbox the kernel writes with every action, the delivery worker's claims fenced by a token,
 the groups' shared Telegram budgets) has its own front over the same kernel,
@@ -87,6 +89,8 @@ from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
 from storage.usecases.closing import ClosingCases
+from storage.usecases.competition_progress import ProgressCases
+from storage.usecases.competitions import CompetitionCases
 from storage.usecases.computer_claims import ComputerClaimCases
 from storage.usecases.heartbeat import HeartbeatCases
 from storage.usecases.kernel import Checkpoint, Clock, Kernel, Seeds
@@ -136,6 +140,8 @@ class UseCases(
     SocialCases,
     ComputerClaimCases,
     UpdateClaimCases,
+    CompetitionCases,
+    ProgressCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 

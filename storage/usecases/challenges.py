@@ -15,7 +15,14 @@ from rules.common.errors import CorruptState, InvalidAction, PortesError
 from rules.common.fairdice import FairDice, commitment
 from rules.game import DEFAULT_KIND
 from rules.match import Event, Match
-from storage.models import ChallengeRow, ChatSettingRow, MatchRow, Player, TimerRow
+from storage.models import (
+    ChallengeRow,
+    ChatSettingRow,
+    CompetitionGameRow,
+    MatchRow,
+    Player,
+    TimerRow,
+)
 from storage.results import (
     ActionResult,
     ChallengeResult,
@@ -77,6 +84,21 @@ def close_challenge(
     assert row is not None
     ch.status = status.value
     return read_challenge_view(kernel, session, ch)
+
+
+class AlreadyPaired(Exception):
+    """A competition's pairing already has its match (a retried opening)."""
+
+
+def link_pairing(session: Session, pairing_id: int, match_id: int) -> bool:
+    """Link a competition's pairing to its new match, unless it has one."""
+    linked = session.execute(
+        update(CompetitionGameRow)
+        .where(CompetitionGameRow.id == pairing_id, CompetitionGameRow.match_id.is_(None),
+               CompetitionGameRow.decided_at.is_(None))
+        .values(match_id=match_id)
+        .execution_options(synchronize_session=False))
+    return bool(linked.rowcount == 1)  # type: ignore[attr-defined]
 
 
 def _match_row(author_id: int, state: Match, seed: bytes, now: datetime, **place: Any) -> MatchRow:
@@ -175,6 +197,7 @@ class ChallengeCases(Feature):
         rematch_of: int | None = None,
         move_seconds: int | None = None,
         game_type: str = DEFAULT_KIND, winner_starts: bool = False,
+        competition_game: int | None = None,
     ) -> ChallengeResult:
         """Open a challenge (and its match, status ``challenge``) and commit to a dice seed.
 
@@ -188,7 +211,10 @@ class ChallengeCases(Feature):
         mixed-in value still arrives after the commitment). ``rematch_of``: the finished match this
         is the rematch of (at most one each, however taps race). ``move_seconds``: the time per move
         (``None``: the operator's default, ``TimerPolicy.turn_timeout``). ``game_type``,
-        ``winner_starts``: as for ``Match.new``. An expiry timer is set
+        ``winner_starts``: as for ``Match.new``. ``competition_game``: the competition's
+        pairing this match plays, linked in the same transaction (``already_paired`` when it
+        has its match: a retried opening creates none twice; no cap on open challenges
+        applies). An expiry timer is set
         (``TimerPolicy.challenge_ttl``). Refusals: ``invalid_action`` (length not 1, 3, 5, 7),
         ``own_challenge``, ``too_many_challenges_here`` / ``too_many_challenges`` (the author
         already has ``ChallengeLimits.per_chat`` open challenges in this group / ``overall``
@@ -203,8 +229,9 @@ class ChallengeCases(Feature):
         place: dict[str, Any] = {"chat_id": chat_id, "thread_id": thread_id}
         try:
             with k.db.write_lock(), k.sessions.begin() as session:
-                refusal = self._open(session, author_id, fields) or over_cap(
-                    session, k.limits, author_id, chat_id, now)
+                refusal = self._open(session, author_id, fields) or (
+                    None if competition_game is not None
+                    else over_cap(session, k.limits, author_id, chat_id, now))
                 if refusal is not None:
                     return refusal
                 k.checkpoint("read")
@@ -213,6 +240,9 @@ class ChallengeCases(Feature):
                                  in_group=group and chat_id is not None, **place)
                 session.add(row)
                 session.flush()
+                if competition_game is not None and not link_pairing(
+                        session, competition_game, row.id):
+                    raise AlreadyPaired  # rolls the match back
                 ch = _challenge_row(row.id, author_id, now, now + k.timers.challenge_ttl,
                                     **fields, **place)
                 session.add(ch)
@@ -221,6 +251,9 @@ class ChallengeCases(Feature):
                 view = challenge_view(ch, row, k.players(session, ch.author_id, ch.target_id))
         except IntegrityError as exc:
             return self._lost_race(author_id, fields, exc)
+        except AlreadyPaired:
+            return ChallengeResult(Outcome.REFUSED, code="already_paired",
+                                   message="This pairing has its match.")
         return ChallengeResult(Outcome.OK, challenge=view)
 
     def _lost_race(
