@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from rendering.leaderboard import fit
-from rendering.leaderboard import font
+from rendering.leaderboard import fit, font
 from rendering.theme import CLASSIC, Theme
 
 COLUMN = 210
