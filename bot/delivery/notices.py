@@ -1,5 +1,6 @@
 """Notices: the messages about a match that are not its boards (the dice seed revealed at its
-end, a match lost on time, the review; an expired challenge's card), sent by the delivery
+end, a match lost on time, the review; an expired challenge's card; an old board taken
+down), sent by the delivery
 worker from their outbox rows (:mod:`storage.delivery.notices`) with a board's guarantees.
 
 Each text is rendered when it is sent, from the match as the database has it and in the
@@ -25,7 +26,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, Forbidden
 
 from bot.delivery.limiter import ChatLimiter
-from bot.delivery.publish import HTML
+from bot.delivery.publish import HTML, take_down
 from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, mention
@@ -37,6 +38,7 @@ from storage.delivery.notices import (
     CANCELLED,
     EXPIRED,
     MOVED,
+    RETIRE,
     REVEAL,
     REVIEW,
     STRANDED,
@@ -68,6 +70,9 @@ class Notices:
         assert work.notice is not None
         if work.notice["kind"] == EXPIRED:
             await self._expire_card(work, mv)
+            return
+        if work.notice["kind"] == RETIRE:
+            await self._take_down(work)
             return
         if work.shown < work.version:
             look = await self.render(work, mv)
@@ -194,6 +199,19 @@ class Notices:
         except Forbidden as exc:
             raise Unreachable(exc.message) from exc
         self.p.faults.reached(f"notice-sent:{EXPIRED}")
+
+    async def _take_down(self, work: DeliveryWork) -> None:
+        """An old board of a match that cannot show it any more is taken down (deleted, or
+        a stub after 48 h: :func:`bot.delivery.publish.take_down`); where the bot may not
+        write any more (removed from the group), there is nothing to do."""
+        assert work.notice is not None and work.chat_id is not None
+        await self.hold(work)
+        self.p.faults.reached(f"notice-sending:{RETIRE}")
+        try:
+            await take_down(self.bot, work.chat_id, int(work.notice["message"]))
+        except Forbidden as exc:
+            raise Unreachable(exc.message) from exc
+        self.p.faults.reached(f"notice-sent:{RETIRE}")
 
     async def _send(self, work: DeliveryWork, mv: MatchView | None, text: str,
                     markup: Markup | None) -> tuple[list[dict[str, Any]], int]:

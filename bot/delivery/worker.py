@@ -37,13 +37,13 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.delivery.notices import Notices
-from bot.delivery.publish import HTML, Publisher
+from bot.delivery.publish import HTML, Publisher, take_down
 from bot.delivery.reach import blocked_us, left_group, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
 from bot.views.board_image import Look, draw_board_async
 from rules.match import Phase
-from storage.delivery.notices import CLOSED
+from storage.delivery.notices import CLOSED, RETIRE
 from storage.results import BoardMessageView, LoggedTurn, MatchView
 from storage.usecases import DeliveryWork
 
@@ -218,7 +218,9 @@ class Delivery:
             await self._retry(key, work, delay, f"flood: retry after {delay:g} s")
         except ChatMigrated as exc:
             await uc.migrate_chat(int(key), exc.new_chat_id)
-            if work.notice is None:  # a notice moved to the new chat, to be sent there
+            if work.notice is None or work.notice["kind"] == RETIRE:
+                # a notice moved to the new chat, to be sent there; an old board stays
+                # behind in the old chat, which can no longer be written to
                 await uc.delivery.give_up_delivery(
                     work.id, claim=work.claim, error="the group became a supergroup")
             self.kick(str(exc.new_chat_id))
@@ -480,8 +482,4 @@ class Delivery:
         return True
 
     async def _retire_orphan(self, chat_id: int, message_id: int) -> None:
-        try:
-            await self.bot.delete_message(chat_id, message_id)
-        except BadRequest:
-            await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id,
-                                                caption="⤵", reply_markup=None)
+        await take_down(self.bot, chat_id, message_id)
