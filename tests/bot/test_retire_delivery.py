@@ -8,6 +8,9 @@ a message deleted twice "not found": nothing changes)."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +24,7 @@ from storage.models import DeliveryRow
 from tests.bot.conftest import Running
 from tests.bot.helpers.delivery import up_to_the_last_tap
 from tests.bot.helpers.retries import retries_come_due
+from tests.bot.test_process import bot_process, start_at  # noqa: F401
 from tests.clocks import Wall
 
 TWO_DAYS = 49 * 3600
@@ -169,3 +173,58 @@ async def test_the_private_board_of_a_cancelled_match_is_taken_down_once(
     assert not standin.calls("editMessageCaption", chat_id=alice.private.id)
     assert not [m for m in alice.private.bot_messages() if m.has_keyboard]
     assert jumps and jumps[0] == backoff(0), jumps
+
+
+RETIRE_POINTS = ("committed", "notice-sending:retire", "notice-sent:retire")
+"""The steps from the move's commit to a board taken down (:mod:`bot.faults`)."""
+
+
+@pytest.mark.long
+async def test_killed_between_the_cancel_and_the_board_taken_down_it_goes_once(
+    standin: StandIn, tmp_path: Path,
+    bot_process: list[subprocess.Popen[str]],  # noqa: F811 (the fixture, imported)
+) -> None:
+    """The bot removed from the group of a match whose other player never started it: at
+    each step from the move's commit to the call that takes Alice's private board down, the
+    process ends itself there; the restarted one takes it down, and tells her, once."""
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    proc = start_at(standin, tmp_path, None)
+    bot_process.append(proc)
+    hello = alice.start_bot()
+    await alice.private.wait_for_bot_message(after=hello, timeout=60)  # the process is up
+    for n, step in enumerate(RETIRE_POINTS, start=1):
+        group = standin.group(f"Kafeneio {n}", alice, bob)
+        board = await start_group_match(standin, alice, bob, group, "3 points")
+        if board.mentions(bob):
+            await play_turn(standin, bob, group)
+        old = await standin.wait_for(lambda: live_board(alice.private), what="her board")
+        await standin.wait_for(lambda o=old: o.refresh().has_keyboard, what="her buttons")
+        await standin.idle()
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        proc = start_at(standin, tmp_path, step)
+        bot_process.append(proc)
+        alice.remove_bot(group)
+        assert proc.wait(timeout=60) == 70, step
+        proc = start_at(standin, tmp_path, None)
+        bot_process.append(proc)
+
+        def cancelled() -> int:
+            return sum(1 for m in alice.private.bot_messages() if "is cancelled" in m.content)
+
+        await standin.wait_for(lambda o=old: deleted(o), timeout=60,
+                               what=f"her board taken down after {step}")
+        await standin.wait_for(lambda n=n: cancelled() >= n, timeout=60,
+                               what=f"Alice told after {step}")
+        await standin.idle(quiet=1.0, timeout=30)
+        assert cancelled() == n, step
+        assert not [m for m in alice.private.bot_messages() if m.has_keyboard], step
+        tries = [c.error_code for c in standin.calls("deleteMessage", chat_id=alice.private.id)
+                 if str(c.params.get("message_id")) == str(old.message_id)]
+        # deleted once; tried again after a kill right after it (the group's board, or hers,
+        # is the first taken down): "not found", nothing changes
+        assert tries[0] is None and set(tries[1:]) <= {400}, (step, tries)
+        assert not standin.calls("editMessageCaption", chat_id=alice.private.id), step
+    log = (tmp_path / "bot.log").read_text()
+    assert "Traceback" not in log, log[-3000:]
