@@ -218,8 +218,12 @@ class Notices:
         chat_id = work.chat_id
         assert chat_id is not None
         uc = self.p.uc
+        limiter = getattr(self.bot, "rate_limiter", None)
+        seen = max(limiter.posted_in(chat_id), default=0) if isinstance(
+            limiter, ChatLimiter) else 0
         token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption=text,
-                                      markup=markup.to_dict() if markup else None)
+                                               markup=markup.to_dict() if markup else None,
+                                               seen=seen)
         if token is None:
             raise Stale
         kind = (work.notice or {}).get("kind")

@@ -125,8 +125,20 @@ class Delivery:
                         exc_info=True)
 
     async def poll(self) -> None:
-        """Kick every chat with due work (another instance's, a retry, a restart's)."""
+        """Kick every chat with due work (another instance's, a retry, a restart's); first
+        store the highest message id this process got back in each chat since (see
+        :meth:`storage.delivery.work.DeliveryWorkCases.saw_messages`)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):
+            await self.p.uc.delivery.saw_messages(limiter.take_unsaved())
         self.kick(*await self.p.uc.delivery.due_chats())
+
+    def seen_in(self, chat_id: int) -> int:
+        """The highest message id this process got back in the chat (its latest ones)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):
+            return max(limiter.posted_in(chat_id), default=0)
+        return 0
 
     async def reconcile(self) -> None:
         """Queue every place whose board differs from the database, and prune."""
@@ -365,7 +377,8 @@ class Delivery:
         photo = await draw_board_async(mv.state, viewer, self._looks(work.for_seat, mv))
         token = await self.p.uc.delivery.mark_sending(
             work.id, claim=work.claim, caption=caption,
-            markup=markup.to_dict() if markup else None, lease=self.lease)
+            markup=markup.to_dict() if markup else None, lease=self.lease,
+            seen=self.seen_in(chat_id))
         if token is None:
             raise Stale
         self.deadlines[work.id] = time.monotonic() + self.lease
