@@ -16,7 +16,7 @@ import pytest
 
 from bot.settings import RateLimits
 from standin import Chat, StandIn, User
-from standin.players import live_board, start_group_match
+from standin.players import live_board, start_group_match, tap_and_wait, turn_actions
 from tests.bot.helpers.delivery import up_to_the_last_tap
 from tests.bot.test_group_budget import group_calls, throttled
 from tests.clocks import Wall
@@ -109,3 +109,45 @@ async def test_taps_after_a_turn_was_played_say_so_and_cost_the_group_nothing(
     assert all(m.photo_bytes is None or m.message_id == live_board(group).message_id  # type: ignore[union-attr]
                for m in group.bot_messages() if m.has_keyboard)
     assert EARLIER not in answers
+
+
+async def test_a_tap_on_a_board_whose_move_is_still_to_show_says_it_is_updated(
+    standin: StandIn, make_bot: Any
+) -> None:
+    """Within a turn: a move made on the group's board, whose edit is held back; another of
+    the old keyboard's buttons tapped meanwhile is told the board is being updated (a toast)."""
+    wall = Wall()
+    bot = await limited_bot(standin, make_bot, wall, plays_direct=0)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, "5 points")
+    mover = alice if board.mentions(alice) else bob
+    await standin.idle()
+    for attempt in range(12):  # a checker chosen: its destinations offered (each a move)
+        board = live_board(group)
+        assert board is not None
+        actions = turn_actions(board)
+        if actions.get("m"):
+            break
+        # a checker with one destination moved at once: another one, or the move undone
+        tap = (actions["f"][attempt % len(actions["f"])] if actions.get("f")
+               else actions["u"][0])
+        assert await tap_and_wait(standin, mover, board, tap) is None
+    else:
+        raise AssertionError("no checker with several destinations")
+    moves = actions["m"]
+    standin.inject_error("editMessageMedia", 502, chat_id=group.id, description="Bad Gateway")
+    first = await mover.tap(board, moves[0])
+    await standin.wait_for(lambda: standin.calls("editMessageMedia", chat_id=group.id,
+                                                 ok=False), what="the board's edit tried")
+    await standin.idle()
+    assert board.refresh().reply_markup == board.reply_markup  # the old keyboard, still
+    again = await mover.tap(board.refresh(), moves[-1])
+    assert first.text is None and not first.show_alert
+    assert again.text == "⏳ This board is being updated: the new one is on its way."
+    assert not again.show_alert
+    wall.advance(1.0)
+    await bot.app.bot_data["portes"].delivery.poll()
+    await standin.wait_for(lambda: board.refresh().edit_count > board.edit_count, timeout=30,
+                           what="the board edited")
