@@ -261,6 +261,11 @@ async def measure_flood(args: argparse.Namespace) -> dict[str, float]:
             "flood_429": float(throttled)}
 
 
+ON_ITS_WAY = "on its way"
+"""How the toast reads for a tap on the old board before its new one came (issue 27, item 6):
+the tap did nothing, as a refused one, and is not counted."""
+
+
 async def timed_group_tap(standin: StandIn, user: User, board: Message, text: str,
                           group: Chat) -> float | None:
     """Tap ``board`` and wait until it shows the result: edited, gone, or (in the group)
@@ -270,8 +275,8 @@ async def timed_group_tap(standin: StandIn, user: User, board: Message, text: st
         answer = await user.tap(board, text).wait(30)
     except StandInError:
         return None
-    if answer is None or answer.show_alert:
-        return None
+    if answer is None or answer.show_alert or ON_ITS_WAY in (answer.text or ""):
+        return None  # refused, or a tap on a board whose new state is still to come
 
     def shown() -> bool:
         try:

@@ -212,6 +212,10 @@ class ChatLimiter(BaseRateLimiter[int]):
         self.posted: dict[int | str, deque[int]] = {}
         """Per chat, the message ids of this process's latest messages there (what a probe
         for a lost message must leave alone: :mod:`bot.delivery.notices`)."""
+        self.unsaved: dict[int, int] = {}
+        """Per chat, the highest message id this process got back since the delivery worker
+        last stored them (:meth:`take_unsaved`): every instance's probe then starts above
+        them (a welcome or a command's answer another instance sent is never probed)."""
         """Chats Telegram asked to wait (429), until when."""
         self.shared: SharedBudget | None = None
 
@@ -356,6 +360,13 @@ class ChatLimiter(BaseRateLimiter[int]):
                 self.posted.pop(next(iter(self.posted)))
             ids = self.posted[chat] = deque(maxlen=POSTED_KEPT)
         ids.append(message_id)
+        if isinstance(chat, int) and message_id > self.unsaved.get(chat, 0):
+            self.unsaved[chat] = message_id
+
+    def take_unsaved(self) -> dict[int, int]:
+        """The highest message id got back per chat since the last call (to be stored)."""
+        marks, self.unsaved = self.unsaved, {}
+        return marks
 
     def posted_in(self, chat: int) -> set[int]:
         """The ids of the latest messages this process posted in ``chat`` (and got back)."""

@@ -1,5 +1,6 @@
 """Notices: the messages about a match that are not its boards (the dice seed revealed at its
-end, a match lost on time, the review; an expired challenge's card), sent by the delivery
+end, a match lost on time, the review; an expired challenge's card; an old board taken
+down), sent by the delivery
 worker from their outbox rows (:mod:`storage.delivery.notices`) with a board's guarantees.
 
 Each text is rendered when it is sent, from the match as the database has it and in the
@@ -26,7 +27,7 @@ from telegram.error import BadRequest, Forbidden
 
 from bot.delivery.competition_card import champion_text, deliver_card
 from bot.delivery.limiter import ChatLimiter
-from bot.delivery.publish import HTML
+from bot.delivery.publish import HTML, take_down
 from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, mention
@@ -38,6 +39,7 @@ from storage.delivery.notices import (
     CANCELLED,
     EXPIRED,
     MOVED,
+    RETIRE,
     REVEAL,
     REVIEW,
     STRANDED,
@@ -76,6 +78,9 @@ class Notices:
             if comp is not None:
                 await self.hold(work)
                 await deliver_card(self.p, self.bot, comp)
+            return
+        if work.notice["kind"] == RETIRE:
+            await self._take_down(work)
             return
         if work.shown < work.version:
             look = await self.render(work, mv)
@@ -207,13 +212,30 @@ class Notices:
             raise Unreachable(exc.message) from exc
         self.p.faults.reached(f"notice-sent:{EXPIRED}")
 
+    async def _take_down(self, work: DeliveryWork) -> None:
+        """An old board of a match that cannot show it any more is taken down (deleted, or
+        a stub after 48 h: :func:`bot.delivery.publish.take_down`); where the bot may not
+        write any more (removed from the group), there is nothing to do."""
+        assert work.notice is not None and work.chat_id is not None
+        await self.hold(work)
+        self.p.faults.reached(f"notice-sending:{RETIRE}")
+        try:
+            await take_down(self.bot, work.chat_id, int(work.notice["message"]))
+        except Forbidden as exc:
+            raise Unreachable(exc.message) from exc
+        self.p.faults.reached(f"notice-sent:{RETIRE}")
+
     async def _send(self, work: DeliveryWork, mv: MatchView | None, text: str,
                     markup: Markup | None) -> tuple[list[dict[str, Any]], int]:
         chat_id = work.chat_id
         assert chat_id is not None
         uc = self.p.uc
+        limiter = getattr(self.bot, "rate_limiter", None)
+        seen = max(limiter.posted_in(chat_id), default=0) if isinstance(
+            limiter, ChatLimiter) else 0
         token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption=text,
-                                      markup=markup.to_dict() if markup else None)
+                                               markup=markup.to_dict() if markup else None,
+                                               seen=seen)
         if token is None:
             raise Stale
         kind = (work.notice or {}).get("kind")

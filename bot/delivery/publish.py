@@ -108,6 +108,28 @@ def reminder_line(t: Tr, match_id: int, who: str | None, waited: str, left: str,
                waited=waited, left=left)
 
 
+async def take_down(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Delete a board of the bot; when Telegram refuses (older than 48 h), edit it to the
+    :data:`STUB`, without buttons. Done twice it changes nothing (a message already deleted
+    is "not found", a stub already made "not modified"), so after a lost answer it is simply
+    made again: that second try is the probe. A failure that may pass (a 5xx, a network
+    drop, a 429) is raised, for the delivery worker to try again; a refusal that will not
+    pass (the message cannot be edited either) is logged: there is nothing more to do."""
+    try:
+        await bot.delete_message(chat_id, message_id)
+        return
+    except BadRequest as exc:
+        if gone(exc):
+            return
+    try:
+        await bot.edit_message_caption(chat_id=chat_id, message_id=message_id, caption=STUB,
+                                       reply_markup=None)
+    except BadRequest as exc:
+        if not (not_modified(exc) or gone(exc)):
+            log.info("board %s in %s cannot be taken down: %s", message_id, chat_id,
+                     exc.message)
+
+
 class Publisher:
     def __init__(self, portes: Portes, bot: Bot) -> None:
         self.p = portes
@@ -230,14 +252,11 @@ class Publisher:
         return bool(keys)
 
     async def retire(self, old: BoardMessageView) -> None:
-        """Delete an old board; when Telegram refuses (older than 48 h), edit it to a stub."""
+        """Take down an old board (:func:`take_down`), then forget it. A failure that may
+        pass (a 5xx, a network drop, a 429) is raised before it is forgotten: the delivery
+        worker holding its place tries again."""
         if old.chat_id is not None and old.message_id is not None:
-            try:
-                await self.bot.delete_message(old.chat_id, old.message_id)
-            except BadRequest:  # a network failure is raised: the worker tries again
-                await quietly(self.bot.edit_message_caption(
-                    chat_id=old.chat_id, message_id=old.message_id,
-                    caption=STUB, reply_markup=None))
+            await take_down(self.bot, old.chat_id, old.message_id)
         await self.p.uc.forget_board_message(old.id)
 
     @staticmethod

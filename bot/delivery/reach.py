@@ -21,7 +21,6 @@ import logging
 from telegram import Bot
 
 from bot.delivery.publish import Publisher
-from bot.delivery.telegram import quietly
 from bot.state import Portes, is_group_match
 from storage.results import MatchView
 
@@ -43,13 +42,10 @@ async def left_group(p: Portes, bot: Bot, chat_id: int) -> None:
     told are notices the move wrote (:mod:`bot.delivery.notices`): the group's is sent first,
     and what follows it depends on whether it could be (:func:`group_told`,
     :func:`cancel_unreached`)."""
-    old_boards = await p.uc.live_boards_in(chat_id)
     moved = await p.uc.move_to_private(chat_id)
     p.faults.reached("committed")
-    pub = Publisher(p, bot)
-    for board in old_boards:  # their buttons are stale: gone, where the group still lets us
-        if any(board.match_id == mv.id for mv in moved):
-            await quietly(pub.retire(board))
+    if moved:  # the old boards' buttons are stale: taken down where the group still lets us
+        kick(p, str(chat_id))  # (notices the move wrote, see storage.delivery.notices.RETIRE)
     for mv in moved:
         p.remember(mv)
         if any(s.player is not None and not s.player.can_message for s in mv.seats):
@@ -83,14 +79,11 @@ async def boards_in_private(p: Portes, bot: Bot, mv: MatchView) -> None:
 async def cancel_unreached(p: Portes, bot: Bot, mv: MatchView) -> None:
     """No board can reach a player (their group removed the bot, they never started it, and
     the group could not be told): the match is cancelled, counting for nobody; its private
-    boards are retired and the other players are told why (notices the cancel wrote)."""
+    boards are taken down and the other players are told why (notices the cancel wrote)."""
     ended = await p.uc.cancel_unreachable(mv.id)
     if ended is None:
         return
     p.remember(ended)
-    pub = Publisher(p, bot)
-    for board in ended.board_messages:
-        await quietly(pub.retire(board))
     kick(p, *(str(s.player.id) for s in ended.seats
               if s.player is not None and s.player.can_message))
 

@@ -37,13 +37,13 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, Re
 
 from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.delivery.notices import Notices
-from bot.delivery.publish import HTML, Publisher
+from bot.delivery.publish import HTML, Publisher, take_down
 from bot.delivery.reach import blocked_us, left_group, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, is_group_match, plays_privately
 from bot.views.board_image import Look, draw_board_async
 from rules.match import Phase
-from storage.delivery.notices import CLOSED
+from storage.delivery.notices import CLOSED, RETIRE
 from storage.results import BoardMessageView, LoggedTurn, MatchView
 from storage.usecases import DeliveryWork
 
@@ -125,8 +125,20 @@ class Delivery:
                         exc_info=True)
 
     async def poll(self) -> None:
-        """Kick every chat with due work (another instance's, a retry, a restart's)."""
+        """Kick every chat with due work (another instance's, a retry, a restart's); first
+        store the highest message id this process got back in each chat since (see
+        :meth:`storage.delivery.work.DeliveryWorkCases.saw_messages`)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):
+            await self.p.uc.delivery.saw_messages(limiter.take_unsaved())
         self.kick(*await self.p.uc.delivery.due_chats())
+
+    def seen_in(self, chat_id: int) -> int:
+        """The highest message id this process got back in the chat (its latest ones)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):
+            return max(limiter.posted_in(chat_id), default=0)
+        return 0
 
     async def reconcile(self) -> None:
         """Queue every place whose board differs from the database, and prune."""
@@ -218,7 +230,9 @@ class Delivery:
             await self._retry(key, work, delay, f"flood: retry after {delay:g} s")
         except ChatMigrated as exc:
             await uc.migrate_chat(int(key), exc.new_chat_id)
-            if work.notice is None:  # a notice moved to the new chat, to be sent there
+            if work.notice is None or work.notice["kind"] == RETIRE:
+                # a notice moved to the new chat, to be sent there; an old board stays
+                # behind in the old chat, which can no longer be written to
                 await uc.delivery.give_up_delivery(
                     work.id, claim=work.claim, error="the group became a supergroup")
             self.kick(str(exc.new_chat_id))
@@ -365,7 +379,8 @@ class Delivery:
                                        self._names(work.for_seat, mv))
         token = await self.p.uc.delivery.mark_sending(
             work.id, claim=work.claim, caption=caption,
-            markup=markup.to_dict() if markup else None, lease=self.lease)
+            markup=markup.to_dict() if markup else None, lease=self.lease,
+            seen=self.seen_in(chat_id))
         if token is None:
             raise Stale
         self.deadlines[work.id] = time.monotonic() + self.lease
@@ -487,8 +502,4 @@ class Delivery:
         return True
 
     async def _retire_orphan(self, chat_id: int, message_id: int) -> None:
-        try:
-            await self.bot.delete_message(chat_id, message_id)
-        except BadRequest:
-            await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id,
-                                                caption="⤵", reply_markup=None)
+        await take_down(self.bot, chat_id, message_id)

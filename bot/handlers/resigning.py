@@ -86,6 +86,12 @@ async def on_resign(update: Update, context: Ctx, cb: Callback) -> None:
         await quietly(q.answer())  # a courtesy: the resignation is committed, the board follows
         msg = q.message if isinstance(q.message, Message) else None
         if msg is not None and cb.action in (Action.RESIGN, Action.CANCEL):
+            # The /resign card is a command's answer, not a board: its buttons go as a
+            # courtesy, and losing that edit (a 502, a lost answer) is harmless: each of its
+            # buttons names the match and is checked again when tapped, so a second tap is
+            # refused with the truth (the match is over, or the offer is made) and changes
+            # nothing (tests/bot/test_card_keyboards.py). What the match shows goes through
+            # the outbox (``finish``).
             await quietly(msg.edit_reply_markup(reply_markup=None))
         await finish(context, res.match, res)
 

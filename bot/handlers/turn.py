@@ -89,6 +89,10 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     async with p.locks.hold(cb.match_id):
         res = await p.uc.tap(cb.match_id, q.from_user.id, cb.version, intent, tapped_board(q))
         p.remember(res.match)
+        if res.code == "stale" and res.match is not None and (
+                coming := await on_its_way_text(p, q, t, cb, res.match)) is not None:
+            answer_soon(p, q, coming)
+            return
         if res.code == "stale" and is_repeat(applied_taps(context).get(cb.match_id), res.match,
                                              cb, q.from_user.id):
             answer_soon(p, q)
@@ -107,7 +111,32 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
         applied_taps(context)[cb.match_id] = (q.from_user.id, cb.action, cb.arg, cb.version,
                                               res.match.version)
         await finish(context, res.match, res)
-        answer_soon(p, q)
+        answer_soon(p, q, played_text(t) if isinstance(intent, Confirm | OfferedPlay) else None)
+
+
+def played_text(t: Tr) -> str:
+    """The toast a turn's last tap (Confirm, a whole play) gets: its board changes a moment
+    later, when the delivery worker gets there."""
+    return t._("✅ Played.")
+
+
+async def on_its_way_text(p: Portes, q: CallbackQuery, t: Tr, cb: Callback,
+                          mv: MatchView) -> str | None:
+    """The answer to a stale tap on a board whose update is still to come (the turn was just
+    played on it, or a move made, and the new board is not there yet): a toast that says so,
+    not the "earlier turn" alert, since no newer board exists yet. Read from the database
+    (whichever instance played), it costs the chat no call: the keyboard stays as it is
+    until the new board comes. ``None``: the board was brought up to date since."""
+    msg = q.message
+    if msg is None or q.inline_message_id is not None:
+        return None
+    way = await p.uc.delivery.on_its_way(mv.id, version=cb.version, chat_id=msg.chat.id,
+                                         message_id=msg.message_id)
+    if way is None:
+        return None
+    if way.played is not None and way.played == mv.seat_of(q.from_user.id):
+        return t._("✅ Played: the new board is on its way.")
+    return t._("⏳ This board is being updated: the new one is on its way.")
 
 
 def intent_of(cb: Callback, plays_direct: int) -> Intent | None:

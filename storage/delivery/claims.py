@@ -47,6 +47,16 @@ class KeyboardAsked:
 
 
 @dataclass(frozen=True)
+class OnItsWay:
+    """A stale tap on a board whose newer state is still to come (:meth:`ClaimCases.on_its_way`):
+    its place is pending at a newer version than the tapped keyboard's."""
+
+    played: int | None
+    """The seat whose turn the coming board says was played (none: another change, a move
+    within a turn)."""
+
+
+@dataclass(frozen=True)
 class DeliveryWork:
     """One claimed place: what it should show, and what was asked of it."""
 
@@ -228,6 +238,32 @@ class ClaimCases(Feature):
                         claim_token=DeliveryRow.claim_token + 1)
                 .execution_options(synchronize_session=False))
             return int(result.rowcount)  # type: ignore[attr-defined]
+
+    @off_loop
+    def on_its_way(self, match_id: int, *, version: int, chat_id: int,
+                   message_id: int) -> OnItsWay | None:
+        """A tap at ``version`` refused as stale, on message ``message_id`` of ``chat_id``:
+        whether that message is still the live board of its place and the place still waits
+        to show a newer version (its worker not there yet, or retrying). Read only: the
+        answer to such a tap costs the chat nothing. ``None``: the board was brought up to
+        date (or replaced) since, or it is not a live board of the match."""
+        with self.kernel.sessions() as session:
+            board = session.scalar(select(BoardMessageRow).where(
+                BoardMessageRow.match_id == match_id, BoardMessageRow.live.is_(True),
+                BoardMessageRow.chat_id == chat_id, BoardMessageRow.message_id == message_id)
+                .limit(1))
+            if board is None:
+                return None
+            row = session.scalar(select(DeliveryRow).where(
+                DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id,
+                DeliveryRow.place.like("chat:%")).limit(1))
+            if row is None or not row.pending or row.version <= version \
+                    or row.for_seat != board.for_seat:
+                return None
+            notes = row.notes if row.notes and row.notes_version == row.version else []
+            played = next((int(n["player"]) for n in notes
+                           if isinstance(n, dict) and n.get("k") == "turn"), None)
+            return OnItsWay(played)
 
     @off_loop
     def ask_keyboard(self, match_id: int, *, version: int, chat_id: int,

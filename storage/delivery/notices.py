@@ -21,17 +21,17 @@ and the probe skips it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Executable
 
 from rules.game import find_kind
 from storage.delivery.outbox import Claimant, Where, outbox_row, upsert
-from storage.models import DeliveryRow, MatchRow, Player
+from storage.models import BoardMessageRow, DeliveryRow, MatchRow, Player
 from storage.results import ENDED_STATUSES, MatchStatus, PlayerView
 
 if TYPE_CHECKING:
@@ -48,6 +48,13 @@ is cancelled and the others are told why (``cancelled``)."""
 CLOSED = "closed"
 """A match whose stored state cannot be read was closed by one player (``by``): the other is
 told. Its match cannot be drawn, so this notice is rendered from the players alone."""
+RETIRE = "retire"
+"""An old board of a match taken down (deleted; edited to a stub when older than 48 h) because
+the match cannot show it any more: its group's boards when it moves to private chats, its
+private boards when it is cancelled. One row per message (``note:<chat>:retire:<message>``),
+written in the transaction that makes the board stale; done twice it changes nothing (a
+deleted message is "not found", a stub "not modified"), so a lost answer is tried again, and
+that try is its probe."""
 REVIEWED = (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value)
 """The matches that have a review: finished, or lost on time."""
 
@@ -148,6 +155,34 @@ def notice_rows(session: Session, kernel: Kernel, match_id: int,
     return sorted({str(chat_id) for chat_id, _, _, _ in notices})
 
 
+def retire_rows(session: Session, kernel: Kernel, match_id: int,
+                boards: Sequence[BoardMessageRow]) -> list[str]:
+    """Take down these boards of one match (see :data:`RETIRE`): they are no longer live, and
+    each message is a notice row, claimed by this process's worker like an action's boards.
+    An inline card has nothing to take down: it is only forgotten. Returns the chats to kick."""
+    k = kernel
+    now = k.wall_now()
+    version = session.scalar(select(MatchRow.version).where(MatchRow.id == match_id)) or 0
+    claimant = k.own_claim.at(now)
+    rows = []
+    session.execute(update(BoardMessageRow)
+                    .where(BoardMessageRow.id.in_([b.id for b in boards]))
+                    .values(live=False).execution_options(synchronize_session=False))
+    for board in boards:
+        if board.chat_id is None or board.message_id is None:
+            continue
+        where = Where(f"{NOTICE}{board.chat_id}:{RETIRE}:{board.message_id}", str(board.chat_id),
+                      board.chat_id, None, board.for_seat, repost=False, media=False)
+        rows.append(outbox_row(where, match_id, version, now,
+                               [{"k": "notice", "kind": RETIRE, "message": board.message_id}],
+                               claimant))
+    if rows:
+        stmt = k.insert(DeliveryRow).on_conflict_do_nothing(
+            index_elements=[DeliveryRow.match_id, DeliveryRow.place])
+        session.connection().execute(stmt, rows)
+    return sorted({str(r["chat_id"]) for r in rows})
+
+
 def reach_of(session: Session, match: MatchRow) -> tuple[list[tuple[int, int]], list[int]]:
     """A match's players the bot can write to privately, ``(seat, player id)``, and the seats
     of those it cannot (who never started the bot, or blocked it)."""
@@ -169,6 +204,8 @@ def move_notices(session: Session, old_chat_id: int, new_chat_id: int) -> None:
     stay behind, with the old chat's messages)."""
     rows = session.scalars(select(DeliveryRow).where(
         DeliveryRow.chat_id == old_chat_id, DeliveryRow.place.like(f"{NOTICE}%"),
+        # a board to take down stays with its message, in the old chat
+        DeliveryRow.place.not_like(f"{NOTICE}%:{RETIRE}:%"),
         DeliveryRow.pending.is_(True), DeliveryRow.shown < DeliveryRow.version))
     for row in rows:
         row.place = row.place.replace(f"{NOTICE}{old_chat_id}:", f"{NOTICE}{new_chat_id}:", 1)

@@ -18,6 +18,7 @@ never shown). SQLite serialises every writer anyway.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -127,10 +128,31 @@ class DeliveryWorkCases(Feature):
                 select(DeliveryRow.chat_key).where(due(now)).distinct().limit(limit)))
 
     @off_loop
+    def saw_messages(self, marks: Mapping[int, int]) -> None:
+        """The highest message id an instance got back per chat (any send: a welcome, a
+        command's answer): the chat's last message id moves up to it, so that no probe for a
+        lost send looks at or below it (an edit there would rewrite that message)."""
+        if not marks:
+            return
+        k = self.kernel
+        now = k.wall_now()
+        with k.db.write_lock(), k.sessions.begin() as session:
+            for chat_id, message_id in sorted(marks.items()):  # (another instance's too)
+                session.execute(k.insert(DeliveryChatRow).values(
+                    chat_id=chat_id, last_message_id=0, updated_at=now).on_conflict_do_nothing(
+                    index_elements=[DeliveryChatRow.chat_id]))
+                session.execute(update(DeliveryChatRow).where(
+                    DeliveryChatRow.chat_id == chat_id,
+                    DeliveryChatRow.last_message_id < message_id)
+                    .values(last_message_id=message_id, updated_at=now)
+                    .execution_options(synchronize_session=False))
+
+    @off_loop
     def mark_sending(self, work_id: int, *, claim: int, caption: str, markup: Any,
-                     lease: float = 10.0) -> str | None:
+                     lease: float = 10.0, seen: int = 0) -> str | None:
         """Before a send: remember it as of unknown outcome (the gap after the chat's last
-        message id, the exact caption and keyboard), and renew the claim. Returns the token
+        message id, or ``seen``, the highest this process got back there, when higher; the
+        exact caption and keyboard), and renew the claim. Returns the token
         :meth:`record_sent` clears once the send's message id is known; ``None`` when the
         claim is no longer this worker's (``claim``: its fencing token): it must not send."""
         k = self.kernel
@@ -144,6 +166,7 @@ class DeliveryWorkCases(Feature):
             if row.chat_id is not None:
                 mark = session.get(DeliveryChatRow, row.chat_id)
                 after = mark.last_message_id if mark else 0
+            after = max(after, seen)
             probe = {"token": token, "after": after, "caption": caption, "markup": markup,
                      "at": now.isoformat()}
             row.probes = [*(row.probes or []), probe]

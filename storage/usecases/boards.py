@@ -10,7 +10,6 @@ from sqlalchemy import select, update
 from storage.models import BoardMessageRow
 from storage.results import BoardMessageView
 from storage.usecases.kernel import Feature, off_loop
-from storage.usecases.rows import board_view
 
 
 class BoardCases(Feature):
@@ -53,15 +52,6 @@ class BoardCases(Feature):
                 BoardMessageRow.match_id.in_(list(among)), BoardMessageRow.live.is_(True),
                 BoardMessageRow.chat_id == chat_id, BoardMessageRow.message_id == message_id)
                 .limit(1))
-
-    @off_loop
-    def live_boards_in(self, chat_id: int) -> list[BoardMessageView]:
-        """The live boards of any match in ``chat_id`` (say a group about to lose them)."""
-        with self.kernel.sessions() as session:
-            return [board_view(b) for b in session.scalars(
-                select(BoardMessageRow).where(BoardMessageRow.chat_id == chat_id,
-                                              BoardMessageRow.live.is_(True))
-                .order_by(BoardMessageRow.id))]
 
     @off_loop
     def forget_board_message(self, board_message_id: int) -> None:

@@ -17,6 +17,7 @@ from storage.delivery.notices import (
     STRANDED,
     notice_rows,
     reach_of,
+    retire_rows,
 )
 from storage.models import BoardMessageRow, DeliveryRow, MatchRow
 from storage.results import ActionResult, MatchStatus, MatchSummary, MatchView, Outcome
@@ -72,8 +73,9 @@ class ClosingCases(Feature):
     def cancel_unreachable(self, match_id: int) -> MatchView | None:
         """An active match none of whose boards can reach one of its players (its group
         removed the bot, and they never started it) is cancelled: reason ``unreachable``,
-        counted as won or lost by nobody, its timers gone. Returns it as it ends (its live
-        boards, to retire), or ``None`` when it is not active any more."""
+        counted as won or lost by nobody, its timers gone; its live boards are taken down
+        (notices, see :data:`storage.delivery.notices.RETIRE`). Returns it as it ends, or
+        ``None`` when it is not active any more."""
         k = self.kernel
         with k.db.write_lock(), k.sessions() as session:
             row = session.get(MatchRow, match_id)
@@ -84,6 +86,7 @@ class ClosingCases(Feature):
             reached, unreached = reach_of(session, row)
             notice_rows(session, k, match_id, [(pid, CANCELLED, seat, {"unreached": unreached})
                                                for seat, pid in reached])
+            retire_rows(session, k, match_id, live_boards_of(session, match_id))
             session.commit()
             loaded = k.load(session, match_id)
             log.warning("match %s cancelled: a player cannot be reached", match_id)
@@ -141,6 +144,7 @@ class ClosingCases(Feature):
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             return False
+        stale = live_boards_of(session, match_id, chat_id)  # their buttons act no more
         for table, column in ((BoardMessageRow, BoardMessageRow.chat_id),
                               (DeliveryRow, DeliveryRow.chat_id)):
             # the group's boards are gone with it, and nothing is to be delivered there any more
@@ -149,8 +153,19 @@ class ClosingCases(Feature):
                 .where(table.match_id == match_id, column == chat_id)
                 .execution_options(synchronize_session=False)
             )
+        retire_rows(session, self.kernel, match_id, stale)
         self._tell_moved(session, match_id, chat_id)
         return True
+
+
+def live_boards_of(session: Session, match_id: int,
+                   chat_id: int | None = None) -> list[BoardMessageRow]:
+    """A match's live boards (in ``chat_id`` only, when given)."""
+    where = [BoardMessageRow.match_id == match_id, BoardMessageRow.live.is_(True)]
+    if chat_id is not None:
+        where.append(BoardMessageRow.chat_id == chat_id)
+    return list(session.scalars(select(BoardMessageRow).where(*where)
+                                .order_by(BoardMessageRow.id)))
 
 
 def cancel(session: Session, row: MatchRow, reason: str, now: datetime) -> bool:
