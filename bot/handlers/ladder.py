@@ -11,8 +11,9 @@ from telegram import Message, Update
 
 from bot.delivery.play_notices import ladder_card
 from bot.delivery.telegram import is_group, quietly
-from bot.handlers.common import HTML, Ctx, point_to_private
+from bot.handlers.common import HTML, Ctx, finish, point_to_private
 from bot.state import command_sender, portes, tapped
+from bot.views import texts
 from bot.views.callbacks import Callback
 from bot.views.play import play_error, vacation_keyboard, vacation_text
 from storage.ladder import day_of
@@ -32,15 +33,18 @@ async def cmd_ladder(update: Update, context: Ctx) -> None:
         return
     pairs = await p.uc.ladder_pairs(msg.chat.id, day_of(p.uc.now()))
     text, markup = await ladder_card(p, t, msg.chat.id, day_of(p.uc.now()) if pairs else None)
-    await msg.reply_text(text, reply_markup=markup, parse_mode=HTML)
+    await msg.reply_text(text, reply_markup=markup, parse_mode=HTML, do_quote=True)
 
 
 async def on_ladder(update: Update, context: Ctx, cb: Callback) -> None:
     """Join or Leave on a ladder card: the tapper's own place on this group's ladder."""
     p, q, t = await tapped(update, context, see=True)
     msg = q.message if isinstance(q.message, Message) else None
-    if msg is None or not is_group(msg.chat) or cb.arg not in ("join", "leave"):
+    if msg is None or not is_group(msg.chat) or cb.arg not in ("join", "leave", "start"):
         await q.answer(play_error(t, "invalid_action"), show_alert=True)
+        return
+    if cb.arg == "start":
+        await start_pairing(update, context, cb)
         return
     if cb.arg == "join":
         res = await p.uc.join_ladder(msg.chat.id, q.from_user.id)
@@ -55,6 +59,26 @@ async def on_ladder(update: Update, context: Ctx, cb: Callback) -> None:
     gt = await p.t_in(msg.chat, None)
     text, markup = await ladder_card(p, gt, msg.chat.id, None)
     await quietly(msg.edit_text(text, reply_markup=markup, parse_mode=HTML))
+
+
+async def start_pairing(update: Update, context: Ctx, cb: Callback) -> None:
+    """Start on the day's card: the pairing's second player starts its match (their tap's id
+    is mixed into the dice, as for every challenge). The card stays: the other pairs' buttons
+    are on it; the match's boards come through the outbox."""
+    p, q, t = await tapped(update, context)
+    challenge = await p.uc.get_challenge(cb.match_id) if cb.match_id else None
+    msg = q.message if isinstance(q.message, Message) else None
+    if challenge is None or msg is None or challenge.place.chat_id != msg.chat.id:
+        await q.answer(texts.error_text(t, "expired"), show_alert=True)
+        return
+    res = await p.uc.accept_challenge(challenge.id, q.from_user.id, mix=q.id)
+    if not res.ok or res.match is None:
+        code = res.code or "error"
+        await q.answer(texts.error_text(t, "expired" if code == "challenge_closed" else code),
+                       show_alert=True)
+        return
+    await q.answer(t._("The match has started."))
+    await finish(context, res.match, res)
 
 
 async def ladder_tick(context: Any) -> None:

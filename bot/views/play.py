@@ -3,7 +3,9 @@ vacations (``/vacation``): texts and keyboards, pure.
 
 The /play card is one message whose buttons edit it: ``pl:0:0:<game letter><length, 0 any>
 h<hours>[s]@<owner>`` (``s``: search now with these choices), ``pl:0:0:x<request id>`` (stop
-waiting). The ladder card's buttons: ``ld:0:0:join`` / ``leave``; vacation's: ``vc:0:0:<days>``.
+waiting). The ladder card's buttons: ``ld:0:0:join`` / ``leave``, ``ld:<challenge id>:0:start``
+(a pairing's second player starts its match; the card stays as it is); vacation's:
+``vc:0:0:<days>``.
 Blocking: ``bk:<player id>:0`` (never paired with that player again; a forged id only
 changes whom the tapper is paired with)."""
 
@@ -166,7 +168,7 @@ def ladder_state(t: Tr, status: str) -> str:
 
 def ladder_keyboard(t: Tr, starts: Sequence[tuple[int, str]] = ()) -> Markup:
     """Join and Leave; ``starts``: a Start button per pairing (challenge id, label)."""
-    rows = [[Btn("▶ " + label, callback_data=encode(Action.ACCEPT, cid, 0))]
+    rows = [[Btn("▶ " + label, callback_data=encode(Action.LADDER, cid, 0, "start"))]
             for cid, label in starts]
     rows.append([Btn("➕ " + t._("Join the ladder"),
                      callback_data=encode(Action.LADDER, 0, 0, "join")),

@@ -1,0 +1,120 @@
+"""The group ladder over three days, and a vacation, end to end through the stand-in with the
+fake clock: players join from the ladder card; each day the card (an outbox notice) pairs the
+players by rung with a Start button for each pair; a match lost on time moves the winner up
+and the loser down; a vacation stops the mover's clock and tells the opponent."""
+
+from __future__ import annotations
+
+import itertools
+
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board, next_private_turn
+from storage.results import MatchStatus
+from tests.bot.conftest import Running
+from tests.bot.helpers.private import deep_link_match
+
+LADDER_MARK = "Pairings of"
+
+
+async def started(standin: StandIn, name: str) -> User:
+    user = standin.user(name, username=name.lower())
+    hello = user.start_bot()
+    await user.private.wait_for_bot_message(after=hello)
+    return user
+
+
+def day_card(group: Chat, day: str) -> Message | None:
+    return next((m for m in group.bot_messages() if f"{LADDER_MARK} {day}" in m.content), None)
+
+
+async def start_pairs(standin: StandIn, group: Chat, users: dict[str, User],
+                      card: Message) -> int:
+    """Each pair's second player taps Start on the day's card; how many pairs."""
+    starts = [b for b in card.button_texts if b.startswith("▶ ")]
+    for label in starts:
+        second = label[2:].split(" vs ")[1].split(":")[0]
+        await users[second].tap(card, label)
+    return len(starts)
+
+
+def rungs(card: Message) -> dict[str, int]:
+    found = {}
+    for line in card.content.splitlines():
+        if line.startswith("Rung "):
+            rung, rest = line[5:].split(": ", 1)
+            found[rest.split(" (")[0]] = int(rung)
+    return found
+
+
+async def test_a_ladder_over_three_days(standin: StandIn, bot: Running) -> None:
+    names = ["Ana", "Ben", "Cem", "Dia"]
+    users = {n: await started(standin, n) for n in names}
+    group = standin.group("Kafeneio", *users.values())
+    cmd = users["Ana"].send(group, "/ladder")
+    card = await group.wait_for_answer(cmd)
+    assert "Nobody is on the ladder yet" in card.text
+    for user in users.values():
+        answer = await user.tap(card, "➕ Join the ladder")
+        assert answer is not None and "You are on the ladder" in answer.text
+    again = await users["Ana"].tap(card, "➕ Join the ladder")
+    assert again is not None and again.show_alert and "already" in again.text
+    await standin.wait_for(lambda: all(n in card.refresh().text for n in names), what="joined")
+    history = []
+    for day in range(1, 4):
+        bot.clock.advance(days=1)
+        today = bot.uc.now().date().isoformat()
+        posted = await standin.wait_for(lambda d=today: day_card(group, d),  # type: ignore[misc]
+                                        what=f"the ladder card of day {day}")
+        history.append(rungs(posted))
+        assert await start_pairs(standin, group, users, posted) == 2
+        for _ in range(40):  # both matches under way
+            if len(await bot.uc.active_matches_in_chat(group.id)) == 2:
+                break
+            await standin.idle()
+        assert len(await bot.uc.active_matches_in_chat(group.id)) == 2
+        # nobody moves: the player to act in each match loses it on time (7 days)
+        bot.clock.advance(days=7, hours=1)
+        await standin.idle()
+    bot.clock.advance(days=1)
+    final = await standin.wait_for(
+        lambda: day_card(group, bot.uc.now().date().isoformat()), what="the fourth card")
+    history.append(rungs(final))
+    assert history[0] == dict.fromkeys(names, 1)
+    assert sorted(history[1].values()) == [1, 1, 2, 2]  # one win each for two of them
+    for before, after in itertools.pairwise(history):
+        moved = sum(abs(after[n] - before[n]) for n in names)
+        assert moved >= 2  # each ladder match moved its winner up (and its loser down, >= 1)
+    ladder = await bot.uc.ladder(group.id)
+    assert sum(e.wins for e in ladder) == 6 and sum(e.losses for e in ladder) == 6
+
+
+async def test_vacation_stops_the_clock_and_tells_the_opponent(
+        standin: StandIn, bot: Running) -> None:
+    alice, bob, _ = await deep_link_match(standin)
+    mover, _board = await next_private_turn(standin, [alice, bob], 0)
+    other = bob if mover is alice else alice
+    cmd = mover.send(mover.private, "/vacation")
+    card = await mover.private.wait_for_answer(cmd)
+    assert "14" in card.text
+    label = "3 days" if mover is alice else "3 μέρες"
+    answer = await mover.tap(card, label)
+    assert answer is not None and not answer.show_alert
+    told = await other.private.wait_for_bot_message(
+        predicate=lambda m: "🏖" in m.content)
+    assert mover.first_name in told.text
+    again = mover.send(mover.private, "/vacation")
+    status = await mover.private.wait_for_answer(again)
+    assert "11" in status.text and not status.has_keyboard  # on vacation: no new one
+    bot.clock.advance(days=7, hours=1)  # past the time per move: the clock stood still
+    await standin.idle()
+    await standin.idle()
+    loaded = await bot.uc.load_match(1)
+    assert loaded.match is not None and loaded.match.status == MatchStatus.ACTIVE
+    bot.clock.advance(days=3)  # the vacation's three days on top: now it runs out
+    for _ in range(50):
+        loaded = await bot.uc.load_match(1)
+        if loaded.match is not None and loaded.match.status != MatchStatus.ACTIVE:
+            break
+        await standin.idle()
+    assert loaded.match is not None and loaded.match.status == MatchStatus.ABANDONED
+    assert live_board(other.private) is not None
