@@ -121,7 +121,7 @@ def play_keyboard(t: Tr, game: str, length: int | None, hours: int,
         rows.append([Btn("✖ " + t._("Stop waiting: {game}", game=game_name(t, w.game_type)),
                          callback_data=data(f"x{w.id}"))])
     for pid, name in blocked:
-        rows.append([Btn("✅ " + t._("Pair me with {player} again", player=name),
+        rows.append([Btn("✅ " + t._("Pair me with them again") + ": " + name[:24],
                          callback_data=encode(Action.BLOCK, pid, 0, "u"))])
     return Markup(rows)
 
@@ -181,8 +181,8 @@ def vacation_text(t: Tr, ends_at: datetime | None, days_left: int) -> str:
                  "your opponents are told. Ladder and ordinary matches pause; a cup round "
                  "with a deadline does not allow it.")]
     if ends_at is not None:
-        lines.append(t._("You are on vacation until {when} (UTC).",
-                         when=ends_at.strftime("%Y-%m-%d %H:%M")))
+        lines.append(t._("You are on vacation until {when}.",
+                         when=ends_at.strftime("%Y-%m-%d %H:%M UTC")))
     lines.append(t.ngettext("{n} vacation day left this year.",
                             "{n} vacation days left this year.", days_left))
     return "\n".join(lines)
@@ -196,6 +196,6 @@ def vacation_keyboard(t: Tr, days_left: int, *, owner: int) -> Markup | None:
 
 
 def vacation_notice(t: Tr, player: str, match_id: int, until: datetime) -> str:
-    return t._("🏖 {player} is on vacation until {when} (UTC): their clock in match #{id} "
+    return t._("🏖 {player} is on vacation until {when}: their clock in match #{id} "
                "stands still until then.", player=html.escape(player), id=match_id,
-               when=until.strftime("%Y-%m-%d %H:%M"))
+               when=until.strftime("%Y-%m-%d %H:%M UTC"))

@@ -110,7 +110,7 @@ async def test_cancel_block_and_bad_input(standin: StandIn, bot: Running) -> Non
     assert len(await bot.uc.waiting_for(alice.id)) == 1
     # the /play card offers to pair them again
     card = await play_card(alice)
-    assert "✅ Pair me with Bob again" in card.button_texts
+    assert "✅ Pair me with them again: Bob" in card.button_texts
 
 
 async def test_play_in_a_group_points_to_the_private_chat(standin: StandIn, bot: Running) -> None:
