@@ -72,10 +72,13 @@ class MatchmakingCases(ChallengeCases):
 
     @off_loop
     def _enqueue(self, player_id: int, game_type: str, length: int | None, move_seconds: int,
-                 winner_starts: bool) -> PlayResult:
+                 winner_starts: bool, *, pair: bool = False,
+                 ) -> tuple[PlayResult, tuple[MatchRequestRow, MatchRequestRow] | None]:
+        """The request written (and with ``pair``, a partner claimed in the same
+        transaction)."""
         bad = self._validate(game_type, length, move_seconds)
         if bad is not None:
-            return bad
+            return bad, None
         k, policy = self.kernel, self.play_policy
         now = k.clock()
         with k.db.write_lock(), k.sessions.begin() as session:
@@ -86,17 +89,21 @@ class MatchmakingCases(ChallengeCases):
                 MatchRequestRow.player_id == player_id, MatchRequestRow.status == pg.WAITING)))
             if any(r.game_type == game_type and r.length == length
                    and r.move_seconds == move_seconds for r in mine):
-                return refusal("already_waiting", "You are already waiting for this game.")
+                return refusal("already_waiting", "You are already waiting for this game."), None
             if len(mine) >= policy.cap:
                 return refusal("too_many_requests",
-                               f"You already wait for {policy.cap} games.")
+                               f"You already wait for {policy.cap} games."), None
             row = MatchRequestRow(player_id=player_id, status=pg.WAITING, game_type=game_type,
                                   length=length, move_seconds=move_seconds,
                                   winner_starts=winner_starts, created_at=now,
                                   rating=global_rating(session, player_id, game_type))
             session.add(row)
             session.flush()
-            return PlayResult(Outcome.OK, waiting=self._view(session, row))
+            if pair:
+                claimed = self._claim_in(session, row, k.db.engine.dialect.name == "postgresql")
+                if claimed is not None:
+                    return PlayResult(Outcome.OK), claimed
+            return PlayResult(Outcome.OK, waiting=self._view(session, row)), None
 
     async def request_opponent(self, player_id: int, *, game_type: str, length: int | None,
                                move_seconds: int, winner_starts: bool = False) -> PlayResult:
@@ -105,15 +112,15 @@ class MatchmakingCases(ChallengeCases):
         ``result.waiting`` says how many others wait. Refusals: ``invalid_action`` (unknown
         game, a length the game does not offer, a time out of range), ``already_waiting``
         (the same request again), ``too_many_requests`` (``PlayPolicy.cap`` waiting)."""
-        result = await self._enqueue(player_id, game_type, length, move_seconds, winner_starts)
-        if not result.ok or result.waiting is None:
-            return result
-        pairing = await self.pair_request(result.waiting.id)
-        if pairing is not None:
-            return PlayResult(Outcome.OK, pairing=pairing)
-        fresh = await self.waiting_for(player_id)
-        found = next((w for w in fresh if w.id == result.waiting.id), result.waiting)
-        return PlayResult(Outcome.OK, waiting=found)
+        result, claimed = await self._enqueue(player_id, game_type, length, move_seconds,
+                                              winner_starts, pair=True)
+        if claimed is not None:
+            pairing = await self._start(*claimed)
+            if pairing is not None:
+                return PlayResult(Outcome.OK, pairing=pairing)
+            fresh = await self.waiting_for(player_id)
+            return PlayResult(Outcome.OK, waiting=fresh[-1]) if fresh else result
+        return result
 
     def _view(self, session: Session, row: MatchRequestRow) -> WaitingView:
         others = session.scalar(select(func.count()).select_from(MatchRequestRow).where(
@@ -147,32 +154,39 @@ class MatchmakingCases(ChallengeCases):
 
     @off_loop
     def _claim_pair(self, request_id: int) -> tuple[MatchRequestRow, MatchRequestRow] | None:
-        k, policy = self.kernel, self.play_policy
+        k = self.kernel
         skip = k.db.engine.dialect.name == "postgresql"
-        now = k.clock()
         with k.db.write_lock(), k.sessions.begin() as session:
             own = select(MatchRequestRow).where(MatchRequestRow.id == request_id,
                                                 MatchRequestRow.status == pg.WAITING)
             req = session.scalar(own.with_for_update(skip_locked=True) if skip else own)
             if req is None:
                 return None
-            partner = pg.find_partner(session, req, now, policy, skip_locked=skip)
-            if partner is None or not pg.lock_players(
-                    session, (req.player_id, partner.player_id), skip):
-                return None
-            if not pg.claim(session, req, partner, now):
-                session.rollback()
-                return None
-            older, newer = sorted((req, partner), key=lambda r: (r.created_at, r.id))
-            session.expunge_all()
-            return older, newer
+            return self._claim_in(session, req, skip)
+
+    def _claim_in(self, session: Session, req: MatchRequestRow, skip: bool,
+                  ) -> tuple[MatchRequestRow, MatchRequestRow] | None:
+        """Find ``req`` a partner and claim the pair in this transaction (committed by the
+        caller): (older, newer); ``None``: nobody fits, or the partner was just taken."""
+        now = self.kernel.clock()
+        partner = pg.find_partner(session, req, now, self.play_policy, skip_locked=skip)
+        if partner is None or not pg.lock_players(
+                session, (req.player_id, partner.player_id), skip):
+            return None
+        if not pg.claim(session, req, partner, now):
+            return None  # the partner was taken meanwhile: nothing written
+        older, newer = sorted((req, partner), key=lambda r: (r.created_at, r.id))
+        session.flush()
+        session.expunge_all()
+        return older, newer
 
     async def pair_request(self, request_id: int) -> Pairing | None:
         """Pair one waiting request if a partner fits now, and make their challenge."""
         claimed = await self._claim_pair(request_id)
-        if claimed is None:
-            return None
-        older, newer = claimed
+        return None if claimed is None else await self._start(*claimed)
+
+    async def _start(self, older: MatchRequestRow, newer: MatchRequestRow) -> Pairing | None:
+        """The claimed pair's challenge made (the ordinary use case), recorded and told."""
         length = older.length or newer.length or default_length(older.game_type)
         made = await self.create_challenge(
             older.player_id, length=length, target_id=newer.player_id,

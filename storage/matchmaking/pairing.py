@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, exists, func, or_, select, update
+from sqlalchemy import and_, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from storage.matchmaking.policy import PlayPolicy
@@ -23,7 +23,9 @@ from storage.play_tables import MatchRequestRow, PlayerBlockRow
 
 WAITING, PAIRED, STARTED, CANCELLED = "waiting", "paired", "started", "cancelled"
 PER_LEVEL = 4
-"""Candidates read per window level (the closest ratings first)."""
+"""Candidates read per side and per wider level of the window (the closest ratings first)."""
+NEAREST = 16
+"""The closest ratings read on each side first (most pairings are found among them)."""
 
 
 def _pool(req: MatchRequestRow) -> list[Any]:
@@ -41,34 +43,56 @@ def _pool(req: MatchRequestRow) -> list[Any]:
 
 
 def _near(req: MatchRequestRow, window: float | None, older_than: datetime | None,
-          skip_locked: bool) -> Any:
+          skip_locked: bool, limit: int = PER_LEVEL) -> list[Any]:
+    """The nearest candidates above and below ``req``'s rating (two scans of the pool index
+    outwards from it, each stopping after :data:`PER_LEVEL` rows), within ``window`` and, for
+    a wider level of the window, made before ``older_than``."""
     r = MatchRequestRow
     where = _pool(req)
-    if window is not None:
-        where.append(r.rating.between(req.rating - window, req.rating + window))
     if older_than is not None:
         where.append(r.created_at <= older_than)
-    stmt = (select(r).where(*where)
-            .order_by(func.abs(r.rating - req.rating), r.created_at, r.id).limit(PER_LEVEL))
-    return stmt.with_for_update(skip_locked=True) if skip_locked else stmt
+    up = [r.rating >= req.rating]
+    down = [r.rating < req.rating]
+    if window is not None:
+        up.append(r.rating <= req.rating + window)
+        down.append(r.rating >= req.rating - window)
+    found = []
+    for side, order in ((up, r.rating.asc()), (down, r.rating.desc())):
+        stmt = select(r).where(*where, *side).order_by(order).limit(limit)
+        found.append(stmt.with_for_update(skip_locked=True) if skip_locked else stmt)
+    return found
+
+
+def _fits(req: MatchRequestRow, c: MatchRequestRow, own: float | None, now: datetime,
+          policy: PlayPolicy) -> bool:
+    """Whether ``c``'s rating is within the window of whichever of the two waited longer."""
+    theirs = policy.window(now - c.created_at)
+    if own is None or theirs is None:
+        return True
+    return abs(c.rating - req.rating) <= max(own, theirs)
 
 
 def find_partner(session: Session, req: MatchRequestRow, now: datetime, policy: PlayPolicy,
                  *, skip_locked: bool) -> MatchRequestRow | None:
     """The best partner for ``req`` now: among the waiting requests whose rating difference
     is within the window of whichever of the two has waited longer, the closest rating, then
-    the oldest. One indexed query for ``req``'s own window, and one per wider level of the
-    window for the requests that have waited long enough to have it."""
+    the oldest. First the :data:`NEAREST` closest ratings on each side (two short index
+    scans outwards from ``req``'s rating); only when none of them fits, two scans per wider
+    level of the window, for the requests that have waited long enough to have it."""
     own = policy.window(now - req.created_at)
-    queries = [_near(req, own, None, skip_locked)]
-    if own is not None:
+    found: dict[int, MatchRequestRow] = {}
+    for stmt in _near(req, None, None, skip_locked, NEAREST):
+        for row in session.scalars(stmt):
+            if _fits(req, row, own, now, policy):
+                found.setdefault(row.id, row)
+    if not found and own is not None:
+        queries: list[Any] = []
         for waited, window in policy.levels():
             if window is None or window > own:
-                queries.append(_near(req, window, now - waited, skip_locked))
-    found: dict[int, MatchRequestRow] = {}
-    for stmt in queries:
-        for row in session.scalars(stmt):
-            found.setdefault(row.id, row)
+                queries += _near(req, window, now - waited, skip_locked)
+        for stmt in queries:
+            for row in session.scalars(stmt):
+                found.setdefault(row.id, row)
     if not found:
         return None
     return min(found.values(), key=lambda c: (abs(c.rating - req.rating), c.created_at, c.id))
@@ -83,18 +107,26 @@ def lock_players(session: Session, ids: tuple[int, int], skip_locked: bool) -> b
     return len(list(session.scalars(stmt))) == 2
 
 
+class LostClaim(RuntimeError):
+    """The request being paired was taken meanwhile (it is locked or serialised, so this is
+    a bug): the whole transaction rolls back."""
+
+
 def claim(session: Session, req: MatchRequestRow, partner: MatchRequestRow,
           now: datetime) -> bool:
-    """Both requests from ``waiting`` to ``paired``, each the other's partner; ``False``
-    when either was taken meanwhile (the caller rolls back)."""
-    for mine, other in ((req, partner), (partner, req)):
+    """Both requests from ``waiting`` to ``paired``, each the other's partner: the partner
+    first, so that ``False`` (it was taken meanwhile) has written nothing; ``req`` itself is
+    the caller's (locked, or just made)."""
+    for mine, other in ((partner, req), (req, partner)):
         done = session.execute(
             update(MatchRequestRow)
             .where(MatchRequestRow.id == mine.id, MatchRequestRow.status == WAITING)
             .values(status=PAIRED, paired_at=now, partner_id=other.id)
             .execution_options(synchronize_session=False))
         if done.rowcount != 1:  # type: ignore[attr-defined]
-            return False
+            if mine is partner:
+                return False
+            raise LostClaim(f"request {req.id} was taken while it was being paired")
     return True
 
 

@@ -101,7 +101,7 @@ async def test_two_instances_pair_each_request_once(db_url: str, clock: FakeCloc
         ids = list(range(1, 41))
         await players(ucs[0], *ids)
         for pid in ids:  # all wait (their windows are wide, but nobody runs the pairing yet)
-            await ucs[0]._enqueue(pid, "portes", None, DAY, False)
+            await ucs[0]._enqueue(pid, "portes", None, DAY, False)  # no pairing yet
         made = await asyncio.gather(ucs[0].pair_waiting(), ucs[1].pair_waiting(),
                                     ucs[0].pair_waiting(), ucs[1].pair_waiting())
         pairs = [p for batch in made for p in batch]
