@@ -13,6 +13,7 @@ from telegram import Message, Update, User
 
 from bot.delivery.telegram import is_group, quietly
 from bot.handlers.common import HTML, Ctx, point_to_private
+from bot.intake.once import claimed
 from bot.state import Portes, command_sender, portes, tapped
 from bot.views.callbacks import Callback
 from bot.views.i18n import Tr
@@ -83,8 +84,15 @@ async def on_find(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer()
         await show_play_card(p, msg, user, t, game=game, length=length, hours=hours, edit=True)
         return
-    res = await p.uc.request_opponent(user.id, game_type=game, length=length,
-                                      move_seconds=hours * 3600)
+    # Search carries no version: a copy of its update (Telegram delivering it again, to any
+    # instance) must not make a second request once the first was paired
+    if not await claimed(p, update.update_id):
+        return
+    try:
+        res = await p.uc.request_opponent(user.id, game_type=game, length=length,
+                                          move_seconds=hours * 3600)
+    finally:
+        await p.uc.mark_update_handled(update.update_id)
     if not res.ok:
         await q.answer(play_error(t, res.code), show_alert=True)
         return
