@@ -5,10 +5,14 @@ and the loser down; a vacation stops the mover's clock and tells the opponent.""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+
+from sqlalchemy import select
 
 from standin import Chat, Message, StandIn, User
 from standin.players import live_board, next_private_turn
+from storage.models import TimerRow
 from storage.results import MatchStatus
 from tests.bot.conftest import Running
 from tests.bot.helpers.private import deep_link_match
@@ -64,7 +68,7 @@ async def test_a_ladder_over_three_days(standin: StandIn, bot: Running) -> None:
         bot.clock.advance(days=1)
         today = bot.uc.now().date().isoformat()
         posted = await standin.wait_for(lambda d=today: day_card(group, d),  # type: ignore[misc]
-                                        what=f"the ladder card of day {day}")
+                                        timeout=60, what=f"the ladder card of day {day}")
         history.append(rungs(posted))
         assert await start_pairs(standin, group, users, posted) == 2
         for _ in range(40):  # both matches under way
@@ -77,7 +81,8 @@ async def test_a_ladder_over_three_days(standin: StandIn, bot: Running) -> None:
         await standin.idle()
     bot.clock.advance(days=1)
     final = await standin.wait_for(
-        lambda: day_card(group, bot.uc.now().date().isoformat()), what="the fourth card")
+        lambda: day_card(group, bot.uc.now().date().isoformat()), timeout=60,
+        what="the fourth card")
     history.append(rungs(final))
     assert history[0] == dict.fromkeys(names, 1)
     assert sorted(history[1].values()) == [1, 1, 2, 2]  # one win each for two of them
@@ -86,6 +91,13 @@ async def test_a_ladder_over_three_days(standin: StandIn, bot: Running) -> None:
         assert moved >= 2  # each ladder match moved its winner up (and its loser down, >= 1)
     ladder = await bot.uc.ladder(group.id)
     assert sum(e.wins for e in ladder) == 6 and sum(e.losses for e in ladder) == 6
+
+
+def fired_reminders(bot: Running) -> int:
+    with bot.uc.kernel.sessions() as s:
+        return len(list(s.scalars(select(TimerRow.id).where(
+            TimerRow.match_id == 1, TimerRow.kind == "reminder",
+            TimerRow.fired_at.is_not(None)))))
 
 
 async def test_vacation_stops_the_clock_and_tells_the_opponent(
@@ -106,15 +118,24 @@ async def test_vacation_stops_the_clock_and_tells_the_opponent(
     status = await mover.private.wait_for_answer(again)
     assert "11" in status.text and not status.has_keyboard  # on vacation: no new one
     bot.clock.advance(days=7, hours=1)  # past the time per move: the clock stood still
-    await standin.idle()
-    await standin.idle()
+    for _ in range(600):  # until the timers' tick has run at this time: a reminder fired
+        if fired_reminders(bot):
+            break
+        await asyncio.sleep(0.1)
+    assert fired_reminders(bot)
     loaded = await bot.uc.load_match(1)
     assert loaded.match is not None and loaded.match.status == MatchStatus.ACTIVE
     bot.clock.advance(days=3)  # the vacation's three days on top: now it runs out
-    for _ in range(50):
+    for _ in range(600):  # a hang guard: the timers' tick fires it
         loaded = await bot.uc.load_match(1)
         if loaded.match is not None and loaded.match.status != MatchStatus.ACTIVE:
             break
-        await standin.idle()
+        await asyncio.sleep(0.1)
     assert loaded.match is not None and loaded.match.status == MatchStatus.ABANDONED
-    assert live_board(other.private) is not None
+    # the end board offers "never pair me with them" (find me an opponent's block list)
+    final = await standin.wait_for(lambda: next((b for b in [live_board(other.private)] if b
+                                                 and b.button_texts and "🚫" in
+                                                 b.button_texts[-1]), None), what="end board")
+    answer = await other.tap(final, final.button_texts[-1])
+    assert answer is not None and answer.show_alert
+    assert await bot.uc.blocked_players(other.id) == [(mover.id, mover.first_name)]

@@ -69,10 +69,12 @@ async def test_paired_at_once_then_widened_and_the_match_is_played(
     await standin.wait_for(lambda: "1 other player waiting" in dave_card.refresh().text,
                            what="dave sees carol waiting")
     bot.clock.advance(minutes=10)  # 200 points: not yet
+    assert await bot.uc.pair_waiting() == []
     await standin.idle()
     assert not any("Opponent found" in m.content for m in dave.private.bot_messages())
     bot.clock.advance(minutes=10)  # 300 points: the periodic job pairs them
-    told_dave = await notice(dave)  # type: ignore[misc]
+    told_dave = await dave.private.wait_for_bot_message(
+        predicate=lambda m: "Opponent found" in m.content, timeout=60)
     assert "Carol" in told_dave.text and "1800" in told_dave.text
     await notice(carol)  # type: ignore[misc]
 
