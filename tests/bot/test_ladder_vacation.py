@@ -139,3 +139,30 @@ async def test_vacation_stops_the_clock_and_tells_the_opponent(
     answer = await other.tap(final, final.button_texts[-1])
     assert answer is not None and answer.show_alert
     assert await bot.uc.blocked_players(other.id) == [(mover.id, mover.first_name)]
+
+
+async def test_bad_ladder_and_vacation_taps_change_nothing(standin: StandIn, bot: Running) -> None:
+    ana, ben = await started(standin, "Ana"), await started(standin, "Ben")
+    group = standin.group("Kafeneio", ana, ben)
+    card = await group.wait_for_answer(ana.send(group, "/ladder"))
+    for data in ("ld:0:0:xyz", "ld:0:0:leave", "ld:999:0:start", "ld:0:0"):
+        answer = await ana.tap_data(card, data)
+        assert answer is not None and answer.show_alert and answer.text, data
+    assert await bot.uc.ladder(group.id) == []
+    in_private = await ana.private.wait_for_answer(ana.send(ana.private, "/ladder"))
+    assert "send /ladder in the group" in in_private.text
+    vacation = await ana.private.wait_for_answer(ana.send(ana.private, "/vacation"))
+    for data in (f"vc:0:0:99@{ana.id}", f"vc:0:0:0@{ana.id}", f"vc:0:0:x@{ana.id}",
+                 f"vc:0:0:3@{ben.id}"):
+        answer = await ana.tap_data(vacation, data)
+        assert answer is not None and answer.show_alert and answer.text, data
+    assert (await bot.uc.vacation_status(ana.id)).ends_at is None
+    answer = await ana.tap(vacation, "14 days")
+    assert answer is not None and not answer.show_alert
+    status = await bot.uc.vacation_status(ana.id)
+    assert status.ends_at is not None and status.days_left == 0
+    again = await ana.tap_data(vacation, f"vc:0:0:1@{ana.id}")  # the card has none now
+    assert again is not None and again.show_alert
+    card = await ana.private.wait_for_answer(ana.send(ana.private, "/vacation"))
+    assert "You are on vacation until" in card.text and not card.has_keyboard
+    assert (await bot.uc.take_vacation(ana.id, 1)).code == "on_vacation"
