@@ -40,7 +40,7 @@ from bot.views.callbacks import CALLBACK_RE
 from bot.views.i18n import N_, lang_names, langs, tr
 from storage.db import Database
 from storage.results import ChallengeLimits, TimerPolicy
-from storage.usecases import UseCases
+from storage.usecases import PlayPolicy, UseCases
 
 log = logging.getLogger("bot")
 
@@ -73,6 +73,9 @@ COMMANDS = (
     ("top", N_("Leaderboard: this group's, or everyone's in private")),
     ("stats", N_("Your record, or head to head (reply to someone)")),
     ("settings", N_("Your settings: board, language, notices")),
+    ("play", N_("Find me an opponent")),
+    ("ladder", N_("This group's ladder")),
+    ("vacation", N_("Vacation: pause your clocks")),
     ("rules", N_("The rules of each game")),
     ("help", N_("How to play")),
     ("lang", N_("Language: {languages}")),
@@ -136,7 +139,9 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("notices", h.cmd_notices), ("review", h.cmd_review),
                            ("history", h.cmd_history), ("top", h.cmd_top),
                            ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
-                           ("settings", h.cmd_settings), ("tournament", h.cmd_tournament)):
+                           ("settings", h.cmd_settings), ("tournament", h.cmd_tournament),
+                           ("play", h.cmd_play),
+                           ("ladder", h.cmd_ladder), ("vacation", h.cmd_vacation)):
         # each once, however often Telegram delivers it, on whichever instance (bot.intake.once)
         app.add_handler(CommandHandler(name, once(callback), filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))
@@ -168,7 +173,9 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
         )
         limits = ChallengeLimits(per_chat=settings.limits.open_per_chat,
                                  overall=settings.limits.open_overall)
-        app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy, limits=limits),
+        play = PlayPolicy(vacation_days=settings.vacation_days)
+        app.bot_data["portes"] = Portes(settings, UseCases(db, timers=policy, limits=limits,
+                                                           play=play),
                                         faults=app.bot_data.get("faults", NoFaults()))
     portes: Portes = app.bot_data["portes"]
     portes.metrics = app.bot_data["metrics"]
@@ -188,6 +195,11 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if app.job_queue is not None:
         app.job_queue.run_repeating(timer_tick, interval=settings.timeouts.timer_poll, first=1.0,
                                     name="timers")
+        # find me an opponent (the windows widen) and the daily ladders, on the same beat
+        app.job_queue.run_repeating(h.play_tick, interval=settings.timeouts.timer_poll,
+                                    first=1.5, name="play")
+        app.job_queue.run_repeating(h.ladder_tick, interval=settings.timeouts.timer_poll,
+                                    first=2.0, name="ladder")
 
 
 def share_budgets(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]

@@ -84,6 +84,8 @@ class Settings:
     dice_help_url: str | None = None
     """Where the seed reveal's "How to check the dice" link points (``None``: the bot's own
     page, ``t.me/<bot>?start=dice``)."""
+    vacation_days: int = 14
+    """Vacation days each player has per calendar year (``/vacation``)."""
     metrics_port: int | None = None
     """In polling mode, the port of ``/healthz``, ``/readyz`` and ``/metrics`` (``None``: not
     served; in webhook mode they are beside the webhook)."""
@@ -144,6 +146,8 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
     ("PORTES_DICE_HELP_URL", "http(s) URL of a page on checking the dice (e.g. docs/dice.md "
      "where you publish the source), linked from the seed revealed at the end of every match "
      "(default: the bot's own page, t.me/<bot>?start=dice)"),
+    ("PORTES_VACATION_DAYS", "vacation days each player has per calendar year, /vacation "
+     "(default 14)"),
     ("PORTES_METRICS_PORT", "in polling mode, serve /healthz, /readyz and /metrics on this "
      "port (in webhook mode they are served beside the webhook; keep /metrics off the "
      "public proxy)"),
@@ -296,6 +300,7 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
         log_level=env.get("PORTES_LOG_LEVEL", "").strip().upper() or "INFO",
         computer_delay=_float(env, "PORTES_COMPUTER_DELAY", Settings.computer_delay),
         dice_help_url=_url(env, "PORTES_DICE_HELP_URL"),
+        vacation_days=int(_float(env, "PORTES_VACATION_DAYS", Settings.vacation_days)),
         metrics_port=_port(env, "PORTES_METRICS_PORT"),
         metrics_listen=env.get("PORTES_METRICS_LISTEN", "").strip() or "127.0.0.1",
         admin_chat=_chat(env, "PORTES_ADMIN_CHAT"),

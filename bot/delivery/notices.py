@@ -27,6 +27,7 @@ from telegram.error import BadRequest, Forbidden
 
 from bot.delivery.competition_card import champion_text, deliver_card
 from bot.delivery.limiter import ChatLimiter
+from bot.delivery.play_notices import PLAY_KINDS, play_notice
 from bot.delivery.publish import HTML, take_down
 from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
@@ -135,6 +136,8 @@ class Notices:
                        "and {players} never started the bot, so no board can reach them. It "
                        "counts for nobody.", id=mv.id, players=", ".join(
                            html.escape(p.display_name) for p in self._unreached(work, mv)))
+        elif kind in PLAY_KINDS:
+            return await play_notice(self.p, work, mv, t)
         else:
             log.warning("notice %s of match %s: unknown kind %r", work.place, mv.id, kind)
         return None if text is None else (text, None)

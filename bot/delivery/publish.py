@@ -29,6 +29,7 @@ from bot.views.board_image import SHARED_SIDE
 from bot.views.games import draw_text, game_title
 from bot.views.i18n import Tr
 from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
+from bot.views.play import block_button
 from bot.views.texts import names
 from rules.common.scoring import GameKind
 from rules.game import find_kind
@@ -208,9 +209,14 @@ class Publisher:
     def seat_keyboard(self, t: Tr, mv: MatchView, seat: int, *,
                       selected: int | None = None) -> Markup | None:
         """A player's private board: the turn's buttons on their turn; Rematch at the end
-        of a match played in private (a group match's is on the group's board)."""
+        of a match played in private (a group match's is on the group's board), and against
+        a person "never pair me with them" (find me an opponent's block list)."""
         if mv.to_act == seat or (mv.status.is_over and not is_group_match(mv)):
-            return self.keyboard(t, mv, selected=selected)
+            markup = self.keyboard(t, mv, selected=selected)
+            other = mv.seats[1 - seat].player
+            if mv.status.is_over and markup is not None and other is not None:
+                markup = Markup([*markup.inline_keyboard, [block_button(t, other.id)]])
+            return markup
         return None
 
     @staticmethod

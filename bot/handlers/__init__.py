@@ -12,6 +12,8 @@ then show the result: a match's boards through the delivery worker, cards and an
 - :mod:`~bot.handlers.social`: /top (and hiding from it), /stats (and head to head), /forgetme
 - :mod:`~bot.handlers.player_settings`: /settings and its buttons
 - :mod:`~bot.handlers.competitions`: /tournament, a league's or cup's card, a member who left
+- :mod:`~bot.handlers.play`: /play (find me an opponent), blocking a player, the pairing job
+- :mod:`~bot.handlers.ladder`: /ladder and the daily ladder job, /vacation
 - :mod:`~bot.handlers.chats`: a group migrating to a supergroup, the bot removed from a chat
 - :mod:`~bot.handlers.errors`: the error handler
 - :mod:`~bot.handlers.guard`: whether a tap may act on the message it was tapped on
@@ -35,6 +37,8 @@ from bot.handlers.computer import cmd_review
 from bot.handlers.errors import on_error
 from bot.handlers.history import cmd_history
 from bot.handlers.inline import on_chosen_inline, on_inline_query
+from bot.handlers.ladder import cmd_ladder, cmd_vacation, ladder_tick
+from bot.handlers.play import cmd_play, play_tick
 from bot.handlers.player_settings import cmd_settings
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
@@ -46,9 +50,11 @@ __all__ = [
     "cmd_games",
     "cmd_help",
     "cmd_history",
+    "cmd_ladder",
     "cmd_lang",
     "cmd_new",
     "cmd_notices",
+    "cmd_play",
     "cmd_resign",
     "cmd_review",
     "cmd_rules",
@@ -57,6 +63,8 @@ __all__ = [
     "cmd_stats",
     "cmd_top",
     "cmd_tournament",
+    "cmd_vacation",
+    "ladder_tick",
     "on_callback",
     "on_chosen_inline",
     "on_error",
@@ -66,4 +74,5 @@ __all__ = [
     "on_migrate",
     "on_my_member",
     "on_private_text",
+    "play_tick",
 ]

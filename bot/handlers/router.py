@@ -15,6 +15,8 @@ from bot.handlers.competitions import on_tournament, on_tournament_new
 from bot.handlers.computer import on_hint, on_review
 from bot.handlers.guard import Passed, admit
 from bot.handlers.history import on_download, on_position, on_replay
+from bot.handlers.ladder import on_ladder, on_vacation
+from bot.handlers.play import on_block, on_find
 from bot.handlers.player_settings import on_settings
 from bot.handlers.resigning import on_rematch, on_resign
 from bot.handlers.social import on_forget, on_stats_game, on_top_game
@@ -49,6 +51,8 @@ ROUTES: dict[Action, ButtonHandler] = {
     Action.SETTINGS: on_settings,
     Action.TOP_GAME: on_top_game, Action.STATS_GAME: on_stats_game,
     Action.TOURNAMENT: on_tournament, Action.TOURNAMENT_NEW: on_tournament_new,
+    Action.FIND: on_find, Action.BLOCK: on_block, Action.LADDER: on_ladder,
+    Action.VACATION: on_vacation,
 }
 
 VIEWS: dict[Action, ViewHandler] = {

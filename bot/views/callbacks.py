@@ -88,6 +88,14 @@ class Action(StrEnum):
     TOURNAMENT = "t"
     # the group /new card's way to a league or cup: match id 0, version 0
     TOURNAMENT_NEW = "tn"
+    # /play (match id 0, version 0, arg bot.views.play: the choices, or "x<request id>" to stop
+    # waiting); never pair me with the opponent of a match (match id the match, version 0);
+    # the group's ladder card (match id 0, version 0, arg "join" or "leave"); /vacation
+    # (match id 0, version 0, arg the days)
+    FIND = "pl"
+    BLOCK = "bk"
+    LADDER = "ld"
+    VACATION = "vc"
 
 
 BOARD_ACTIONS = frozenset({
@@ -109,6 +117,7 @@ PERSONAL = frozenset({
     Action.CLOSE_UNREADABLE, Action.NOTICES, Action.REPLAY, Action.PICK_PLAY,
     Action.PICK_RESIGN, Action.FORGET, Action.SETTINGS, Action.TOP_GAME, Action.STATS_GAME,
     Action.TOURNAMENT_NEW,
+    Action.FIND, Action.VACATION,
 })
 """The buttons of personal cards (the resignation card, the /new card, /games, /notices,
 /history and its replay, "which match?", /forgetme, /settings, /top, /stats) whose handlers

@@ -12,6 +12,7 @@ from bot.views.callbacks import Action, encode, move_arg
 from bot.views.game_choice import game_rows as rows_of_games
 from bot.views.games import CAFE_GAMES, GAME_LETTERS, cafe_default, game_name
 from bot.views.i18n import Tr, lang_name, langs
+from bot.views.play import hours_default
 from bot.views.player_settings import move_buttons
 from bot.views.texts import match_label, match_state, move_words, opponent_name
 from bot.views.turn_choices import destinations, direct_plays, point_label, sources
@@ -158,6 +159,9 @@ def new_card_keyboard(t: Tr, no_triple: bool, target: int | None, *, owner: int,
                          callback_data=encode(Action.TOURNAMENT_NEW, 0, 0, owner=owner))])
     if computer:
         level = default_level(game)
+        rows.append([Btn("🔎 " + t._("Find me an opponent"), callback_data=encode(
+            Action.FIND, 0, 0, f"{GAME_LETTERS[game]}0h{hours_default(default_move)}",
+            owner=owner))])
         rows.append([Btn("🤖 " + t._("Against the computer"),
                          callback_data=encode(Action.NEW_COMPUTER, 0, 0,
                                               f"o{flag}{level}g{GAME_LETTERS[game]}",

@@ -66,6 +66,9 @@ from datetime import datetime
 from storage.db import Database
 from storage.delivery.cases import DeliveryCases
 from storage.delivery.claims import DeliveryWork
+from storage.ladder import LadderCases
+from storage.matchmaking.cases import MatchmakingCases
+from storage.matchmaking.policy import PlayPolicy
 from storage.results import (
     COMPUTER,
     ActionResult,
@@ -101,6 +104,7 @@ from storage.usecases.social import SocialCases
 from storage.usecases.timers import TimerCases
 from storage.usecases.turns import TurnCases
 from storage.usecases.updates import UpdateClaimCases
+from storage.vacation import VacationCases
 
 __all__ = [
     "COMPUTER",
@@ -118,6 +122,7 @@ __all__ = [
     "MatchSummary",
     "MatchView",
     "Outcome",
+    "PlayPolicy",
     "PlayerView",
     "TimerFired",
     "TimerKind",
@@ -128,6 +133,8 @@ __all__ = [
 
 class UseCases(
     PlayerCases,
+    LadderCases,
+    MatchmakingCases,
     ChallengeCases,
     TurnCases,
     ResigningCases,
@@ -142,6 +149,7 @@ class UseCases(
     UpdateClaimCases,
     CompetitionCases,
     ProgressCases,
+    VacationCases,
 ):
     """The application's use cases over one :class:`~storage.db.Database`.
 
@@ -155,7 +163,8 @@ class UseCases(
     exactly. It is deliberately not a setting: a seed known in advance would empty the dice
     commitment of its meaning. ``wall`` is the wall clock of delivery and of the leases and
     budgets several instances share (see :class:`~storage.usecases.kernel.Kernel`).
-    :attr:`delivery` is delivery's front over the same kernel.
+    :attr:`delivery` is delivery's front over the same kernel. ``play``: how "find me an
+    opponent" pairs, and the vacation allowance (:class:`~storage.matchmaking.policy.PlayPolicy`).
     """
 
     def __init__(
@@ -168,8 +177,10 @@ class UseCases(
         checkpoint: Checkpoint | None = None,
         seeds: Seeds | None = None,
         wall: Callable[[], float] | None = None,
+        play: PlayPolicy | None = None,
     ) -> None:
         self.db = db
+        self.play_policy = play or PlayPolicy()
         self.kernel = Kernel(db, timers=timers, limits=limits, clock=clock,
                              checkpoint=checkpoint, seeds=seeds, wall=wall)
         self.delivery = DeliveryCases(self.kernel)

@@ -111,7 +111,7 @@ class ProgressCases(Feature):
             if self._guarded(self._signup_due, cid, now):
                 changed.append(cid)
         for gid in ended:
-            keys += self._guarded(self._record, gid, now) or []
+            keys += self._guarded(self._record_result, gid, now) or []
         for cid in leaving:
             keys += self._guarded(self._forfeits, cid, now) or []
         for cid in late:
@@ -139,7 +139,7 @@ class ProgressCases(Feature):
                 row.version += 1
         return True
 
-    def _record(self, game_id: int, now: datetime) -> list[str]:
+    def _record_result(self, game_id: int, now: datetime) -> list[str]:
         """Record the result of a pairing whose match ended, and what follows from it."""
         k = self.kernel
         with k.db.write_lock(), k.sessions() as session:

@@ -14,6 +14,7 @@ from storage.results import ActionResult, ChallengeStatus, ChallengeView, TimerF
 from storage.usecases.challenges import close_challenge
 from storage.usecases.kernel import Feature, log, off_loop
 from storage.usecases.rows import to_act
+from storage.vacation import postponed
 
 
 class TimerCases(Feature):
@@ -112,6 +113,9 @@ class TimerCases(Feature):
         row, state = loaded.row, loaded.state
         if to_act(row.status, state) != timer.seat:
             session.commit()  # obsolete (should have been replaced): nothing to do
+            return None
+        if postponed(session, timer, row, now):  # the player is on vacation
+            session.commit()
             return None
         if kind == TimerKind.REMINDER:
             session.commit()

@@ -1,0 +1,225 @@
+"""A ladder per group, opt-in: players join and leave; once a day (UTC) the players on the
+same rung, or the nearest rungs, are paired at random and a challenge (a group match,
+addressed to the second player, who starts it) is made for each pair; a win moves the winner
+one rung up and the loser one down (never below rung 1). At most one ladder match at a time
+per player: whoever still has one open (a challenge not started, or a match not over) sits the
+day out. A ladder match that ends is settled the next time the ladder is read or paired.
+
+The day's run is claimed once across instances by its ``ladder_days`` row (the primary key).
+The group's ladder card is an outbox notice (``note:<group>:ladder:<day>``) about the day's
+first match, so it is sent within the group's budget like any message about a match. A run
+whose instance dies between the claim and the challenges leaves that day unpaired.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from rules.game import DEFAULT_KIND
+from storage.matchmaking.results import LadderDay, LadderEntry, PlayResult
+from storage.models import MatchRow, Player
+from storage.play_notices import LADDER, tagged_notices
+from storage.play_tables import LadderDayRow, LadderMatchRow, LadderPlayerRow
+from storage.results import ENDED_STATUSES, MatchStatus, Outcome
+from storage.usecases.challenges import ChallengeCases
+from storage.usecases.kernel import off_loop
+
+log = logging.getLogger("storage.ladder")
+LADDER_LENGTH = 3
+OPEN = (MatchStatus.CHALLENGE.value, MatchStatus.ACTIVE.value)
+
+
+def day_of(now: datetime) -> str:
+    return now.date().isoformat()
+
+
+def pair_rungs(players: list[tuple[int, int]], rng: random.Random) -> list[tuple[int, int]]:
+    """Pairs of ``(player, rung)``: shuffled within each rung, then taken in rung order, so
+    each pair is on one rung or the nearest ones; an odd player out sits out (the lowest)."""
+    by_rung: dict[int, list[int]] = {}
+    for pid, rung in players:
+        by_rung.setdefault(rung, []).append(pid)
+    order: list[int] = []
+    for rung in sorted(by_rung, reverse=True):
+        group = sorted(by_rung[rung])
+        rng.shuffle(group)
+        order += group
+    return [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
+
+
+def settle(session: Session, chat_id: int) -> list[tuple[int, int]]:
+    """The ladder matches of the group that ended since: rungs moved. (winner, loser) each."""
+    done: list[tuple[int, int]] = []
+    rows = session.execute(
+        select(LadderMatchRow, MatchRow.status, MatchRow.winner)
+        .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
+        .where(LadderMatchRow.chat_id == chat_id, LadderMatchRow.settled.is_(False),
+               MatchRow.status.not_in(OPEN)))
+    for lm, status, winner in rows:
+        lm.settled = True
+        if MatchStatus(status) not in ENDED_STATUSES or winner is None:
+            continue  # never started (expired, cancelled): nobody moves
+        won, lost = ((lm.player0_id, lm.player1_id) if winner == 0
+                     else (lm.player1_id, lm.player0_id))
+        lm.winner_id = won
+        for pid, step in ((won, 1), (lost, -1)):
+            entry = session.get(LadderPlayerRow, (chat_id, pid))
+            if entry is not None:
+                entry.rung = max(1, entry.rung + step)
+                entry.wins += step > 0
+                entry.losses += step < 0
+        done.append((won, lost))
+    return done
+
+
+class LadderCases(ChallengeCases):
+    """Joining and leaving a group's ladder, reading it, and the daily pairing."""
+
+    @off_loop
+    def join_ladder(self, chat_id: int, player_id: int) -> PlayResult:
+        """Refusal: ``already_on_ladder``."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions.begin() as session:
+            k.ensure_player(session, player_id)
+            entry = session.get(LadderPlayerRow, (chat_id, player_id))
+            if entry is not None and entry.active:
+                return PlayResult(Outcome.REFUSED, "already_on_ladder",
+                                  "You are on this group's ladder already.")
+            if entry is None:
+                session.add(LadderPlayerRow(chat_id=chat_id, player_id=player_id, rung=1,
+                                            active=True, wins=0, losses=0,
+                                            joined_at=k.clock()))
+            else:
+                entry.active = True
+        return PlayResult(Outcome.OK)
+
+    @off_loop
+    def leave_ladder(self, chat_id: int, player_id: int) -> PlayResult:
+        """Refusal: ``not_on_ladder``. A ladder match already made is still played."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            entry = session.get(LadderPlayerRow, (chat_id, player_id))
+            if entry is None or not entry.active:
+                return PlayResult(Outcome.REFUSED, "not_on_ladder",
+                                  "You are not on this group's ladder.")
+            entry.active = False
+        return PlayResult(Outcome.OK)
+
+    @off_loop
+    def ladder(self, chat_id: int) -> list[LadderEntry]:
+        """The group's ladder (ended matches settled first), top rung first."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            settle(session, chat_id)
+            rows = session.execute(
+                select(LadderPlayerRow, Player.display_name)
+                .join(Player, Player.id == LadderPlayerRow.player_id)
+                .where(LadderPlayerRow.chat_id == chat_id, LadderPlayerRow.active.is_(True))
+                .order_by(LadderPlayerRow.rung.desc(), LadderPlayerRow.wins.desc(),
+                          LadderPlayerRow.joined_at, LadderPlayerRow.player_id))
+            return [LadderEntry(e.player_id, name, e.rung, e.wins, e.losses)
+                    for e, name in rows]
+
+    @off_loop
+    def ladder_pairs(self, chat_id: int, day: str) -> list[tuple[int, int, int, str]]:
+        """The day's ladder matches: ``(challenge id, player 0, player 1, match status)``."""
+        with self.kernel.sessions() as session:
+            rows = session.execute(
+                select(LadderMatchRow.challenge_id, LadderMatchRow.player0_id,
+                       LadderMatchRow.player1_id, MatchRow.status)
+                .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
+                .where(LadderMatchRow.chat_id == chat_id, LadderMatchRow.day == day)
+                .order_by(LadderMatchRow.id))
+            return [(int(c), int(a), int(b), str(s)) for c, a, b, s in rows]
+
+    @off_loop
+    def _claim_day(self, chat_id: int, seed: int | None,
+                   ) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]] | None:
+        k = self.kernel
+        now = k.clock()
+        day = day_of(now)
+        try:
+            with k.db.write_lock(), k.sessions.begin() as session:
+                if session.get(LadderDayRow, (chat_id, day)) is not None:
+                    return None
+                session.add(LadderDayRow(chat_id=chat_id, day=day, run_at=now))
+                session.flush()  # the claim: a second instance fails here
+                settled = settle(session, chat_id)
+                busy = set(session.scalars(
+                    select(LadderMatchRow.player0_id)
+                    .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
+                    .where(LadderMatchRow.chat_id == chat_id, MatchRow.status.in_(OPEN)))) | set(
+                    session.scalars(
+                        select(LadderMatchRow.player1_id)
+                        .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
+                        .where(LadderMatchRow.chat_id == chat_id, MatchRow.status.in_(OPEN))))
+                players = [(e.player_id, e.rung) for e in session.scalars(
+                    select(LadderPlayerRow).where(LadderPlayerRow.chat_id == chat_id,
+                                                  LadderPlayerRow.active.is_(True)))
+                    if e.player_id not in busy]
+        except IntegrityError:
+            return None  # another instance claimed the day
+        rng = random.Random(seed if seed is not None else f"{chat_id}:{day}")
+        return day, pair_rungs(players, rng), settled
+
+    async def run_ladder_day(self, chat_id: int, *, seed: int | None = None) -> LadderDay | None:
+        """Pair the group's ladder for today, once (``None``: done already today). Each pair
+        gets a group challenge addressed to its second player; the ladder card is written to
+        the group's outbox."""
+        claimed = await self._claim_day(chat_id, seed)
+        if claimed is None:
+            return None
+        day, pairs, settled = claimed
+        made = []
+        for a, b in pairs:
+            res = await self.create_challenge(a, length=LADDER_LENGTH, chat_id=chat_id,
+                                              group=True, target_id=b, game_type=DEFAULT_KIND)
+            if res.ok and res.challenge is not None:
+                made.append(res.challenge)
+            else:
+                log.warning("ladder %s %s: no challenge for %s-%s (%s)", chat_id, day, a, b,
+                            res.code)
+        keys = await self._record_day(chat_id, day, [(c.id, c.match_id, c.author.id,
+                                                      c.target.id if c.target else 0)
+                                                     for c in made])
+        return LadderDay(chat_id, day, tuple(made), tuple(settled), tuple(keys))
+
+    @off_loop
+    def _record_day(self, chat_id: int, day: str,
+                    made: list[tuple[int, int, int, int]]) -> list[str]:
+        k = self.kernel
+        with k.db.write_lock(), k.sessions.begin() as session:
+            for cid, mid, a, b in made:
+                session.add(LadderMatchRow(chat_id=chat_id, day=day, match_id=mid,
+                                           challenge_id=cid, player0_id=a, player1_id=b,
+                                           settled=False))
+            session.flush()
+            if not made:
+                return []
+            return tagged_notices(session, k, made[0][1],
+                                  [(chat_id, LADDER, day, None, {"day": day})])
+
+    @off_loop
+    def ladder_groups(self) -> list[int]:
+        """The groups with someone on their ladder."""
+        with self.kernel.sessions() as session:
+            return sorted(int(c) for c in session.scalars(
+                select(LadderPlayerRow.chat_id).where(LadderPlayerRow.active.is_(True))
+                .distinct()))
+
+    async def run_ladders(self) -> list[LadderDay]:
+        """The daily job: every ladder not yet paired today."""
+        found = []
+        for chat_id in await self.ladder_groups():
+            try:
+                day = await self.run_ladder_day(chat_id)
+            except Exception:
+                log.exception("ladder of %s failed", chat_id)
+                continue
+            if day is not None:
+                found.append(day)
+        return found
