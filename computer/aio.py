@@ -27,11 +27,13 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from computer.accuracy import MatchAccuracy, match_accuracy
 from computer.context import MONEY, MatchContext
 from computer.hint import Hint, hint
 from computer.players import ComputerPlayer
 from computer.review import Decision, MatchReview, review_match
 from rules.position import Dice, Play, Position, legal_plays
+from rules.steps.options import RuleOptions
 
 
 def _reduce_position(position: Position) -> tuple[type[Position], tuple[tuple[int, ...]]]:
@@ -167,3 +169,15 @@ async def review_match_async(decisions: Sequence[Decision], *, plies: int = 1) -
     """:func:`computer.review.review_match` off the event loop (seconds for a long match)."""
     loop = asyncio.get_running_loop()
     return await loop.run_in_executor(executor(), _review, list(decisions), plies)
+
+
+def _accuracy(decisions: list[Decision], options: RuleOptions | None) -> MatchAccuracy:
+    return match_accuracy(decisions, options)
+
+
+async def match_accuracy_async(decisions: Sequence[Decision],
+                               options: RuleOptions | None = None) -> MatchAccuracy:
+    """:func:`computer.accuracy.match_accuracy` off the event loop (seconds for a long
+    match)."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(executor(), _accuracy, list(decisions), options)

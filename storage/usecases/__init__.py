@@ -83,6 +83,7 @@ from storage.results import (
     TimerKind,
     TimerPolicy,
 )
+from storage.usecases.accuracy import AccuracyCases
 from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
@@ -124,6 +125,7 @@ __all__ = [
 
 class UseCases(
     PlayerCases,
+    AccuracyCases,
     ChallengeCases,
     TurnCases,
     ResigningCases,
