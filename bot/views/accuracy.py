@@ -3,9 +3,20 @@ head to head (what the figure is: :mod:`computer.accuracy`)."""
 
 from __future__ import annotations
 
-from bot.views.i18n import ONE_DECIMAL, Tr
+from bot.views.i18n import N_, ONE_DECIMAL, Tr
 from storage.accuracy import AccuracySummary, Figure
 from storage.results import MatchView
+
+
+EVALUATORS = (N_("GNU Backgammon 1-ply"), N_("GNU Backgammon 2-ply"),
+              N_("hand evaluation 0-ply"))
+"""The evaluators' names as :mod:`computer.evaluators` stores them, translated when shown (a
+name without a translation, a net's registered later, is shown as it is)."""
+
+
+def evaluator_text(t: Tr, stored: str) -> str:
+    """What judged a match, in the reader's language (a rotation's evaluators joined)."""
+    return " + ".join(t._(name) if name in EVALUATORS else name for name in stored.split(" + "))
 
 
 def figure_text(t: Tr, figure: Figure) -> str:
@@ -22,7 +33,7 @@ def end_lines(t: Tr, mv: MatchView, seat_names: tuple[str, str]) -> list[str]:
     lines = [t._("🎯 {player}: {figure}", player=seat_names[seat], figure=figure_text(t, f))
              for seat, f in enumerate(mv.accuracy) if f.decisions]
     if lines:
-        lines.append(t._("Accuracy by {evaluator}", evaluator=mv.accuracy[0].evaluator))
+        lines.append(t._("Accuracy by {evaluator}", evaluator=evaluator_text(t, mv.accuracy[0].evaluator)))
     return lines
 
 
