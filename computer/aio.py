@@ -161,14 +161,15 @@ def _hint(position: Position, dice: Dice, context: MatchContext, plies: int) -> 
     return hint(position, dice, context, plies=plies)
 
 
-def _review(decisions: list[Decision], plies: int) -> MatchReview:
-    return review_match(decisions, plies=plies)
+def _review(decisions: list[Decision], plies: int, options: RuleOptions | None) -> MatchReview:
+    return review_match(decisions, plies=plies, options=options)
 
 
-async def review_match_async(decisions: Sequence[Decision], *, plies: int = 1) -> MatchReview:
+async def review_match_async(decisions: Sequence[Decision], *, plies: int = 1,
+                             options: RuleOptions | None = None) -> MatchReview:
     """:func:`computer.review.review_match` off the event loop (seconds for a long match)."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor(), _review, list(decisions), plies)
+    return await loop.run_in_executor(executor(), _review, list(decisions), plies, options)
 
 
 def _accuracy(decisions: list[Decision], options: RuleOptions | None) -> MatchAccuracy:

@@ -5,8 +5,8 @@ figure (:mod:`computer.accuracy`).
 name: a game GNU Backgammon describes (``caps.gnubg``) is judged by its nets
 (:class:`GnubgEvaluator`); any other game by the evaluator registered for it
 (:func:`register_evaluator`, one line for a net: ``register_evaluator("plakoto", NetEvaluator)``
-where the game's module is imported), else by the medium level's hand evaluation
-(:class:`HandEvaluator`).
+where the game's module is imported), else, for a game whose capabilities say the computer
+judges it (``caps.reviews``), by the medium level's hand evaluation (:class:`HandEvaluator`).
 
 Units: equity in points per game from the mover's side (cubeless; in a match, normalised match
 equity as :mod:`computer.evaluation` reports it for GNU Backgammon). The hand evaluation's pips
@@ -143,7 +143,18 @@ def evaluator_of_game(game: str) -> Evaluator:
         return _REGISTERED[found.key]()
     if found.caps.gnubg:
         return GnubgEvaluator()
-    return HandEvaluator()
+    if found.caps.reviews:
+        return HandEvaluator()
+    raise NoEvaluator(f"nothing judges the plays of {found.key!r}")
+
+
+class NoEvaluator(LookupError):
+    """A game the computer does not judge (``caps.reviews`` false, nothing registered)."""
+
+
+def needs_engine(position: Position) -> bool:
+    """Whether judging this position's game takes GNU Backgammon's nets (gnubg-nn)."""
+    return isinstance(evaluator_at(position), GnubgEvaluator)
 
 
 def evaluator_for(game_or_kind: str, played: int = 0) -> Evaluator:

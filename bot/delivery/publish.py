@@ -178,9 +178,9 @@ class Publisher:
             return turn_keyboard(t, mv.id, mv.version, mv.state, selected=selected,
                                  direct_limit=self.p.settings.plays_direct,
                                  hint=(mv.computer_level is not None and not mv.computer_to_act
-                                       and find_kind(mv.state.game_type).gnubg))
+                                       and find_kind(mv.state.game_type).reviews))
         if mv.state.phase == Phase.MATCH_OVER:
-            return rematch_keyboard(t, mv.id, review=find_kind(mv.state.game_type).gnubg)
+            return rematch_keyboard(t, mv.id, review=find_kind(mv.state.game_type).reviews)
         return None
 
     def shared_keyboard(self, t: Tr, mv: MatchView, *,

@@ -7,7 +7,6 @@ from bot.views.i18n import N_, ONE_DECIMAL, Tr
 from storage.accuracy import AccuracySummary, Figure
 from storage.results import MatchView
 
-
 EVALUATORS = (N_("GNU Backgammon 1-ply"), N_("GNU Backgammon 2-ply"),
               N_("hand evaluation 0-ply"))
 """The evaluators' names as :mod:`computer.evaluators` stores them, translated when shown (a
@@ -33,7 +32,8 @@ def end_lines(t: Tr, mv: MatchView, seat_names: tuple[str, str]) -> list[str]:
     lines = [t._("🎯 {player}: {figure}", player=seat_names[seat], figure=figure_text(t, f))
              for seat, f in enumerate(mv.accuracy) if f.decisions]
     if lines:
-        lines.append(t._("Accuracy by {evaluator}", evaluator=evaluator_text(t, mv.accuracy[0].evaluator)))
+        lines.append(t._("Accuracy by {evaluator}",
+                         evaluator=evaluator_text(t, mv.accuracy[0].evaluator)))
     return lines
 
 
