@@ -125,3 +125,30 @@ def test_the_logistic_mapping_of_pips() -> None:
     assert pips_to_equity(40.0) == pytest.approx(2 / (1 + 2.718281828 ** -2) - 1)
     assert pips_to_equity(-40.0) == pytest.approx(-pips_to_equity(40.0))
     assert pips_to_equity(2000.0) == 2.0  # a pinned mother, decided: 2 points
+
+
+def test_a_plakoto_review_lists_a_real_error_in_the_games_notation() -> None:
+    from computer.review import REAL_ERROR, review_match
+
+    # Given the first turn of a Plakoto match where the hand evaluation's worst play loses a
+    # real error's worth against its best
+    def spread(d: Decision) -> float:
+        judged = HandEvaluator().equities_of_plays(d.position, d.dice)
+        return judged[0][1] - judged[-1][1]
+
+    turn = next(d for d in best_match("plakoto", 24) if spread(d) >= REAL_ERROR)
+    start, dice = turn.position, turn.dice
+    judged = HandEvaluator().equities_of_plays(start, dice)
+    worst, worst_equity = judged[-1]
+    best, best_equity = judged[0]
+    review = review_match([Decision(0, start, dice, worst, MONEY),
+                           Decision(1, start, dice, best, MONEY)])
+    first, second = review.players
+    # Then it is listed, in Plakoto's notation, with the evaluator's play beside it; the best
+    # play is not blamed; the luck is not measured in Plakoto
+    assert [w.turn for w in first.worst] == [0]
+    listed = first.worst[0]
+    assert listed.equity_lost == pytest.approx(best_equity - worst_equity)
+    assert listed.best_text == find_game("plakoto").format_play(start, dice, best.moves)
+    assert second.worst == () and second.equity_lost == 0.0
+    assert first.luck is None and second.luck is None
