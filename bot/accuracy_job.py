@@ -17,7 +17,7 @@ from computer.engine import EngineMissing
 
 log = logging.getLogger("bot.accuracy")
 
-BATCH = 3
+BATCH = 2
 """Matches judged per run."""
 
 

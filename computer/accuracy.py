@@ -64,14 +64,19 @@ def equity_lost(decision: Decision, options: RuleOptions | None = None) -> float
 def match_accuracy(decisions: Sequence[Decision],
                    options: RuleOptions | None = None) -> MatchAccuracy:
     """Both players' figures over a match's turns (forced ones are not decisions)."""
+    return tally(decisions, [equity_lost(d, options) for d in decisions])
+
+
+def tally(decisions: Sequence[Decision], losses: Sequence[float | None]) -> MatchAccuracy:
+    """The figures from each turn's loss (``None``: no choice), judged one by one (the bot
+    judges each turn in the engine's worker apart, so the computer's moves go in between)."""
     counted = [0, 0]
     lost = [0.0, 0.0]
     names: list[str] = []
-    for decision in decisions:
+    for decision, loss in zip(decisions, losses, strict=True):
         name = evaluator_at(decision.position).name
         if name not in names:
             names.append(name)
-        loss = equity_lost(decision, options)
         if loss is not None:
             counted[decision.player] += 1
             lost[decision.player] += loss

@@ -27,7 +27,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
-from computer.accuracy import MatchAccuracy, match_accuracy
+from computer.accuracy import MatchAccuracy, equity_lost, tally
 from computer.context import MONEY, MatchContext
 from computer.hint import Hint, hint
 from computer.players import ComputerPlayer
@@ -172,13 +172,12 @@ async def review_match_async(decisions: Sequence[Decision], *, plies: int = 1,
     return await loop.run_in_executor(executor(), _review, list(decisions), plies, options)
 
 
-def _accuracy(decisions: list[Decision], options: RuleOptions | None) -> MatchAccuracy:
-    return match_accuracy(decisions, options)
-
-
 async def match_accuracy_async(decisions: Sequence[Decision],
                                options: RuleOptions | None = None) -> MatchAccuracy:
-    """:func:`computer.accuracy.match_accuracy` off the event loop (seconds for a long
-    match)."""
+    """:func:`computer.accuracy.match_accuracy` off the event loop, one turn per call to the
+    worker (a 1-ply look is some 50 ms): the computer's turns of other matches are not held
+    behind a whole match's judging (seconds)."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor(), _accuracy, list(decisions), options)
+    losses = [await loop.run_in_executor(executor(), equity_lost, d, options)
+              for d in decisions]
+    return tally(decisions, losses)
