@@ -254,6 +254,29 @@ def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[ty
     if app.job_queue is not None:  # the turns of an instance that died, once its lease ran out
         every = max(1.0, side.lease / 3)
         app.job_queue.run_repeating(take_over, interval=every, first=every, name="computer")
+    start_accuracy(app, portes)
+
+
+ACCURACY_EVERY = 5.0
+"""Seconds between two looks for finished matches without an accuracy figure."""
+
+
+def start_accuracy(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
+    """The accuracy figure's job (:mod:`bot.accuracy_job`): finished matches between people
+    judged in the background, a few at a time."""
+    from bot.accuracy_job import AccuracyJob
+
+    job = AccuracyJob(portes)
+
+    async def judge(_context: Any) -> None:
+        try:
+            await job.run_once()
+        except Exception:
+            log.exception("the accuracy job failed")
+
+    if app.job_queue is not None:
+        app.job_queue.run_repeating(judge, interval=ACCURACY_EVERY, first=ACCURACY_EVERY,
+                                    name="accuracy")
 
 
 async def _post_stop(app: Application) -> None:  # type: ignore[type-arg]

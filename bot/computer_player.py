@@ -40,6 +40,8 @@ from computer.decide import (
     resignation_verdict,
 )
 from computer.engine import available as engine_available
+from computer.evaluators import needs_engine
+from computer.hint import PlainHint, plain_hint
 from computer.players import ComputerPlayer
 from rules.common.fairdice import FairDice
 from rules.games import turn_input
@@ -258,9 +260,13 @@ class ComputerSide:
 
     # -- hints -----------------------------------------------------------------------------
 
-    async def hint(self, mv: MatchView, seat: int) -> Hint:
+    async def hint(self, mv: MatchView, seat: int) -> Hint | PlainHint:
         state = mv.state
         assert state.dice is not None
+        if not needs_engine(state.position):
+            return await asyncio.wait_for(asyncio.to_thread(
+                plain_hint, state.position, state.dice, match_context(state, seat),
+                state.options), HINT_TIMEOUT)
         return await asyncio.wait_for(
             aio.hint_async(state.position, state.dice, match_context(state, seat)),
             HINT_TIMEOUT)
@@ -279,7 +285,7 @@ class ComputerSide:
         decisions = decisions_from_record(record)
         if not decisions:
             return None
-        review = await aio.review_match_async(decisions)
+        review = await aio.review_match_async(decisions, options=record.match.state.options)
         self.reviews[match_id] = review
         while len(self.reviews) > 256:
             self.reviews.popitem(last=False)

@@ -34,6 +34,7 @@ from storage.usecases import UseCases
 if TYPE_CHECKING:  # the engine's value types only: core does not load the engine
     from bot.ops.metrics import Metrics
     from computer import Hint, MatchReview
+    from computer.hint import PlainHint
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
@@ -62,8 +63,9 @@ class ComputerService(Protocol):
     engine: bool
     """Whether GNU Backgammon's engine runs here (reviews and hints need it)."""
 
-    async def hint(self, mv: MatchView, seat: int) -> Hint:
-        """The best play for ``seat`` with the dice rolled, and its chances."""
+    async def hint(self, mv: MatchView, seat: int) -> Hint | PlainHint:
+        """The best play for ``seat`` with the dice rolled, and its chances (GNU Backgammon's
+        games) or its equity (the others)."""
         ...
 
     async def review(self, match_id: int) -> tuple[MatchView, MatchReview] | None:

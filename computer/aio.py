@@ -27,11 +27,13 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 
+from computer.accuracy import MatchAccuracy, equity_lost, tally
 from computer.context import MONEY, MatchContext
 from computer.hint import Hint, hint
 from computer.players import ComputerPlayer
 from computer.review import Decision, MatchReview, review_match
 from rules.position import Dice, Play, Position, legal_plays
+from rules.steps.options import RuleOptions
 
 
 def _reduce_position(position: Position) -> tuple[type[Position], tuple[tuple[int, ...]]]:
@@ -159,11 +161,23 @@ def _hint(position: Position, dice: Dice, context: MatchContext, plies: int) -> 
     return hint(position, dice, context, plies=plies)
 
 
-def _review(decisions: list[Decision], plies: int) -> MatchReview:
-    return review_match(decisions, plies=plies)
+def _review(decisions: list[Decision], plies: int, options: RuleOptions | None) -> MatchReview:
+    return review_match(decisions, plies=plies, options=options)
 
 
-async def review_match_async(decisions: Sequence[Decision], *, plies: int = 1) -> MatchReview:
+async def review_match_async(decisions: Sequence[Decision], *, plies: int = 1,
+                             options: RuleOptions | None = None) -> MatchReview:
     """:func:`computer.review.review_match` off the event loop (seconds for a long match)."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor(), _review, list(decisions), plies)
+    return await loop.run_in_executor(executor(), _review, list(decisions), plies, options)
+
+
+async def match_accuracy_async(decisions: Sequence[Decision],
+                               options: RuleOptions | None = None) -> MatchAccuracy:
+    """:func:`computer.accuracy.match_accuracy` off the event loop, one turn per call to the
+    worker (a 1-ply look is some 50 ms): the computer's turns of other matches are not held
+    behind a whole match's judging (seconds)."""
+    loop = asyncio.get_running_loop()
+    losses = [await loop.run_in_executor(executor(), equity_lost, d, options)
+              for d in decisions]
+    return tally(decisions, losses)

@@ -6,8 +6,11 @@ from dataclasses import dataclass
 
 from computer.context import MONEY, MatchContext
 from computer.evaluation import RankedPlay, evaluate_play, match_winning_chance, rank_plays
+from computer.evaluators import evaluator_at
 from computer.review import moves_text
+from rules.game import game_of
 from rules.position import Dice, Play, Position
+from rules.steps.options import RuleOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,3 +60,24 @@ def hint(
             for r in ranked[1:3]
         ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PlainHint:
+    """The best play by a game's own evaluator (:mod:`computer.evaluators`; the games GNU
+    Backgammon does not play): the play in the game's notation, its equity in points for the
+    side to move, and what judged it."""
+
+    play: Play
+    text: str
+    equity: float
+    evaluator: str
+
+
+def plain_hint(position: Position, dice: Dice | tuple[int, int],
+               context: MatchContext = MONEY, options: RuleOptions | None = None) -> PlainHint:
+    roll = Dice(*dice)
+    judge = evaluator_at(position)
+    best, value = judge.equities_of_plays(position, roll, context, options)[0]
+    text = game_of(position).format_play(position, roll, best.moves, options)
+    return PlainHint(best, text, value, judge.name)

@@ -19,11 +19,20 @@ from dataclasses import dataclass
 from computer.context import MatchContext
 from computer.engine import evaluate_after
 from computer.evaluation import equity, evaluate_play, rank_plays
+from computer.evaluators import GnubgEvaluator, evaluator_at
+from rules.game import game_of
 from rules.position import ALL_ROLLS, Dice, Move, Play, Position, legal_plays
+from rules.steps.options import RuleOptions
 
 WORST_COUNT = 3
 MIN_ERROR = 0.001
-"""Plays losing less than this are not listed among the worst (noise, not mistakes)."""
+"""Plays losing less than this count as no loss at all in the listing (noise)."""
+REAL_ERROR = 0.020
+"""A play is listed among the worst only when the strongest evaluation the game has (GNU
+Backgammon 2-ply in Portes, :data:`computer.evaluators.CONFIRM_DEPTH`) confirms it lost at
+least this much (20 thousandths of a point, a quarter of GNU Backgammon's "bad" mark): the
+small "errors" the deeper look calls equal are dropped. The error rate itself counts every
+loss."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +79,8 @@ class PlayerReview:
     """Per decision (0.0 with no decisions)."""
     worst: tuple[ReviewedPlay, ...]
     """Up to three plays that lost the most, worst first (only real errors)."""
-    luck: float
+    luck: float | None
+    """``None`` where the luck is not measured (games GNU Backgammon does not play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,28 +151,82 @@ def review_decision(
     )
 
 
+def judged_decision(
+    index: int, decision: Decision, options: RuleOptions | None = None
+) -> tuple[ReviewedPlay | None, bool]:
+    """:func:`review_decision` by the game's own evaluator (:mod:`computer.evaluators`), for
+    the games GNU Backgammon does not play; the plays in the game's own notation."""
+    judged = evaluator_at(decision.position).equities_of_plays(
+        decision.position, decision.dice, decision.context, options)
+    if len(judged) <= 1:
+        return None, False
+    made = next((e for p, e in judged if p.position == decision.play.position), None)
+    if made is None:
+        raise ValueError(f"decision {index}: the play made is not a legal play")
+    best, best_equity = judged[0]
+    game = game_of(decision.position)
+
+    def text(play: Play) -> str:
+        return game.format_play(decision.position, decision.dice, play.moves, options)
+
+    return ReviewedPlay(index, decision.player, decision.position, decision.dice, decision.play,
+                        text(decision.play), best, text(best),
+                        max(0.0, best_equity - made)), True
+
+
+def confirmed_loss(reviewed: ReviewedPlay, decision: Decision,
+                   options: RuleOptions | None = None) -> float:
+    """What the strongest evaluation says the play lost against the play judged best (GNU
+    Backgammon: both plays again at 2-ply; a hand evaluation has nothing deeper: as it was)."""
+    deeper = evaluator_at(decision.position).deeper()
+    if not isinstance(deeper, GnubgEvaluator):
+        return reviewed.equity_lost
+    best = evaluate_play(reviewed.best, decision.context, deeper.depth).equity
+    played = evaluate_play(reviewed.played, decision.context, deeper.depth).equity
+    return max(0.0, best - played)
+
+
+def real_errors(errors: list[tuple[ReviewedPlay, Decision]],
+                options: RuleOptions | None = None) -> tuple[ReviewedPlay, ...]:
+    """The worst plays the deeper look confirms (at least :data:`REAL_ERROR`), worst first,
+    each with the loss the error rate counts; a candidate losing less than half the threshold
+    at the first look is not looked at again."""
+    listed: list[ReviewedPlay] = []
+    for reviewed, decision in sorted(errors, key=lambda rd: -rd[0].equity_lost):
+        if len(listed) == WORST_COUNT or reviewed.equity_lost < REAL_ERROR / 2:
+            break
+        if confirmed_loss(reviewed, decision, options) >= REAL_ERROR:
+            listed.append(reviewed)
+    return tuple(listed)
+
+
 def review_match(
-    decisions: Sequence[Decision], *, plies: int = 1, luck: bool = True
+    decisions: Sequence[Decision], *, plies: int = 1, luck: bool = True,
+    options: RuleOptions | None = None,
 ) -> MatchReview:
-    """Review a finished match (or any sequence of turns) for both players."""
+    """Review a finished match (or any sequence of turns) for both players. The luck is
+    measured in the games GNU Backgammon plays (``None`` in a match with none of them)."""
     turns = [0, 0]
     counted = [0, 0]
     lost = [0.0, 0.0]
-    luck_sum = [0.0, 0.0]
-    errors: list[list[ReviewedPlay]] = [[], []]
+    luck_sum: list[float | None] = [None, None]
+    errors: list[list[tuple[ReviewedPlay, Decision]]] = [[], []]
     for index, decision in enumerate(decisions):
         who = decision.player
         if who not in (0, 1):
             raise ValueError(f"decision {index}: player must be 0 or 1")
         turns[who] += 1
-        reviewed, choice = review_decision(index, decision, plies=plies)
+        gnubg = isinstance(evaluator_at(decision.position), GnubgEvaluator)
+        reviewed, choice = (review_decision(index, decision, plies=plies) if gnubg
+                            else judged_decision(index, decision, options))
         if choice and reviewed is not None:
             counted[who] += 1
             lost[who] += reviewed.equity_lost
             if reviewed.equity_lost >= MIN_ERROR:
-                errors[who].append(reviewed)
-        if luck:
-            luck_sum[who] += luck_of_roll(decision.position, decision.dice, decision.context)
+                errors[who].append((reviewed, decision))
+        if luck and gnubg:
+            roll = luck_of_roll(decision.position, decision.dice, decision.context)
+            luck_sum[who] = (luck_sum[who] or 0.0) + roll
     players = tuple(
         PlayerReview(
             player=who,
@@ -170,8 +234,8 @@ def review_match(
             decisions=counted[who],
             equity_lost=lost[who],
             average_equity_lost=lost[who] / counted[who] if counted[who] else 0.0,
-            worst=tuple(sorted(errors[who], key=lambda r: -r.equity_lost)[:WORST_COUNT]),
-            luck=luck_sum[who],
+            worst=real_errors(errors[who], options),
+            luck=luck_sum[who] if luck else 0.0,
         )
         for who in (0, 1)
     )

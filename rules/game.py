@@ -83,7 +83,8 @@ class Capabilities:
     Position and Match IDs, its nets for hints and reviews, the ``.mat`` export); ``triple``: a
     backgammon scores 3; ``cafe_start``: the café start (the last game's winner rolls first) may
     be chosen for a match of it; ``same_way``: both sides move the same way round (else
-    contrary, as in Portes)."""
+    contrary, as in Portes); ``reviews``: the computer judges its plays (the Hint button, the
+    post-match review, the accuracy figure), by GNU Backgammon's nets or its own evaluation."""
 
     bar_and_hits: bool = False
     pins: bool = False
@@ -91,6 +92,7 @@ class Capabilities:
     triple: bool = False
     cafe_start: bool = True
     same_way: bool = False
+    reviews: bool = False
 
     def max_resign(self, no_triple: bool = False) -> int:
         """The most points a player may offer when resigning a game (3 only with a triple)."""
@@ -158,7 +160,7 @@ class PortesGame:
     key: str = "portes"
     letter: str = "p"
     name: str = N_("Portes")
-    caps: Capabilities = Capabilities(bar_and_hits=True, gnubg=True, triple=True,
+    caps: Capabilities = Capabilities(bar_and_hits=True, gnubg=True, triple=True, reviews=True,
                                       cafe_start=False)
     board_type: type[Position] | None = Position
 
@@ -334,6 +336,11 @@ class MatchKind:
         """Whether GNU Backgammon describes every game of the kind (hints, reviews, ``.mat``)."""
         return all(GAMES[g].caps.gnubg for g in self.games)
 
+    @property
+    def reviews(self) -> bool:
+        """Whether the computer judges every game of the kind (hints, reviews, accuracy)."""
+        return all(GAMES[g].caps.reviews for g in self.games)
+
 
 GAMES: dict[str, Game] = {}
 """Every game by key, in the order /new offers them."""
@@ -389,6 +396,11 @@ def find_kind(key: str) -> MatchKind:
     return kind
 
 
+def reviewed_kinds() -> tuple[str, ...]:
+    """The match kinds whose every game the computer judges (hints, reviews, accuracy)."""
+    return tuple(k.key for k in KINDS.values() if k.reviews)
+
+
 def gnubg_kinds() -> tuple[str, ...]:
     """The match kinds GNU Backgammon describes (hints, reviews, ``.mat``)."""
     return tuple(k.key for k in KINDS.values() if k.gnubg)
@@ -412,17 +424,20 @@ PORTES = register_game(PortesGame(), kind=MatchKind(
     stems=("port", "πορτ", "коротк", "tavla"), favourite_in=(("tr", 0),)))
 DEFAULT_KIND = PORTES.key
 """The kind /new starts with, and that of matches stored before there were other games."""
-register_game(StepsGame("plakoto", "k", N_("Plakoto"), Capabilities(pins=True)),
+register_game(StepsGame("plakoto", "k", N_("Plakoto"),
+                        Capabilities(pins=True, reviews=True)),
               kind=MatchKind("plakoto", "k", N_("Plakoto"), ("plakoto",), aliases=("Πλακωτό",),
                              stems=("plak", "πλακ", "плак")))
-register_game(StepsGame("fevga", "f", N_("Fevga"), Capabilities(same_way=True)),
+register_game(StepsGame("fevga", "f", N_("Fevga"),
+                        Capabilities(same_way=True, reviews=True)),
               kind=MatchKind("fevga", "f", N_("Fevga"), ("fevga",), aliases=("Φεύγα",),
                              stems=("fevg", "φευγ", "февг")))
 TAVLI = register_kind(MatchKind("tavli", "v", N_("Tavli"), ("portes", "plakoto", "fevga"),
                                 lengths=(3, 5, 7), cafe_default=True, aliases=("Τάβλι",),
                                 stems=("tavli", "ταβλ", "тавл")))
 """The Tavli rotation: Portes, Plakoto and Fevga in turn, to 3, 5 or 7 points, café style."""
-register_game(StepsGame("nardy", "n", N_("Long Nardy"), Capabilities(same_way=True)),
+register_game(StepsGame("nardy", "n", N_("Long Nardy"),
+                        Capabilities(same_way=True, reviews=True)),
               kind=MatchKind("nardy", "n", N_("Long Nardy"), ("nardy",),
                              aliases=("nardi", "long nardy", "long nardi", "Νάρδι",
                                       "Μακρύ νάρδι", "нарды"),

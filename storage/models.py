@@ -580,3 +580,25 @@ class CompetitionGameRow(Base):
     (the round's deadline passed: the player to move loses), ``void`` (nobody: the league
     ended first)."""
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+class AccuracyRow(Base):
+    """One player's accuracy figure over one finished match between people (revision 0024):
+    the decisions they had (turns with a choice) and the equity they lost on them, in points,
+    by the evaluator named. Written once, in the background, by whichever instance computes it
+    first (:class:`storage.usecases.accuracy.AccuracyCases`)."""
+
+    __tablename__ = "match_accuracy"
+    __table_args__ = (
+        # /stats: a player's last figures in one game, newest first
+        Index("ix_match_accuracy_player_game", "player_id", "game", "finished_at"),
+    )
+
+    match_id: Mapped[int] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True, autoincrement=False)
+    seat: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    player_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    game: Mapped[str] = mapped_column(String(16))
+    decisions: Mapped[int] = mapped_column(Integer)
+    equity_lost: Mapped[float] = mapped_column(Float)
+    evaluator: Mapped[str] = mapped_column(String(80))
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    computed_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from rules.game import DEFAULT_KIND
 from rules.match import Event, Match, Phase
 from rules.position import Dice, Move
+from storage.accuracy import Figure
 
 if TYPE_CHECKING:  # a delivery type, named only
     from storage.delivery.claims import KeyboardAsked
@@ -239,6 +240,8 @@ class MatchView:
     """Once a rated match is over: what it did to each player's ratings."""
     move_seconds: int | None = None
     """The time per move chosen at ``/new``; ``None``: the operator's default."""
+    accuracy: tuple[Figure, Figure] | None = None
+    """Once a match between people is over and judged: each seat's accuracy figure."""
 
     @property
     def length(self) -> int:

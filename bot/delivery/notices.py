@@ -36,6 +36,7 @@ from bot.views.i18n import Tr, tr
 from bot.views.keyboards import url_keyboard
 from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
 from bot.views.review import review_text
+from rules.game import find_kind
 from storage.delivery.notices import (
     CANCELLED,
     EXPIRED,
@@ -187,8 +188,12 @@ class Notices:
 
     async def _review(self, work: DeliveryWork, t: Tr) -> str | None:
         computer = self.p.computer
-        if computer is None or not computer.engine:
-            return None  # reviews are GNU Backgammon's judgement
+        if computer is None:
+            return None
+        if not computer.engine:  # GNU Backgammon's games are reviewed by its nets only
+            loaded = (await self.p.uc.load_match(work.match_id)).match
+            if loaded is None or find_kind(loaded.state.game_type).has_gnubg_games:
+                return None
         found = await computer.review(work.match_id)
         if found is None:
             return None

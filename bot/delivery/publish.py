@@ -25,6 +25,7 @@ from telegram.error import BadRequest
 from bot.delivery.telegram import gone, not_modified, quietly
 from bot.state import Portes, is_group_match, mention, plays_privately
 from bot.views import texts
+from bot.views.accuracy import end_lines as accuracy_lines
 from bot.views.board_image import SHARED_SIDE
 from bot.views.games import draw_text, game_title
 from bot.views.i18n import Tr
@@ -41,6 +42,13 @@ log = logging.getLogger("bot.delivery.publish")
 HTML = ParseMode.HTML
 STUB = "⤵"
 """What an old board becomes when Telegram refuses to delete it (older than 48 h)."""
+
+
+def end_lines(t: Tr, mv: MatchView) -> list[str]:
+    """Under a match's end: the rating changes, then the accuracy figures once judged."""
+    seat_names = names(t, mv)
+    return [*texts.rating_lines(t, mv),
+            *accuracy_lines(t, mv, (seat_names[0], seat_names[1]))]
 
 
 def event_notes(t: Tr, mv: MatchView, notes: Sequence[dict[str, Any]]) -> list[str]:
@@ -142,7 +150,7 @@ class Publisher:
                        game_log: Sequence[LoggedTurn] = ()) -> tuple[str, Tr]:
         t = self.p.t_match_chat(mv)
         text = texts.caption(t, mv.state, names(t, mv), viewer=None,
-                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv),
+                             notes=event_notes(t, mv, notes), ratings=end_lines(t, mv),
                              game_log=game_log, sides=True)
         seat = mv.to_act
         if seat is not None and not mv.seats[seat].is_computer:
@@ -183,7 +191,7 @@ class Publisher:
     ) -> tuple[str, Tr]:
         t = self.p.t_user(mv.seats[seat].player)
         text = texts.caption(t, mv.state, names(t, mv), viewer=seat,
-                             notes=event_notes(t, mv, notes), ratings=texts.rating_lines(t, mv),
+                             notes=event_notes(t, mv, notes), ratings=end_lines(t, mv),
                              game_log=game_log)
         text = self._with_time_left(t, mv, text)
         return "\n".join((*reminder_lines(t, mv, notes, shared=False), text)), t
@@ -193,9 +201,9 @@ class Publisher:
             return turn_keyboard(t, mv.id, mv.version, mv.state, selected=selected,
                                  direct_limit=self.p.settings.plays_direct,
                                  hint=(mv.computer_level is not None and not mv.computer_to_act
-                                       and find_kind(mv.state.game_type).gnubg))
+                                       and find_kind(mv.state.game_type).reviews))
         if mv.state.phase == Phase.MATCH_OVER:
-            return rematch_keyboard(t, mv.id, review=find_kind(mv.state.game_type).gnubg)
+            return rematch_keyboard(t, mv.id, review=find_kind(mv.state.game_type).reviews)
         return None
 
     def shared_keyboard(self, t: Tr, mv: MatchView, *,

@@ -260,9 +260,11 @@ class Delivery:
 
     async def _latest(self, work: DeliveryWork) -> MatchView | None:
         """The match as the row asks for it: the view this instance just committed when it
-        is that version (no read), else from the database."""
+        is that version (no read), else from the database. An ended match not yet judged is
+        read again: its accuracy figure comes later at the same version (edited in)."""
         known = self.p.views.get(work.match_id)
-        if known is not None and known.version == work.version:
+        if known is not None and known.version == work.version and not (
+                known.status.is_over and known.accuracy is None):
             return known
         loaded = (await self.p.uc.load_match(work.match_id)).match
         self.p.remember(loaded)

@@ -19,7 +19,8 @@ from bot.views.games import portes_only_text
 from bot.views.i18n import Tr
 from bot.views.keyboards import finished_matches_keyboard, url_keyboard
 from computer.engine import available as engine_available
-from rules.game import find_kind, gnubg_kinds
+from computer.evaluators import needs_engine
+from rules.game import find_kind, reviewed_kinds
 from rules.match import Phase
 
 log = logging.getLogger("bot.computer")
@@ -47,13 +48,13 @@ async def on_hint(update: Update, context: Ctx, cb: Callback) -> None:
         await q.answer(t._("Hints are only for games against the computer."), show_alert=True)
         return
     state = mv.state
-    if not find_kind(state.game_type).gnubg:
+    if not find_kind(state.game_type).reviews:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     if mv.to_act != seat or state.phase != Phase.PLAYING or state.dice is None:
         await q.answer(texts.error_text(t, "not_your_turn"), show_alert=True)
         return
-    if not engine_available():
+    if needs_engine(state.position) and not engine_available():
         await q.answer(t._(texts.NO_ENGINE_HINT), show_alert=True)
         return
     try:
@@ -77,7 +78,7 @@ async def on_review(update: Update, context: Ctx, cb: Callback) -> None:
     if mv.status not in REVIEWED_STATUSES:
         await q.answer(t._("The review is ready when the match is over."), show_alert=True)
         return
-    if not find_kind(mv.state.game_type).gnubg:
+    if not find_kind(mv.state.game_type).reviews:
         await q.answer(portes_only_text(t), show_alert=True)
         return
     msg = q.message if isinstance(q.message, Message) else None
@@ -112,7 +113,9 @@ async def may_write(p: Portes, user_id: int) -> bool:
 async def send_review(p: Portes, bot: Bot, match_id: int, chat_id: int, t: Tr, *,
                       thread_id: int | None = None) -> None:
     """Send a finished match's review to ``chat_id`` (or say there is none)."""
-    if not engine_available():
+    record = await p.uc.match_record(match_id)
+    if (record is not None and find_kind(record.match.state.game_type).has_gnubg_games
+            and not engine_available()):
         await quietly(bot.send_message(chat_id, t._(texts.NO_ENGINE_REVIEW),
                                        message_thread_id=thread_id))
         return
@@ -141,7 +144,7 @@ async def cmd_review(update: Update, context: Ctx) -> None:
         await review_one(p, context.bot, msg, user, t, context.args[0])
         return
     # only Portes matches have a review (GNU Backgammon's): the others are not listed
-    matches = await p.uc.finished_matches(user.id, 10, game_types=gnubg_kinds())
+    matches = await p.uc.finished_matches(user.id, 10, game_types=reviewed_kinds())
     if not matches:
         others = await p.uc.finished_matches(user.id, 1)
         await msg.reply_text(no_review_text(t) if others
@@ -172,7 +175,7 @@ async def review_one(p: Portes, bot: Bot, msg: Message, user: User, t: Tr, ref: 
     if mv.status not in REVIEWED_STATUSES:
         await msg.reply_text(t._("The review is ready when the match is over."))
         return
-    if not find_kind(mv.state.game_type).gnubg:
+    if not find_kind(mv.state.game_type).reviews:
         await msg.reply_text(portes_only_text(t))
         return
     if not is_group(msg.chat):

@@ -23,6 +23,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from bot.delivery.telegram import is_group, quietly
 from bot.handlers.common import Ctx, point_to_private
 from bot.state import Portes, command_sender, tapped
+from bot.views import accuracy
 from bot.views.callbacks import Action, Callback, encode
 from bot.views.competitions import titles_line
 from bot.views.echo import CAPTION_LIMIT, echoed, u16len
@@ -43,6 +44,7 @@ from bot.views.social import (
     head_to_head_text,
     leaderboard_text,
     leaderboard_title,
+    name_of,
     player_label,
     provisional_note,
     rating_text,
@@ -248,11 +250,21 @@ async def stats_answer(p: Portes, t: Tr, chat: Chat, who: tuple[int, int | None]
         game = (game or await p.uc.last_game(player, other) or await p.uc.last_game(player)
                 or default_game(t))
         h2h = await p.uc.head_to_head(player, other, game=game)
-        return head_to_head_text(t, h2h), game
+        text = head_to_head_text(t, h2h)
+        if h2h.played:
+            beside = [accuracy.head_to_head_line(
+                t, name_of(t, who, name), await p.uc.accuracy_summary(who, game, against))
+                for who, name, against in ((h2h.first, h2h.first_name, h2h.second),
+                                           (h2h.second, h2h.second_name, h2h.first))]
+            text = "\n".join([text, *(line for line in beside if line)])
+        return text, game
     game = game or await p.uc.last_game(player) or default_game(t)
     group = is_group(chat)
     stats = await p.uc.player_stats(player, chat.id if group else None, game=game)
     text = stats_text(t, stats, group)
+    if stats.people.played:
+        text = "\n".join([text, *accuracy.stats_lines(t, await p.uc.accuracy_summary(player,
+                                                                                    game))])
     titles = titles_line(t, await p.uc.titles_of(player))
     return (text if titles is None else text + "\n" + titles), game
 

@@ -304,7 +304,7 @@ def finished_matches_keyboard(t: Tr, matches: Sequence[MatchSummary]) -> Markup 
     ``None`` when there is none (Telegram refuses a keyboard without buttons)."""
     rows = []
     for s in matches:
-        if not find_kind(s.game_type).gnubg:
+        if not find_kind(s.game_type).reviews:
             continue
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         rows.append([Btn(f"📊 #{s.id} {opponent_name(t, s)} {me}–{them}",

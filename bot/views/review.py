@@ -7,9 +7,12 @@ import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.views.accuracy import evaluator_text
 from bot.views.i18n import LUCK, ONE_DECIMAL, WHOLE, Tr
 from bot.views.skill import grade_text, scale_text, thousandths
 from bot.views.texts import move_words, names, opponent_name
+from computer.hint import PlainHint
+from rules.game import find_kind
 from storage.results import MatchSummary, MatchView
 
 if TYPE_CHECKING:  # the engine's value types only; texts need not load the engine
@@ -17,8 +20,13 @@ if TYPE_CHECKING:  # the engine's value types only; texts need not load the engi
     from computer.review import PlayerReview
 
 
-def hint_text(t: Tr, h: Hint) -> str:
+def hint_text(t: Tr, h: Hint | PlainHint) -> str:
     """One short line (a callback alert holds 200 characters)."""
+    if isinstance(h, PlainHint):
+        text = t._("💡 Best play: {play}", play=move_words(t, h.text)) + "\n" + t._(
+            "Equity {equity} · {evaluator}", equity=t.number(h.equity, LUCK),
+            evaluator=evaluator_text(t, h.evaluator))
+        return text[:200]
     text = t._("💡 Best play: {play}", play=move_words(t, h.text)) + "\n" + t._(
         "Win {win}% · gammon {gammon}% · lose a gammon {lose_gammon}%",
         win=t.number(100 * h.win, ONE_DECIMAL), gammon=t.number(100 * h.win_gammon, ONE_DECIMAL),
@@ -46,13 +54,16 @@ def review_text(t: Tr, mv: MatchView, review: MatchReview) -> str:
                       "thousandths of a point (so is a worst play's loss); luck in points, "
                       "positive when the dice were better than average."), scale_text(t)]
     # the position for analysis programs: here, one tap away, rather than on every board
-    lines.append(t._("Final position for GNU Backgammon (PositionID:MatchID): {id}",
-                     id=f"<code>{mv.state.gnubg_id()}</code>"))
+    if find_kind(mv.state.game_type).gnubg:
+        lines.append(t._("Final position for GNU Backgammon (PositionID:MatchID): {id}",
+                         id=f"<code>{mv.state.gnubg_id()}</code>"))
     return "\n".join(lines)[:4096]
 
 
 def player_review_line(t: Tr, name: str, pr: PlayerReview) -> str:
     """``Alice: Advanced, error rate 8.4 per decision (23 decisions), luck +0.42``."""
+    if pr.luck is None:
+        return plain_review_line(t, name, pr)
     if not pr.decisions:
         return t._("<b>{player}</b>: no decision to grade (every play was forced), luck {luck}",
                    player=name, luck=t.number(pr.luck, LUCK))
@@ -64,9 +75,21 @@ def player_review_line(t: Tr, name: str, pr: PlayerReview) -> str:
         rate=t.number(rate, ONE_DECIMAL), luck=t.number(pr.luck, LUCK))
 
 
+def plain_review_line(t: Tr, name: str, pr: PlayerReview) -> str:
+    """The line of a game whose luck is not measured (GNU Backgammon does not play it)."""
+    if not pr.decisions:
+        return t._("<b>{player}</b>: no decision to grade (every play was forced)",
+                   player=name)
+    rate = thousandths(pr.average_equity_lost)
+    return t.ngettext(
+        "<b>{player}</b>: {grade}, error rate {rate} per decision ({n} decision)",
+        "<b>{player}</b>: {grade}, error rate {rate} per decision ({n} decisions)",
+        pr.decisions, player=name, grade=grade_text(t, rate), rate=t.number(rate, ONE_DECIMAL))
+
+
 def finished_matches_text(t: Tr, matches: Sequence[MatchSummary]) -> str:
-    """/review: the player's recent finished Portes matches, one line each."""
-    lines = [t._("Your finished Portes matches (tap one for its review):")]
+    """/review: the player's recent finished matches, one line each."""
+    lines = [t._("Your finished matches (tap one for its review):")]
     for s in matches:
         me, them = s.score[s.my_seat], s.score[1 - s.my_seat]
         lines.append(f"#{s.id} · {html.escape(opponent_name(t, s))} · {me}–{them}/{s.length}")

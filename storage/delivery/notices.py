@@ -95,7 +95,7 @@ def match_end_notices(before: str, values: Mapping[str, Any],
         found += [_where(pid, REVEAL, seat) for seat, pid in reachable]
     if after == MatchStatus.ABANDONED.value and values.get("end_reason") == "timeout":
         found += [_where(pid, TIMEOUT, seat) for seat, pid in reachable]
-    if after in REVIEWED and find_kind(values["game_type"]).gnubg:
+    if after in REVIEWED and find_kind(values["game_type"]).reviews:
         found += [_where(pid, REVIEW, seat) for seat, pid in reachable]
     return found
 

@@ -88,6 +88,7 @@ from storage.results import (
     TimerKind,
     TimerPolicy,
 )
+from storage.usecases.accuracy import AccuracyCases
 from storage.usecases.boards import BoardCases
 from storage.usecases.challenges import ChallengeCases
 from storage.usecases.chats import ChatCases
@@ -135,6 +136,7 @@ class UseCases(
     PlayerCases,
     LadderCases,
     MatchmakingCases,
+    AccuracyCases,
     ChallengeCases,
     TurnCases,
     ResigningCases,

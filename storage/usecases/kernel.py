@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from rules.common.errors import CorruptState, PortesError
 from rules.common.fairdice import FairDice, new_seed
 from rules.match import Event, Match
+from storage.accuracy import Figure, of_match
 from storage.db import Database, current_loop
 from storage.delivery.notices import notice_step
 from storage.delivery.outbox import OwnClaim, outbox_step
@@ -218,8 +219,10 @@ class Kernel:
             )
         players = self.players(session, row.player0_id, row.player1_id)
         boards = self.boards(session, match_id)
-        changes = rating_changes(session.connection(), match_id) if row.winner is not None else ()
-        return Loaded(row, state, players, boards, chat_language, changes)
+        ended = row.winner is not None
+        changes = rating_changes(session.connection(), match_id) if ended else ()
+        judged = of_match(session.connection(), match_id) if ended else None
+        return Loaded(row, state, players, boards, chat_language, changes, judged)
 
     def view(
         self,
@@ -229,6 +232,7 @@ class Kernel:
         boards: Sequence[BoardMessageView] = (),
         chat_language: str | None = None,
         rating_changes: Sequence[RatingChange] = (),
+        accuracy: tuple[Figure, Figure] | None = None,
     ) -> MatchView:
         status = MatchStatus(row.status)
         seat1 = Seat(
@@ -254,12 +258,13 @@ class Kernel:
             chat_language=chat_language,
             rating_changes=tuple(rating_changes),
             move_seconds=row.move_seconds,
+            accuracy=accuracy,
         )
 
     def loaded_view(self, loaded: Loaded) -> MatchView:
         return self.view(
             loaded.row, loaded.state, loaded.players, loaded.boards, loaded.chat_language,
-            loaded.rating_changes,
+            loaded.rating_changes, loaded.accuracy,
         )
 
     # -- writing ------------------------------------------------------------------------

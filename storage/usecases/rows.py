@@ -14,6 +14,7 @@ from sqlalchemy import Row, bindparam, delete, insert, select, update
 from rules.common.dice import DiceSource
 from rules.game import DEFAULT_KIND
 from rules.match import Event, Match, Phase
+from storage.accuracy import Figure
 from storage.models import Base, BoardMessageRow, MatchRow, Player
 from storage.results import (
     COMPUTER,
@@ -101,6 +102,7 @@ class Loaded:
     boards: list[BoardMessageView]
     chat_language: str | None = None
     rating_changes: tuple[RatingChange, ...] = ()
+    accuracy: tuple[Figure, Figure] | None = None
 
 
 @dataclass

@@ -1,8 +1,6 @@
-"""/review lists what can be reviewed (issue 27). Reviews are GNU Backgammon's, so only Portes
-matches have one: a player whose finished matches are all of the other games is told so, in
-their language, with no keyboard (the answer used to carry a keyboard without buttons, which
-Telegram refuses, so no answer came at all); a Portes match among them is listed with its
-button, and the others are not."""
+"""/review lists what can be reviewed (issues 27 and 26). Every game has a review now (GNU
+Backgammon's in Portes, the game's own evaluation in Plakoto, Fevga and Long Nardy), so a
+Plakoto match is listed with its button beside a Portes one, in the reader's language."""
 
 from __future__ import annotations
 
@@ -11,13 +9,6 @@ from standin.players import next_private_turn
 from tests.bot.conftest import Running
 from tests.bot.helpers.review import resign_the_match
 from tests.bot.helpers.tavli import private_game
-
-NO_REVIEW = ("Reviews are for Portes matches: GNU Backgammon, which writes them, does not play "
-             "the other games. You have no finished Portes match yet.")
-NO_REVIEW_EL = ("Οι αναλύσεις είναι μόνο για αγώνες Πόρτες: το GNU Backgammon, που τις γράφει, "
-                "δεν παίζει τα άλλα παιχνίδια. Δεν έχεις ακόμα τελειωμένο αγώνα Πόρτες.")
-
-
 
 
 async def review(standin: StandIn, user: User) -> Message:
@@ -39,21 +30,23 @@ async def a_portes_match_by_link(standin: StandIn, alice: User, bob: User) -> No
     await bob.tap(invite, "🎲 Αποδοχή")
 
 
-async def test_review_of_only_other_games_says_reviews_are_for_portes_in_both_languages(
+async def test_a_plakoto_match_is_listed_for_review_in_both_languages(
         standin: StandIn, bot: Running) -> None:
     # Given Alice (English) and Βασίλης (Greek) finished a Plakoto match, their only match
     alice, bob = await private_game(standin, "Plakoto")
     await next_private_turn(standin, [alice, bob], 0)
     await resign_the_match(standin, bob, alice)
     # When each asks for /review
-    for user, expected in ((alice, NO_REVIEW), (bob, NO_REVIEW_EL)):
+    for user, title in ((alice, "Your finished matches (tap one for its review):"),
+                        (bob, "Οι αγώνες σου που τελείωσαν (πάτα έναν για την ανάλυσή του):")):
         answer = await review(standin, user)
-        # Then each is told, in their language, that reviews are for Portes, with no buttons
-        assert answer.text == expected
-        assert not answer.has_keyboard
+        # Then each gets the list in their language, with the match's Review button
+        assert answer.text.splitlines()[0] == title
+        assert "#1" in answer.text
+        assert [b for b in answer.button_texts if b.startswith("📊 #1")]
 
 
-async def test_review_lists_the_portes_matches_and_leaves_the_others_out(
+async def test_review_lists_the_portes_and_the_plakoto_matches(
         standin: StandIn, bot: Running) -> None:
     # Given Alice finished a Plakoto match (#1), then a Portes match (#2), with Βασίλης
     alice, bob = await private_game(standin, "Plakoto")
@@ -65,8 +58,9 @@ async def test_review_lists_the_portes_matches_and_leaves_the_others_out(
     await resign_the_match(standin, alice, bob)
     # When she asks for /review
     answer = await review(standin, alice)
-    # Then the Portes match is listed with its Review button, and the Plakoto match is not
-    assert answer.text.splitlines()[0] == "Your finished Portes matches (tap one for its review):"
-    assert "#2" in answer.text and "#1" not in answer.text
+    # Then both are listed, each with its Review button, the newest first
+    assert answer.text.splitlines()[0] == "Your finished matches (tap one for its review):"
+    assert "#2" in answer.text and "#1" in answer.text
     reviews = [b for b in answer.button_texts if b.startswith("📊 #")]
-    assert len(reviews) == 1 and reviews[0].startswith("📊 #2 Βασίλης")
+    assert [r[:4] for r in reviews] == ["📊 #2", "📊 #1"]
+    assert all("Βασίλης" in r for r in reviews)

@@ -107,3 +107,18 @@ def test_luck_of_the_dice() -> None:
     rolls = [(Dice(a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)]
     total = sum(w * luck_of_roll(CLOSEOUT, d, MONEY) for d, w in rolls)
     assert total == pytest.approx(0.0, abs=1e-9)
+
+
+def test_a_small_error_the_deeper_look_calls_equal_is_not_listed() -> None:
+    # Given 2-1 at the start: 13/11 6/5 and 24/23 13/11 are both standard, a few thousandths
+    # apart at most, well under the listing's threshold
+    from computer.review import REAL_ERROR
+
+    d21 = Dice(2, 1)
+    slot = play_of(START, d21, (24, 23), (13, 11))
+    result = review_match([Decision(0, START, d21, slot, MONEY)], luck=False)
+    first = result.players[0]
+    # Then the decision counts, its small loss is in the error rate, and nothing is listed
+    assert first.decisions == 1
+    assert first.equity_lost < REAL_ERROR
+    assert first.worst == ()
