@@ -39,6 +39,7 @@ from storage.usecases.competition_views import (
 )
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rows import storable_id
+from storage.vacation import register_vacation_guard
 
 CAPS = {LEAGUE: LEAGUE_MAX, CUP: CUP_MAX}
 MINIMUM = {LEAGUE: LEAGUE_MIN, CUP: CUP_MIN}
@@ -359,3 +360,26 @@ class CompetitionCases(Feature):
                            | (MatchRow.player1_id == player_id)))]
                 found += matches
         return found
+
+
+@register_vacation_guard
+def no_vacation_in_a_cup_round(session: Session, player_id: int, now: datetime) -> str | None:
+    """A cup's rounds have deadlines that a paused clock would outlast: a player still in a
+    running cup (signed up, not gone, not knocked out) may not go on vacation. Leagues allow
+    it: their one deadline is the whole league's."""
+    cups = (select(CompetitionEntryRow.competition_id)
+            .join(CompetitionRow, CompetitionRow.id == CompetitionEntryRow.competition_id)
+            .where(CompetitionRow.kind == "cup", CompetitionRow.status == "running",
+                   CompetitionEntryRow.player_id == player_id,
+                   CompetitionEntryRow.left_at.is_(None)))
+    for cid in session.scalars(cups):
+        knocked_out = session.scalar(
+            select(CompetitionGameRow.id).where(
+                CompetitionGameRow.competition_id == cid,
+                CompetitionGameRow.winner_id.is_not(None),
+                CompetitionGameRow.winner_id != player_id,
+                (CompetitionGameRow.player0_id == player_id)
+                | (CompetitionGameRow.player1_id == player_id)).limit(1))
+        if knocked_out is None:
+            return "cup_round"
+    return None

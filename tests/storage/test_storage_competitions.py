@@ -119,12 +119,18 @@ async def test_a_cup_with_byes_and_a_round_deadline(uc: UseCases, clock: FakeClo
     assert [p.reason for p in view.pairings if p.round == 0].count("bye") == 3
     ids = await _open_all(uc)
     assert len(ids) == 1  # seeds 4 and 5 play; 2 and 3 wait for the round
+    # nobody still in a cup goes on vacation: its rounds have deadlines
+    assert {(await uc.take_vacation(pid, 3)).code for pid in P} == {"cup_round"}
     clock.advance(timedelta(hours=2))
     await uc.competition_tick()  # the deadline: the player to move loses
     view = await uc.get_competition(cid)
     assert view is not None and view.round == 1
     [played] = [p for p in view.pairings if p.round == 0 and p.reason != "bye"]
     assert played.reason == "deadline" and played.winner is not None
+    loser = next(pid for pid in (played.player0, played.player1) if pid != played.winner)
+    assert loser is not None
+    assert (await uc.take_vacation(loser, 3)).ok  # knocked out: free to go
+    assert (await uc.take_vacation(played.winner, 3)).code == "cup_round"
     ids = await _open_all(uc)
     assert len(ids) == 2
     for mid in ids:
