@@ -167,12 +167,14 @@ class Delivery:
                 await self._room(key)
                 # a group claims one place at a time: its budget may make the next one wait
                 # longer than a claim's lease
-                works = await self.p.uc.delivery.claim_deliveries(
+                claimed = await self.p.uc.delivery.claim_chat(
                     self.worker, chat_key=key, lease=self.lease,
                     limit=1 if key.startswith("-") else 20)
-                for work in works:
+                for work in claimed.works:
                     await self._one(key, work)
-                if not works and key not in self.again:
+                # no claim that would find nothing: whatever became due since was kicked
+                # (an action of this process, a completion with work left) or is polled
+                if not claimed.more and key not in self.again:
                     break
         except Exception:
             log.exception("delivery to %s failed", key)
