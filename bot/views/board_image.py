@@ -92,9 +92,9 @@ def board_title(match: Match, lang: str = DEFAULT_LANG) -> str:
     """The game's name on a board, in the reader's language (a group's board: the group's),
     in English where the font cannot draw it. The default game's boards have it only in a
     rotation, where the games change (a Portes match's boards have none)."""
-    if match.variant == DEFAULT_KIND and not find_kind(match.game_type).is_rotation:
+    if match.game_key == DEFAULT_KIND and not find_kind(match.game_type).is_rotation:
         return ""
-    return drawn_game_name(match.variant, lang)
+    return drawn_game_name(match.game_key, lang)
 
 
 def drawn_game_name(game: str, lang: str) -> str:
