@@ -56,7 +56,13 @@ class Look:
 DEFAULT_LOOK = Look()
 
 
-@functools.lru_cache(maxsize=256)
+IMAGES_KEPT = 32
+"""Images kept (about 120 kB each): the same board drawn again soon (a retry, a move taken
+back, the same board for two places) is not drawn twice. More would mostly keep the boards of
+matches long moved on: 256 of them held 30 MB."""
+
+
+@functools.lru_cache(maxsize=IMAGES_KEPT)
 def _draw(
     position: Position,
     viewer_on_roll: bool,
