@@ -228,9 +228,9 @@ class ClaimCases(Feature):
         chats = {r.chat_id for r in rows if r.chat_id is not None}
         if not chats:
             return [_work(r, [], 0) for r in rows]
-        tops = dict(session.execute(
+        tops: dict[int, int] = {chat: top for chat, top in session.execute(
             select(DeliveryChatRow.chat_id, DeliveryChatRow.last_message_id)
-            .where(DeliveryChatRow.chat_id.in_(chats))).tuples().all())
+            .where(DeliveryChatRow.chat_id.in_(chats)))}
         boards = list(session.scalars(
             select(BoardMessageRow).where(
                 BoardMessageRow.match_id.in_({r.match_id for r in rows}),
