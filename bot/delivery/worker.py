@@ -28,7 +28,6 @@ import logging
 import os
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +35,7 @@ from telegram import Bot, InputMediaPhoto
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
+from bot.delivery.game_logs import GameLogs
 from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.delivery.notices import Notices
 from bot.delivery.publish import HTML, Publisher
@@ -56,8 +56,6 @@ PROBE_AHEAD = 3
 PLAYED_FOR_TURNS = 20
 """The first turns of a game, in which a board reads the game's log: a player's turns may all
 have been forced and played for them, and the caption says so."""
-GAME_LOGS_KEPT = 256
-"""The games whose log is kept (a few kB each): more than the matches played at once."""
 
 
 RUNNING: set[str] = set()
@@ -84,8 +82,7 @@ class Delivery:
         self.deadlines: dict[int, float] = {}
         """Per place being worked on: until when (monotonic) its claim surely holds."""
         self.again: set[str] = set()
-        self.game_logs: OrderedDict[tuple[int, int], Sequence[LoggedTurn]] = OrderedDict()
-        """The whole log of a game at its turn, per match and game (see :meth:`_game_log`)."""
+        self.game_logs = GameLogs()
         self.wakeups: set[asyncio.TimerHandle] = set()
         self.stopping = False
 
@@ -312,23 +309,15 @@ class Delivery:
 
     async def _game_log(self, mv: MatchView) -> Sequence[LoggedTurn]:
         """The game's turns so far, early in a game only: the caption tells the turns played
-        for a player before their first decision (the notes tell the last action's only).
-        The log only grows, so a log read whole for this turn is kept: the boards of the
-        moves within a turn (and of its other places) do not read it again."""
+        for a player before their first decision (the notes tell the last action's only)."""
         state = mv.state
         if state.phase != Phase.PLAYING or not 0 < state.turn_number <= PLAYED_FOR_TURNS:
             return ()
-        key = (mv.id, state.game)
-        known = self.game_logs.get(key)
-        if known is not None and len(known) == state.turn_number:
-            self.game_logs.move_to_end(key)
+        known = self.game_logs.at(mv.id, state.game, state.turn_number)
+        if known is not None:
             return known
         turns = await self.p.uc.game_turns(mv.id, state.game)
-        if [t.turn for t in turns] == list(range(1, state.turn_number + 1)):
-            self.game_logs[key] = turns
-            self.game_logs.move_to_end(key)
-            while len(self.game_logs) > GAME_LOGS_KEPT:
-                self.game_logs.popitem(last=False)
+        self.game_logs.keep(mv.id, state.game, state.turn_number, turns)
         return turns
 
     async def _board(self, work: DeliveryWork, mv: MatchView) -> None:
