@@ -27,6 +27,12 @@ worker, 73 taps/s sustained, p50 12 ms and p95 27 ms at 20 taps/s, 0 errors; pea
 since the migrations run in a child process and the empty board is drawn in bands. In the
 sustained phase the bot is CPU-bound (24 matches tapping as fast as they can queue), so a tap
 then waits 300-700 ms.
+
+Issue 21 (one interface for every game), side by side with the code before it (bbdc557), seven
+alternating pairs of default runs on that machine under a load average of 11-20 from other
+work: sustained 19.4 taps/s before, 23.1 after (median ratio of the pairs 1.21, from 0.69 to
+1.73); median p95 at 20 taps/s 1688 ms before, 729 ms after; peak RSS 149-154 MB before,
+134-136 MB after (32 board images kept instead of 256).
 """
 
 from __future__ import annotations

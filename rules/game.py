@@ -116,7 +116,7 @@ class Game(Protocol):
 
     @property
     def key(self) -> str:
-        """Stored in matches (``game_type``/``variant``); never changes once matches use it."""
+        """Stored in matches (``game_type``/``game_key``); never changes once matches use it."""
     @property
     def letter(self) -> str:
         """The one letter the game takes in callback data."""

@@ -93,9 +93,9 @@ def game_variants(record: MatchRecord) -> dict[int, str]:
     """The game each game number of ``record`` played (a game's key), from its results
     and the game last played; a drawn Plakoto, played again, has no result and is not here."""
     state = record.match.state
-    games = {result.game: result.variant for result in state.results}
+    games = {result.game: result.game_key for result in state.results}
     if state.game and state.game not in games:
-        games[state.game] = state.variant
+        games[state.game] = state.game_key
     return games
 
 

@@ -35,6 +35,7 @@ from telegram import Bot, InputMediaPhoto
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
+from bot.delivery.game_logs import GameLogs
 from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
 from bot.delivery.notices import Notices
 from bot.delivery.publish import HTML, Publisher, take_down
@@ -81,6 +82,7 @@ class Delivery:
         self.deadlines: dict[int, float] = {}
         """Per place being worked on: until when (monotonic) its claim surely holds."""
         self.again: set[str] = set()
+        self.game_logs = GameLogs()
         self.wakeups: set[asyncio.TimerHandle] = set()
         self.stopping = False
 
@@ -179,12 +181,14 @@ class Delivery:
                 await self._room(key)
                 # a group claims one place at a time: its budget may make the next one wait
                 # longer than a claim's lease
-                works = await self.p.uc.delivery.claim_deliveries(
+                claimed = await self.p.uc.delivery.claim_chat(
                     self.worker, chat_key=key, lease=self.lease,
                     limit=1 if key.startswith("-") else 20)
-                for work in works:
+                for work in claimed.works:
                     await self._one(key, work)
-                if not works and key not in self.again:
+                # no claim that would find nothing: whatever became due since was kicked
+                # (an action of this process, a completion with work left) or is polled
+                if not claimed.more and key not in self.again:
                     break
         except Exception:
             log.exception("delivery to %s failed", key)
@@ -325,7 +329,12 @@ class Delivery:
         state = mv.state
         if state.phase != Phase.PLAYING or not 0 < state.turn_number <= PLAYED_FOR_TURNS:
             return ()
-        return await self.p.uc.game_turns(mv.id, state.game)
+        known = self.game_logs.at(mv.id, state.game, state.turn_number)
+        if known is not None:
+            return known
+        turns = await self.p.uc.game_turns(mv.id, state.game)
+        self.game_logs.keep(mv.id, state.game, state.turn_number, turns)
+        return turns
 
     async def _board(self, work: DeliveryWork, mv: MatchView) -> None:
         caption, markup, viewer = self._look(work, mv, await self._game_log(mv))

@@ -150,7 +150,7 @@ async def game_played(p: Portes, msg: Message, user_id: int) -> str:
         mine = [replied]
     if mine:
         loaded = await p.uc.load_match(mine[0].id)
-        return loaded.match.state.variant if loaded.match is not None else DEFAULT_KIND
+        return loaded.match.state.game_key if loaded.match is not None else DEFAULT_KIND
     if group:
         played = await p.uc.active_matches_in_chat(msg.chat.id)
         target = msg.reply_to_message
@@ -158,7 +158,7 @@ async def game_played(p: Portes, msg: Message, user_id: int) -> str:
             b.chat_id == target.chat_id and b.message_id == target.message_id
             for b in mv.board_messages)]
         if on_board or played:
-            return (on_board or played)[-1].state.variant
+            return (on_board or played)[-1].state.game_key
     return DEFAULT_KIND
 
 

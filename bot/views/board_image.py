@@ -64,7 +64,13 @@ SHARED_SIDE = 0
 player's (black) come down from the top."""
 
 
-@functools.lru_cache(maxsize=256)
+IMAGES_KEPT = 32
+"""Images kept (about 120 kB each): the same board drawn again soon (a retry, a move taken
+back, the same board for two places) is not drawn twice. More would mostly keep the boards of
+matches long moved on: 256 of them held 30 MB."""
+
+
+@functools.lru_cache(maxsize=IMAGES_KEPT)
 def _draw(
     position: Position,
     viewer_on_roll: bool,
@@ -103,9 +109,9 @@ def board_title(match: Match, lang: str = DEFAULT_LANG) -> str:
     """The game's name on a board, in the reader's language (a group's board: the group's),
     in English where the font cannot draw it. The default game's boards have it only in a
     rotation, where the games change (a Portes match's boards have none)."""
-    if match.variant == DEFAULT_KIND and not find_kind(match.game_type).is_rotation:
+    if match.game_key == DEFAULT_KIND and not find_kind(match.game_type).is_rotation:
         return ""
-    return drawn_game_name(match.variant, lang)
+    return drawn_game_name(match.game_key, lang)
 
 
 def drawn_game_name(game: str, lang: str) -> str:

@@ -50,7 +50,7 @@ def game_name(t: Tr, game: str) -> str:
 
 def game_title(t: Tr, match: Match) -> str:
     """The name at the head of a caption: the game, and in a rotation "Tavli · the game"."""
-    name = game_name(t, match.variant)
+    name = game_name(t, match.game_key)
     kind = KINDS.get(match.game_type)
     return f"{t._(kind.name)} · {name}" if kind is not None and kind.is_rotation else name
 

@@ -58,6 +58,6 @@ class GameResult:
     kind: GameKind
     points: int
     resigned: bool
-    variant: str = "portes"
+    game_key: str = "portes"
     """The game played (``rules.steps.board.Variant``'s value): a tavli match plays several."""
 

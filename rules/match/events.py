@@ -24,7 +24,7 @@ class GameStarted(Event):
     ties: int
     """How many tied opening rolls were rolled again before it."""
     starter: int
-    variant: str = "portes"
+    game_key: str = "portes"
     """The game this one is (a tavli match plays several)."""
     winner_starts: bool = False
     """The previous game's winner starts (the café habit): ``opening`` is then his first roll,
@@ -73,7 +73,7 @@ class GameDrawn(Event):
     """Plakoto: both mothers are pinned; nobody scores and the game is played again."""
 
     game: int
-    variant: str
+    game_key: str
 
 
 @dataclass(frozen=True)

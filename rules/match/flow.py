@@ -131,13 +131,13 @@ class Match(MatchState):
             raise InvalidAction(f"Unknown game {game_type!r}")
         if length not in match_lengths(game_type):
             raise InvalidAction(f"A tavli match is played to 3, 5 or 7 points, not {length}")
-        variant = find_kind(game_type).game_at(0).key
+        game_key = find_kind(game_type).game_at(0).key
         return cls(
             length=length,
             no_triple=no_triple,
             game_type=game_type,
-            variant=variant,
-            position=start_position(variant),
+            game_key=game_key,
+            position=start_position(game_key),
             options=options or RuleOptions(),
             winner_starts=winner_starts,
         )
@@ -168,13 +168,13 @@ class Match(MatchState):
         n = self.dice_drawn
         return Dice.of(dice.die(n), dice.die(n + 1)), n + 2
 
-    def _next_variant(self) -> str:
+    def _next_game_key(self) -> str:
         return find_kind(self.game_type).game_at(len(self.results)).key
 
     def _begin_game(self, dice: DiceSource, events: list[Event]) -> Match:
         n = self.dice_drawn
         ties = 0
-        variant = self._next_variant()
+        game_key = self._next_game_key()
         if self.winner_starts and self.results:
             # The café habit: the last game's winner rolls first, both dice his.
             starter = self.results[-1].winner
@@ -192,15 +192,15 @@ class Match(MatchState):
             roll, opening = (Dice(a, b) if starter == 0 else Dice(b, a)), (a, b)
         game = self.game + 1
         events.append(GameStarted(game=game, opening=(a, b), ties=ties, starter=starter,
-                                  variant=variant, winner_starts=opening is None))
+                                  game_key=game_key, winner_starts=opening is None))
         match = replace(
             self,
             phase=Phase.PLAYING,
             game=game,
             turn=starter,
             turn_number=0,
-            position=start_position(variant),
-            variant=variant,
+            position=start_position(game_key),
+            game_key=game_key,
             dice=roll,
             chosen=(),
             dice_drawn=n,
@@ -309,7 +309,7 @@ class Match(MatchState):
             if outcome is not None:
                 if outcome.mover_wins is None or outcome.kind is None:
                     # Both mothers pinned: nobody scores and the game is played again.
-                    events.append(GameDrawn(game=match.game, variant=match.variant))
+                    events.append(GameDrawn(game=match.game, game_key=match.game_key))
                     return nxt._begin_game(dice, events), events
                 winner = player if outcome.mover_wins else opponent_of(player)
                 return nxt._end_game(
@@ -338,7 +338,7 @@ class Match(MatchState):
         score = list(self.score)
         score[winner] += value
         new_score = (score[0], score[1])
-        result = GameResult(self.game, winner, kind, value, resigned, self.variant)
+        result = GameResult(self.game, winner, kind, value, resigned, self.game_key)
         events.append(GameEnded(self.game, winner, kind, value, resigned, new_score))
         ended = replace(
             self,

@@ -85,7 +85,7 @@ class MatchState:
     """What the match plays: a game (``portes``, ``plakoto``, ``fevga``, ``nardy``) or
     ``tavli``, the three Greek games in turn (:data:`rules.game.TAVLI`): a
     :class:`rules.game.MatchKind`'s key."""
-    variant: str = Variant.PORTES
+    game_key: str = Variant.PORTES
     """The game being played now (or last, once the match is over)."""
     options: RuleOptions = field(default_factory=RuleOptions)
     """The named rules of Plakoto, Fevga and Long Nardy (defaults: the spec's)."""
@@ -135,7 +135,7 @@ class MatchState:
 
     def max_resign_points(self) -> int:
         """3 in Portes (2 with "no triple"); 2 in the other games, which have no triple."""
-        return find_game(self.variant).caps.max_resign(self.no_triple)
+        return find_game(self.game_key).caps.max_resign(self.no_triple)
 
     def match_id(self) -> str:
         """GNU Backgammon's Match ID for the current state (player 0 and 1 as in the match).
@@ -169,6 +169,6 @@ class MatchState:
     def gnubg_id(self) -> str:
         """``PositionID:MatchID``, the position from the side on roll, as GNU Backgammon shows;
         empty in a game GNU Backgammon does not play (:attr:`rules.game.Capabilities.gnubg`)."""
-        if not find_game(self.variant).caps.gnubg:
+        if not find_game(self.game_key).caps.gnubg:
             return ""
         return f"{self.position.to_id()}:{self.match_id()}"

@@ -23,9 +23,15 @@ from rules.steps.options import RuleOptions
 FORMAT_VERSION = 1
 FORMAT_VERSION_GAMES = 2
 """Written instead of :data:`FORMAT_VERSION` by a match of another game than Portes (its extra
-fields: ``game_type``, ``variant``, ``pins``, ``options``, ``winner_starts``, a 6th item in a
+fields: ``game_type``, ``game_key``, ``pins``, ``options``, ``winner_starts``, a 6th item in a
 result), so that a reader that knows only Portes refuses it instead of misreading it. A Portes
-match is written exactly as before."""
+match is written exactly as before.
+
+The game being played was written as ``variant`` before it was called ``game_key`` (a variant
+is one route of a checker now): such rows are still read; they are written with ``game_key``."""
+
+OLD_GAME_KEY = "variant"
+"""The key the game being played had in rows written before it was ``game_key`` (read only)."""
 
 State = TypeVar("State", bound=MatchState)
 
@@ -71,23 +77,23 @@ def match_to_dict(match: MatchState) -> dict[str, Any]:
         "end_reason": match.end_reason,
     }
     extra = _game_fields(match)
-    if extra or any(r.variant != Variant.PORTES for r in match.results):
+    if extra or any(r.game_key != Variant.PORTES for r in match.results):
         out.update(extra, format=FORMAT_VERSION_GAMES)
     return out
 
 
 def _result_list(r: GameResult) -> list[Any]:
     out: list[Any] = [r.game, r.winner, r.kind.value, r.points, int(r.resigned)]
-    return out if r.variant == Variant.PORTES else [*out, r.variant]
+    return out if r.game_key == Variant.PORTES else [*out, r.game_key]
 
 
 def _game_fields(match: MatchState) -> dict[str, Any]:
     """The fields of the other games, written only when not Portes's (a Portes match's stored
     form is as it was before them)."""
     out: dict[str, Any] = {}
-    if match.game_type != Variant.PORTES or match.variant != Variant.PORTES:
+    if match.game_type != Variant.PORTES or match.game_key != Variant.PORTES:
         out["game_type"] = match.game_type
-        out["variant"] = match.variant
+        out["game_key"] = match.game_key
     position = match.position
     if isinstance(position, StepsPosition) and any(position.pins):
         out["pins"] = list(position.pins)
@@ -162,8 +168,8 @@ def _results(raw: Any) -> tuple[GameResult, ...]:
     out = []
     for item in raw:
         g, w, k, p, r = item[:5]
-        variant = _game(item[5] if len(item) > 5 else Variant.PORTES).key
-        out.append(GameResult(int(g), _player(w), GameKind(k), int(p), bool(r), variant))
+        game_key = _game(item[5] if len(item) > 5 else Variant.PORTES).key
+        out.append(GameResult(int(g), _player(w), GameKind(k), int(p), bool(r), game_key))
     return tuple(out)
 
 
@@ -174,9 +180,9 @@ def _game(key: Any) -> Game:
     return game
 
 
-def _position(data: dict[str, Any], variant: str) -> Position:
+def _position(data: dict[str, Any], game_key: str) -> Position:
     board = [int(x) for x in data["board"]]
-    return _game(variant).board(board, [int(x) for x in data.get("pins", NO_PINS)])
+    return _game(game_key).board(board, [int(x) for x in data.get("pins", NO_PINS)])
 
 
 def _read(cls: type[State], data: Any) -> State:
@@ -189,7 +195,7 @@ def _read(cls: type[State], data: Any) -> State:
     opening = data["opening"]
     score = data["score"]
     winner = data["winner"]
-    variant = _game(data.get("variant", Variant.PORTES)).key
+    game_key = _game(data.get("game_key", data.get(OLD_GAME_KEY, Variant.PORTES))).key
     game_type = str(data.get("game_type", Variant.PORTES))
     if game_type not in KINDS:
         raise CorruptState(f"Unknown game {game_type!r}")
@@ -201,7 +207,7 @@ def _read(cls: type[State], data: Any) -> State:
         game=int(data["game"]),
         turn=_player(data["turn"]),
         turn_number=int(data["turn_number"]),
-        position=_position(data, variant),
+        position=_position(data, game_key),
         dice=_dice(data["dice"]),
         chosen=_moves(data["chosen"]),
         dice_drawn=int(data["dice_drawn"]),
@@ -213,7 +219,7 @@ def _read(cls: type[State], data: Any) -> State:
         winner=None if winner is None else _player(winner),
         end_reason=data["end_reason"],
         game_type=game_type,
-        variant=variant,
+        game_key=game_key,
         options=RuleOptions.from_dict(dict(data.get("options", {}))),
         winner_starts=bool(data.get("winner_starts", False)),
     )

@@ -146,6 +146,29 @@ def live_boards(session: Session, row: DeliveryRow) -> list[BoardMessageRow]:
         .order_by(BoardMessageRow.id)))
 
 
+def _same_place(board: BoardMessageRow, row: DeliveryRow) -> bool:
+    """Whether ``board`` is one of the row's place's boards (as :func:`live_boards`)."""
+    return (board.match_id == row.match_id and board.chat_id == row.chat_id
+            and board.for_seat == row.for_seat)
+
+
+def _due_in_chat(query: Any, now: datetime, worker: str, chat_key: str, limit: int) -> Any:
+    """``query`` narrowed to the chat's due places, in the order they are claimed (reposts
+    first, then by due time)."""
+    return (query.where(due(now, worker), DeliveryRow.chat_key == chat_key)
+            .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
+            .limit(limit))
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """What one claim of a chat's places got (:meth:`ClaimCases.claim_chat`)."""
+
+    works: list[DeliveryWork]
+    more: bool
+    """More of the chat's places were due than were claimed."""
+
+
 class ClaimCases(Feature):
     """Claiming places, renewing and releasing the claims, fenced by a token."""
 
@@ -155,6 +178,16 @@ class ClaimCases(Feature):
         """Claim the due places of one chat for ``lease`` seconds: a compare-and-swap on
         ``claimed_until``, so exactly one worker of any instance gets each; each claim raises
         the place's fencing token."""
+        return self._claim(worker, chat_key, lease, limit).works
+
+    @off_loop
+    def claim_chat(self, worker: str, *, chat_key: str, lease: float = 10.0,
+                   limit: int = 20) -> Claimed:
+        """:meth:`claim_deliveries`, and whether more places of the chat were due than
+        ``limit`` (the worker claims again only then, or when kicked meanwhile)."""
+        return self._claim(worker, chat_key, lease, limit)
+
+    def _claim(self, worker: str, chat_key: str, lease: float, limit: int) -> Claimed:
         k = self.kernel
         now = self.kernel.wall_now()
         until = now + timedelta(seconds=lease)
@@ -162,13 +195,11 @@ class ClaimCases(Feature):
         if mine is not None:
             return mine
         with k.db.write_lock(), k.sessions.begin() as session:
-            ids = list(session.scalars(
-                select(DeliveryRow.id)
-                .where(due(now, worker), DeliveryRow.chat_key == chat_key)
-                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
-                .limit(limit)))
+            ids = list(session.scalars(_due_in_chat(select(DeliveryRow.id), now, worker,
+                                                    chat_key, limit + 1)))
+            more = len(ids) > limit
             claimed = []
-            for row_id in ids:
+            for row_id in ids[:limit]:
                 won = session.execute(
                     update(DeliveryRow).where(DeliveryRow.id == row_id, due(now, worker))
                     .values(claimed_by=worker[:64], claimed_until=until,
@@ -176,23 +207,23 @@ class ClaimCases(Feature):
                     .execution_options(synchronize_session=False))
                 if won.rowcount == 1:  # type: ignore[attr-defined]
                     claimed.append(row_id)
+            if not claimed:
+                return Claimed([], more)
             rows = list(session.scalars(select(DeliveryRow).where(DeliveryRow.id.in_(claimed))))
-            return [self._claimed(session, r) for r in rows]
+            return Claimed(self._claimed(session, rows), more)
 
     def _already_mine(self, worker: str, chat_key: str, now: datetime,
-                      limit: int) -> list[DeliveryWork] | None:
+                      limit: int) -> Claimed | None:
         """The chat's due places when every one of them was written already claimed by this
         worker (an action committed in this process, see :meth:`deliver_own_actions`): no
-        claim to write. ``None`` when some must be claimed."""
+        claim to write. An empty claim when none is due. ``None`` when some must be claimed."""
         with self.kernel.sessions() as session:
-            rows = list(session.scalars(
-                select(DeliveryRow)
-                .where(due(now, worker), DeliveryRow.chat_key == chat_key)
-                .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
-                .limit(limit)))
-            if not rows or any(r.claimed_by != worker[:64] for r in rows):
+            rows = list(session.scalars(_due_in_chat(select(DeliveryRow), now, worker,
+                                                     chat_key, limit + 1)))
+            more, rows = len(rows) > limit, rows[:limit]
+            if any(r.claimed_by != worker[:64] for r in rows):
                 return None
-            return [self._claimed(session, r) for r in rows]
+            return Claimed(self._claimed(session, rows) if rows else [], more)
 
     def deliver_own_actions(self, worker: str, lease: float) -> None:
         """Write the outbox rows of every action committed in this process already claimed
@@ -201,11 +232,22 @@ class ClaimCases(Feature):
         taking one over raises its fencing token (see :func:`storage.delivery.outbox.upsert`)."""
         self.kernel.own_claim = OwnClaim(worker[:64], lease)
 
-    def _claimed(self, session: Session, row: DeliveryRow) -> DeliveryWork:
-        if row.chat_id is None:
-            return _work(row, [], 0)
-        mark = session.get(DeliveryChatRow, row.chat_id)
-        return _work(row, live_boards(session, row), mark.last_message_id if mark else 0)
+    def _claimed(self, session: Session, rows: list[DeliveryRow]) -> list[DeliveryWork]:
+        """The work of claimed rows: each with its place's live boards and its chat's newest
+        message id (one query each for all the rows)."""
+        chats = {r.chat_id for r in rows if r.chat_id is not None}
+        if not chats:
+            return [_work(r, [], 0) for r in rows]
+        tops: dict[int, int] = {chat: top for chat, top in session.execute(
+            select(DeliveryChatRow.chat_id, DeliveryChatRow.last_message_id)
+            .where(DeliveryChatRow.chat_id.in_(chats)))}
+        boards = list(session.scalars(
+            select(BoardMessageRow).where(
+                BoardMessageRow.match_id.in_({r.match_id for r in rows}),
+                BoardMessageRow.live.is_(True), BoardMessageRow.chat_id.in_(chats))
+            .order_by(BoardMessageRow.id)))
+        return [_work(r, [b for b in boards if _same_place(b, r)], tops.get(r.chat_id, 0))
+                if r.chat_id is not None else _work(r, [], 0) for r in rows]
 
     @off_loop
     def renew_claim(self, work_id: int, *, claim: int, lease: float) -> bool:

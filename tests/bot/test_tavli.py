@@ -63,7 +63,7 @@ async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.state.game_type == "plakoto"
     assert max(record.match.state.score) >= 1
-    assert all(r.variant == "plakoto" for r in record.match.state.results)
+    assert all(r.game_key == "plakoto" for r in record.match.state.results)
     # the seed is revealed as for Portes
     await standin.wait_for(lambda: any("python -m rules.common.fairdice" in m.content
                                        for m in group.bot_messages()), what="the seed")
@@ -78,7 +78,7 @@ async def test_a_long_nardy_match_in_a_group_is_played_to_the_end(
     await play_group_match(standin, alice, bob, group)
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.state.game_type == "nardy"
-    assert record.match.state.results and record.match.state.results[-1].variant == "nardy"
+    assert record.match.state.results and record.match.state.results[-1].game_key == "nardy"
 
 
 
@@ -116,7 +116,7 @@ async def test_a_fevga_match_in_private_chats_with_a_typed_play(
     await standin.idle()
     final = (await bot.uc.load_match(1)).match
     assert final is not None and final.state.winner is not None
-    assert final.state.results[-1].variant == "fevga"
+    assert final.state.results[-1].game_key == "fevga"
     # /rules names a game; in Greek for Bob
     cmd = bob.send(bob.private, "/rules fevga")
     rules = await bob.private.wait_for_bot_message(after=cmd)
@@ -153,7 +153,7 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(
     await standin.idle()
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.state.game_type == "tavli"
-    assert [r.variant for r in record.match.state.results] == ["portes", "plakoto", "fevga"]
+    assert [r.game_key for r in record.match.state.results] == ["portes", "plakoto", "fevga"]
     assert record.match.state.score == (3, 0) or record.match.state.score == (0, 3)
     final = live_board(alice.private)
     assert final is not None and "wins the match" in final.caption
@@ -300,7 +300,7 @@ def test_a_pinned_mother_and_a_draw_are_told_in_both_languages() -> None:
     from storage.delivery.outbox import notes_of
 
     # a drawn game reaches the caption as its own note
-    assert notes_of([GameDrawn(game=2, variant="plakoto")]) == [{"k": "draw", "game": 2}]
+    assert notes_of([GameDrawn(game=2, game_key="plakoto")]) == [{"k": "draw", "game": 2}]
     for lang, mother, draw in (("en", "the mother checker is pinned", "a draw"),
                                ("el", "η μάνα πλακώθηκε", "ισοπαλία")):
         t = tr(lang)

@@ -38,7 +38,7 @@ async def set_up_the_draw(bot: Running, match_id: int) -> str:
     """Put the match (a Plakoto game on turn) in :func:`both_mothers_in_reach` with 6-5 to play,
     as its stored state; returns a play that pins the second mother, as typed."""
     state = (await bot.uc.load_match(match_id)).match.state  # type: ignore[union-attr]
-    assert state.variant == "plakoto"
+    assert state.game_key == "plakoto"
     crafted = replace(state, position=both_mothers_in_reach(), dice=Dice(6, 5), chosen=())
     with bot.uc.db.sessions.begin() as session:
         session.execute(update(MatchRow).where(MatchRow.id == match_id)
@@ -83,7 +83,7 @@ async def test_a_drawn_plakoto_scores_nothing_and_is_played_again(
     assert greek is not None and "ισοπαλία" in (greek.caption or "")
     state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
     assert state.score == (0, 0) and state.game == 2 and not state.results
-    assert state.variant == "plakoto" and state.winner is None
+    assert state.game_key == "plakoto" and state.winner is None
     assert state.position == StepsPosition.start_of("plakoto")  # the set-up again
     record = await bot.uc.match_record(1)
     assert record is not None and record.match.status != "finished"
@@ -110,7 +110,7 @@ async def test_a_drawn_plakoto_in_a_tavli_match_is_plakoto_again(
     assert "🤝 Both mothers pinned: a draw, the game is replayed." in caption
     assert caption.startswith("🎲 Tavli · Plakoto"), caption
     state = (await bot.uc.load_match(1)).match.state  # type: ignore[union-attr]
-    assert state.variant == "plakoto" and state.game == 3
+    assert state.game_key == "plakoto" and state.game == 3
     assert sorted(state.score) == [0, 1] and len(state.results) == 1
     # the café start holds for the replayed game: Bob, the last winner, rolls first
     assert "Game 3: Βασίλης won the last game and rolls first." in caption

@@ -66,4 +66,4 @@ def test_an_offer_is_taken_when_it_is_worth_playing_on() -> None:
     assert accepts_offer(state, 0.95) is True   # the offerer is nearly won: take the point
     assert accepts_offer(state, None) is False
     assert match_context(state, 0).match_length == 5
-    assert find_game(state.variant).caps.gnubg
+    assert find_game(state.game_key).caps.gnubg

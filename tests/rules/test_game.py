@@ -77,7 +77,7 @@ def test_capabilities_say_what_a_game_has() -> None:
 def test_the_tavli_rotation_is_a_kind_of_match_not_a_game() -> None:
     assert "tavli" not in GAMES
     assert [TAVLI.game_at(n).key for n in range(4)] == ["portes", "plakoto", "fevga", "portes"]
-    assert Match.new(3, game_type="tavli").variant == "portes"
+    assert Match.new(3, game_type="tavli").game_key == "portes"
 
 
 def test_an_unknown_game_is_refused_clearly() -> None:

@@ -40,16 +40,16 @@ def play_out(match: Match, seed: int) -> tuple[Match, list[object]]:
 def test_a_whole_match_of_each_game(game: str) -> None:
     match, log = play_out(Match.new(3, game_type=game), seed=11)
     assert match.phase == Phase.MATCH_OVER and max(match.score) >= 3
-    assert {r.variant for r in match.results} == {game}
+    assert {r.game_key for r in match.results} == {game}
     assert all(r.points in (1, 2) for r in match.results)  # no triple in these games
-    assert all(e.variant == game for e in log if isinstance(e, GameStarted))
+    assert all(e.game_key == game for e in log if isinstance(e, GameStarted))
 
 
 def test_the_tavli_match_rotates_portes_plakoto_fevga() -> None:
     match, log = play_out(Match.new(7, game_type="tavli"), seed=3)
-    started = [e.variant for e in log if isinstance(e, GameStarted)]
+    started = [e.game_key for e in log if isinstance(e, GameStarted)]
     drawn = sum(isinstance(e, GameDrawn) for e in log)
-    decided = [r.variant for r in match.results]
+    decided = [r.game_key for r in match.results]
     cycle = ["portes", "plakoto", "fevga"]
     assert decided == [cycle[i % 3] for i in range(len(decided))]
     assert len(started) == len(decided) + drawn
@@ -69,7 +69,7 @@ def test_the_winner_of_the_previous_game_starts_the_next_with_the_cafe_option() 
 def _plakoto_at(fixture: str, dice: Dice) -> Match:
     match, _ = Match.new(3, game_type="plakoto").start(RecordedDice([5, 3]))
     return replace(match, position=parse_steps(Variant.PLAKOTO, fixture), dice=dice,
-                   variant=Variant.PLAKOTO)
+                   game_key=Variant.PLAKOTO)
 
 
 def test_pinning_the_mother_wins_two_points_in_a_match() -> None:
@@ -88,7 +88,7 @@ def test_both_mothers_pinned_is_a_draw_replayed_scoring_nothing() -> None:
     assert [type(e).__name__ for e in events if type(e).__name__ != "TurnPlayed"] == [
         "GameDrawn", "GameStarted"]
     assert match.score == (0, 0) and not match.results
-    assert match.variant == Variant.PLAKOTO and match.game == 2
+    assert match.game_key == Variant.PLAKOTO and match.game == 2
     assert match.position == StepsPosition.start_of(Variant.PLAKOTO)
 
 
@@ -97,10 +97,10 @@ def test_a_drawn_plakoto_is_played_again_in_the_rotation() -> None:
     won = GameResult(1, 0, GameKind.SINGLE, 1, False, "portes")
     match = replace(match, results=(won,), score=(1, 0), position=parse_steps(
         Variant.PLAKOTO, "x 8:1 3:1 2:12; o 24:1 10:13 1:1p"), dice=Dice(2, 6),
-        variant=Variant.PLAKOTO, game=2)
+        game_key=Variant.PLAKOTO, game=2)
     match, events = match.play(match.turn, "8/2 3/1*", RecordedDice([6, 1, 4, 2]))
     started = [e for e in events if isinstance(e, GameStarted)]
-    assert started and started[0].variant == "plakoto" and match.variant == Variant.PLAKOTO
+    assert started and started[0].game_key == "plakoto" and match.game_key == Variant.PLAKOTO
 
 
 def test_resigning_is_for_two_points_at_most_outside_portes() -> None:
@@ -109,7 +109,7 @@ def test_resigning_is_for_two_points_at_most_outside_portes() -> None:
     with pytest.raises(InvalidAction):
         match.offer_resignation(match.turn, 3)
     portes, _ = Match.new(3, game_type="tavli").start(RecordedDice([5, 3]))
-    assert portes.variant == Variant.PORTES and portes.max_resign_points() == 3
+    assert portes.game_key == Variant.PORTES and portes.max_resign_points() == 3
 
 
 def test_the_stored_form_keeps_the_game_options_and_pins() -> None:
@@ -123,12 +123,25 @@ def test_the_stored_form_keeps_the_game_options_and_pins() -> None:
     assert match.gnubg_id() == ""
 
 
+def test_a_match_stored_with_the_old_name_of_the_game_is_read_and_written_anew() -> None:
+    # before the game being played was called game_key, rows named it "variant"
+    match, _ = Match.new(3, game_type="tavli").start(RecordedDice([5, 3]))
+    match = replace(match, position=parse_steps(Variant.FEVGA, "x 24:15; o 24:15"),
+                    game_key=Variant.FEVGA, game=3)
+    old = json.loads(match.to_json())
+    old["variant"] = old.pop("game_key")
+    again = Match.from_json(json.dumps(old))
+    assert again == match and again.game_key == "fevga"
+    assert "variant" not in json.loads(again.to_json())
+    assert json.loads(again.to_json())["game_key"] == "fevga"
+
+
 def test_a_portes_match_is_stored_as_before() -> None:
     match, _ = Match.new(3).start(RecordedDice([5, 3]))
     data = json.loads(match.to_json())
     keys = set(data)
     assert data["format"] == 1
-    assert not keys & {"game_type", "variant", "options", "pins", "winner_starts"}
+    assert not keys & {"game_type", "game_key", "variant", "options", "pins", "winner_starts"}
 
 
 def test_an_unknown_game_is_refused() -> None:

@@ -156,7 +156,7 @@ def race_game() -> Iterator[RaceGame]:
 def test_a_registered_game_is_played_through_the_rules(race_game: RaceGame) -> None:
     # Given the Race registered, a match of it
     match, _ = Match.new(3, game_type="race").start(FairDice(bytes(32), "race"))
-    assert match.variant == "race" and game_of(match.position) is race_game
+    assert match.game_key == "race" and game_of(match.position) is race_game
     # When each turn plays a random legal play, the match runs to its end in Race's rules
     rng = random.Random(3)
     dice = FairDice(bytes(32), "race")
@@ -165,7 +165,7 @@ def test_a_registered_game_is_played_through_the_rules(race_game: RaceGame) -> N
         plays = match.legal_plays()
         assert plays == legal_plays(match.position, match.dice or (1, 2))
         match, _ = match.play(match.turn, rng.choice(plays), dice)
-    assert match.winner is not None and all(r.variant == "race" for r in match.results)
+    assert match.winner is not None and all(r.game_key == "race" for r in match.results)
     # and its stored form reads back as the same match
     assert Match.from_json(match.to_json()) == match
 
@@ -176,7 +176,7 @@ async def test_a_registered_game_is_stored_replayed_and_drawn(
     uc = UseCases(db, clock=clock)
     start = (await new_match(uc, length=1, game_type="race")).match
     assert start is not None and start.state.game_type == "race"
-    assert find_game(start.state.variant) is race_game
+    assert find_game(start.state.game_key) is race_game
     # When it is played to the end through the use cases
     final = await play_to_end(uc, start, seed=11)
     # Then it is saved and loaded back as the same match, and replays from its log
@@ -192,7 +192,7 @@ async def test_a_registered_game_is_stored_replayed_and_drawn(
     drawn = await draw_board_async(start.state, 0)
     image = Image.open(io.BytesIO(drawn))
     assert image.format == "JPEG" and image.width > 300
-    portes_start = replace(start.state, game_type="portes", variant="portes",
+    portes_start = replace(start.state, game_type="portes", game_key="portes",
                            position=Position.start())
     assert drawn != await draw_board_async(portes_start, 0)  # its own board, not Portes' set-up
 

@@ -48,7 +48,7 @@ def test_revision_0011_makes_every_existing_match_portes(empty_url: str) -> None
 
 def test_a_drawn_game_is_logged_with_no_winner_and_no_points() -> None:
     # Given both mothers pinned in game 2 of a Plakoto match
-    steps = event_steps(5, [GameDrawn(game=2, variant="plakoto")], NOW)
+    steps = event_steps(5, [GameDrawn(game=2, game_key="plakoto")], NOW)
     # Then the games row of game 2 ends as a draw: nobody won, nothing scored
     assert len(steps) == 1
     _, params = steps[0]
@@ -67,14 +67,14 @@ async def test_a_tavli_match_is_stored_replayed_and_its_dice_split_by_game(
     uc = UseCases(db, clock=clock, seeds=lambda: SEED)
     start = (await new_match(uc, length=3, mix="cbq-77", game_type="tavli",
                              winner_starts=True)).match
-    assert start is not None and start.state.variant == Variant.PORTES
+    assert start is not None and start.state.game_key == Variant.PORTES
     final = await play_to_end(uc, start, seed=5)
     assert final.status == MatchStatus.FINISHED
     # Then it is read back in format 2 as the same match, and replays from its log
     record = await uc.match_record(final.id)
     assert record is not None and record.match.state == final.state
     assert run_format(record.match.state.to_json()) == 2
-    assert [r.variant for r in final.state.results] == ["portes", "plakoto", "fevga"]
+    assert [r.game_key for r in final.state.results] == ["portes", "plakoto", "fevga"]
     seed_hex, mix = record.match.seed_hex, record.match.mix
     assert seed_hex is not None and mix is not None
     assert replay(record, FairDice(seed_hex, mix)) == final.state
