@@ -384,7 +384,8 @@ async def test_killed_between_a_notices_commit_and_its_send_it_arrives_once(
     bob = standin.user("Bob", username="bob")
     proc = start_at(standin, tmp_path, None)
     bot_process.append(proc)
-    await start_the_bot(alice, bob)
+    # a cold start (migrations in a child process) on a loaded machine
+    await start_the_bot(alice, bob, timeout=60)
     chats = [u.private for u in (alice, bob)]
     for n, point in enumerate(points, start=1):
         step = point if point == "committed" else f"{point}:{kind}"
