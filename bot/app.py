@@ -92,7 +92,6 @@ def build_application(
     limiter = ChatLimiter(
         overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
         chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
-        group_period=rate.group_period,
     )
     lanes = ChatLanes(64, chatter=is_chatter, budget_wait=limiter.low_wait)
     lanes.metrics = metrics

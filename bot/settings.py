@@ -23,9 +23,6 @@ class RateLimits:
 
     overall_per_second: float = 30.0
     group_per_minute: float = 20.0
-    group_period: float = 60.0
-    """The seconds of a group's window: Telegram's minute (shorter only for a test that
-    cannot wait out minutes, against a stand-in keeping the same shorter window)."""
     chat_per_second: float = 1.0
     """About one call a second in any one chat (a burst of 3 allowed), as Telegram asks."""
     max_retries: int = 5
@@ -121,8 +118,6 @@ ENV_HELP: tuple[tuple[str, str], ...] = (
      "are refused. Give every instance the same one"),
     ("PORTES_RATE_OVERALL", "messages per second over all chats (default 30; 0 lifts the limit)"),
     ("PORTES_RATE_GROUP", "messages per minute in one group (default 20; 0 lifts the limit)"),
-    ("PORTES_RATE_GROUP_PERIOD", "seconds of that minute (default 60: Telegram's; shorter only "
-     "for tests against a Bot API stand-in that keeps the same window)"),
     ("PORTES_RATE_CHAT", "messages per second in any one chat, a burst of 3 allowed (default 1; "
                          "0 lifts the limit)"),
     ("PORTES_RATE_RETRIES", "retries after a 429 'retry after' answer (default 5)"),
@@ -278,7 +273,6 @@ def from_env(env: Mapping[str, str] | None = None) -> Settings:
     rate = RateLimits(
         overall_per_second=_float(env, "PORTES_RATE_OVERALL", RateLimits.overall_per_second),
         group_per_minute=_float(env, "PORTES_RATE_GROUP", RateLimits.group_per_minute),
-        group_period=_float(env, "PORTES_RATE_GROUP_PERIOD", RateLimits.group_period),
         chat_per_second=_float(env, "PORTES_RATE_CHAT", RateLimits.chat_per_second),
         max_retries=int(_float(env, "PORTES_RATE_RETRIES", RateLimits.max_retries)),
     )

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -37,7 +36,6 @@ from standin.cluster import (
     open_group_match,
     percentile,
 )
-from standin.flood import TELEGRAM_LIMITS
 from standin.players import live_board, live_boards
 from standin.typed_play import play_out
 from storage.models import ComputerClaimRow, MatchRow, TimerRow, TurnRow
@@ -66,10 +64,6 @@ DUPLICATED = ("c:", "p:", "a:", "ra:", "r:", "f:", "b:")
 resigning) and those that only change a keyboard (choosing a checker, going back). A copy of a
 keyboard-only tap handled late by the other instance changes nothing once the match moved on:
 the edit is made under the board's place claim, only while the keyboard is still current."""
-
-
-GROUP_PERIOD = 30.0
-"""Seconds of a group's "minute" in the budget test (Telegram's is 60)."""
 
 
 REVEALED, REVIEWED = "The dice seed was", "Review of match #"
@@ -263,19 +257,14 @@ async def test_two_instances_share_telegrams_budget_of_a_group(tmp_path: Path) -
     edits the group's board: the budget binds, and the taps wait for it). The players look a
     second before each tap or play, as people do (a private chat's second is counted per
     instance: a machine tapping as fast as the boards come, its taps handled by both
-    instances in turn, can be answered 429 in its private chat).
-
-    A group's minute is shortened to ``GROUP_PERIOD`` s, for Telegram (the stand-in) and the
-    bot alike: the budget binds as it would in a minute, twice as fast (the seconds of
-    a chat and of the whole bot stay Telegram's)."""
+    instances in turn, can be answered 429 in its private chat)."""
     assert PG is not None
     with StandIn(recompress_photos=False) as standin:
         cluster = Cluster(standin, PG, tmp_path, n=2, PORTES_RATE_OVERALL="15",
-                          PORTES_RATE_GROUP="20", PORTES_RATE_CHAT="1",
-                          PORTES_RATE_GROUP_PERIOD=str(GROUP_PERIOD))
+                          PORTES_RATE_GROUP="20", PORTES_RATE_CHAT="1")
         try:
             await cluster.start()
-            standin.set_flood_limits(replace(TELEGRAM_LIMITS, group_period=GROUP_PERIOD))
+            standin.set_flood_limits()
             tables = []
             for i, started in enumerate((True, True, False)):
                 a = standin.user(f"A{i}", username=f"a{i}")
@@ -306,8 +295,7 @@ async def test_two_instances_share_telegrams_budget_of_a_group(tmp_path: Path) -
                 times = sorted(c.time for c in standin.calls(chat_id=group.id) if c.ok
                                and c.method.lower().startswith(("send", "edit", "delete")))
                 assert times, group
-                busiest = max(sum(1 for t in times if s <= t < s + GROUP_PERIOD)
-                              for s in times)
+                busiest = max(sum(1 for t in times if s <= t < s + 60) for s in times)
                 assert busiest <= 20, (group, busiest)
             print(f"budget test: {sum(t.finals for t in tallies)} turns in "
                   f"{[t.finals for t in tallies]}, calls per group "
