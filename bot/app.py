@@ -102,7 +102,8 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.token)
-        .request(MeteredRequest(metrics, connection_pool_size=16))
+        .request(MeteredRequest(metrics, connection_pool_size=16,
+                                read_timeout=settings.read_timeout))
         .get_updates_request(MeteredRequest(metrics, connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(lanes)

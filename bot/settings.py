@@ -79,6 +79,9 @@ class Settings:
     log_level: str = "INFO"
     plays_direct: int = 6
     """Offer whole plays as buttons when there are at most this many legal plays."""
+    read_timeout: float = 5.0
+    """Seconds a call waits for Telegram's answer before its outcome is taken as unknown
+    (python-telegram-bot's read timeout; the long poll has its own)."""
     computer_delay: float = 1.0
     """Seconds the computer waits before showing its move, so the player can follow."""
     dice_help_url: str | None = None

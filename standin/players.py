@@ -8,11 +8,12 @@ CONFIRM = "✅ Confirm"
 UNDO = "⟲ Undo"
 
 
-async def start_the_bot(*users: User) -> None:
-    """Each user presses START in the bot's private chat and gets the welcome."""
+async def start_the_bot(*users: User, timeout: float = 10.0) -> None:
+    """Each user presses START in the bot's private chat and gets the welcome (``timeout``:
+    the hang guard of each welcome; a bot process just started may take longer)."""
     for user in users:
         hello = user.start_bot()
-        await user.private.wait_for_bot_message(after=hello)
+        await user.private.wait_for_bot_message(after=hello, timeout=timeout)
 
 
 def live_board(chat: Chat) -> Message | None:

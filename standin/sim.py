@@ -145,6 +145,17 @@ def snapshot(standin: StandIn, msg: MsgRec) -> Message:
         service=dict(msg.service))
 
 
+POLL_FIRST, POLL_MOST = 0.005, 0.05
+"""Seconds between two looks at a condition: the first few soon (most are met at once, or
+within a call or two of the bot), then less and less often, up to the longest (a condition
+can take a scan of every message of a chat, and a wait of seconds looked 200 times a second
+kept a core busy while the bot it waits for needs it)."""
+
+
+def _next_poll(delay: float) -> float:
+    return min(delay * 1.5, POLL_MOST)
+
+
 class _Waitable:
     """Polls a condition; await it (async tests) or call ``wait_sync`` (sync tests)."""
 
@@ -158,23 +169,27 @@ class _Waitable:
 
     async def wait(self, timeout: float | None = None) -> Any:
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        delay = POLL_FIRST
         while True:
             value = self._ready()
             if value is not None:
                 return value
             if time.monotonic() > deadline:
                 raise StandInError(f"timed out waiting for {self._describe()}")
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(delay)
+            delay = _next_poll(delay)
 
     def wait_sync(self, timeout: float | None = None) -> Any:
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        delay = POLL_FIRST
         while True:
             value = self._ready()
             if value is not None:
                 return value
             if time.monotonic() > deadline:
                 raise StandInError(f"timed out waiting for {self._describe()}")
-            time.sleep(0.005)
+            time.sleep(delay)
+            delay = _next_poll(delay)
 
     def __await__(self) -> Generator[Any, None, Any]:
         return self.wait().__await__()

@@ -21,6 +21,10 @@ from tests.bot.helpers.delivery import (
 from tests.bot.helpers.retries import retries_come_due
 from tests.clocks import Wall
 
+READ_TIMEOUT = 2.5
+"""Seconds the bot waits for an answer, where a test makes one come after it gave up (the
+shipped 5 s would only make the test wait longer)."""
+
 
 async def converged(standin: StandIn, chat: Chat, old: Message | None) -> Message:
     """Exactly one live board, newer than ``old``, and nothing more in flight."""
@@ -128,13 +132,15 @@ async def test_a_board_that_cannot_be_posted_is_posted_once_telegram_answers(
 @pytest.mark.long
 @pytest.mark.parametrize("started", [False, True], ids=["group", "private"])
 async def test_a_board_posted_twice_is_found_and_retired(
-    standin: StandIn, bot: Running, started: bool
+    standin: StandIn, make_bot: Any, started: bool
 ) -> None:
     """Case 3: sendPhoto's answer comes after the client gave up (so its outcome is unknown
     and it is sent again), and the first board lands after the second: the orphan is found by
     its exact caption and keyboard, and retired."""
+    bot: Running = await make_bot(read_timeout=READ_TIMEOUT)
+
     def slow_send() -> None:
-        standin.inject_delay("sendPhoto", seconds=7.0)
+        standin.inject_delay("sendPhoto", seconds=READ_TIMEOUT + 2.0)
     slow_send.posts_twice = True  # type: ignore[attr-defined]
     await the_turn_passes_with(standin, bot, slow_send, started=started)
     photos = standin.calls("sendPhoto", ok=True)

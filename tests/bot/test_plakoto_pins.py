@@ -40,4 +40,7 @@ async def test_a_checker_passing_over_a_lone_checker_is_written_without_a_pin(
     assert "5-2: 13/6" in (after.caption or ""), after.caption
     assert "*" not in (after.caption or "")
     record = await bot.uc.match_record(1)
-    assert record is not None and record.turns[-1].text == "13/6"
+    assert record is not None
+    # (the next player's roll may leave one play, played for him before the record is read)
+    played = [turn for turn in record.turns if not turn.forced]
+    assert played[-1].text == "13/6", record.turns

@@ -20,6 +20,7 @@ from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
 from tests.bot.helpers.processes import ROOT, env_for, run
+from tests.sampling import sample_or_full
 
 
 def test_help_lists_every_setting() -> None:
@@ -224,6 +225,9 @@ async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
 CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired", "shown")
 """Every step of a turn's delivery between the commit and its last Telegram call
 (:mod:`bot.faults`; the bot is started through :mod:`standin.crashing`)."""
+CRASH_SAMPLE = ("committed", "sent")
+"""The default run's steps (each costs three starts of the bot); ``-m full`` runs them all:
+the commit alone, and a send Telegram made whose outcome the dead process never recorded."""
 
 
 def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
@@ -238,8 +242,10 @@ def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subproce
 
 
 @pytest.mark.long
+@pytest.mark.parametrize("points", sample_or_full(CRASH_SAMPLE, CRASH_POINTS))
 async def test_killed_at_each_step_of_a_turn_the_board_converges(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]],
+    points: tuple[str, ...]
 ) -> None:
     from standin.players import board_version
     from tests.bot.helpers.delivery import boards, up_to_the_last_tap
@@ -254,7 +260,7 @@ async def test_killed_at_each_step_of_a_turn_the_board_converges(
     await alice.tap(card, "7 points")
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
     await bob.tap(card.refresh(), "🎲 Accept")
-    for point in CRASH_POINTS:
+    for point in points:
         board = await standin.wait_for(lambda: live_board(group), what="a board")
         mover = alice if board.mentions(alice) else bob
         board, final = await up_to_the_last_tap(standin, mover, group)
@@ -287,11 +293,15 @@ REVEAL_POINTS = ("committed", "claimed", "notice-sending", "notice-sent", "notic
 """Every step between a match's end and its seed revealed in the group: the commit, the claim
 (of its last board, the reveal waiting behind it), and the reveal's send
 (the steps of :mod:`bot.faults`)."""
+REVEAL_SAMPLE = ("claimed", "notice-sent")
+"""The default run's steps; ``-m full`` runs them all."""
 
 
 @pytest.mark.long
+@pytest.mark.parametrize("points", sample_or_full(REVEAL_SAMPLE, REVEAL_POINTS))
 async def test_killed_at_each_step_of_a_matchs_end_the_seed_is_revealed_once(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]],
+    points: tuple[str, ...]
 ) -> None:
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
@@ -302,7 +312,7 @@ async def test_killed_at_each_step_of_a_matchs_end_the_seed_is_revealed_once(
     def reveals() -> int:
         return sum(1 for m in group.bot_messages() if "The dice seed was" in m.content)
 
-    for done, point in enumerate(REVEAL_POINTS):
+    for done, point in enumerate(points):
         cmd = alice.send(group, "/new")
         card = await group.wait_for_answer(cmd, timeout=30)
         await alice.tap(card, "1 point")
@@ -331,6 +341,13 @@ async def test_killed_at_each_step_of_a_matchs_end_the_seed_is_revealed_once(
 
 NOTICE_POINTS = ("committed", "notice-sending", "notice-sent")
 """The steps between a notice's commit and its send (its kind named, see :mod:`bot.faults`)."""
+NOTICE_SAMPLE = {"timeout": ("committed",), "expired": ("notice-sending",),
+                 "review": ("notice-sent",), "moved": ("notice-sending",)}
+"""The default run's step for each kind (every step is some kind's); ``-m full`` runs each
+kind at every step."""
+NOTICE_RUNS = [pytest.param(kind, steps, id=f"{kind}-{param.id}", marks=param.marks)
+               for kind, sample in NOTICE_SAMPLE.items()
+               for param in sample_or_full(sample, NOTICE_POINTS) for steps in param.values]
 NOTICE_MARKS = {"timeout": "did not move in time", "review": "Review of match #",
                 "moved": "was removed from the group of match #"}
 
@@ -353,9 +370,10 @@ def due_now(url: str, kind: str) -> None:
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("kind", ["timeout", "expired", "review", "moved"])
+@pytest.mark.parametrize(("kind", "points"), NOTICE_RUNS)
 async def test_killed_between_a_notices_commit_and_its_send_it_arrives_once(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]], kind: str
+    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]], kind: str,
+    points: tuple[str, ...]
 ) -> None:
     """Each notice kind, at each step from the commit of what causes it to its send: the
     process ends itself there, and the restarted one sends it, once."""
@@ -366,9 +384,10 @@ async def test_killed_between_a_notices_commit_and_its_send_it_arrives_once(
     bob = standin.user("Bob", username="bob")
     proc = start_at(standin, tmp_path, None)
     bot_process.append(proc)
-    await start_the_bot(alice, bob)
+    # a cold start (migrations in a child process) on a loaded machine
+    await start_the_bot(alice, bob, timeout=60)
     chats = [u.private for u in (alice, bob)]
-    for n, point in enumerate(NOTICE_POINTS, start=1):
+    for n, point in enumerate(points, start=1):
         step = point if point == "committed" else f"{point}:{kind}"
         # a new group each time: the last match's final board (Rematch, Review) stays there
         group = standin.group(f"Kafeneio {n}", alice, bob)

@@ -19,6 +19,8 @@ from tests.bot.helpers.delivery import boards, mover, players_in_a_group, up_to_
 
 HOLD = 6.0
 """How long the stand-in holds the worker's call (a slow Telegram): longer than a tap takes."""
+READ_TIMEOUT = 2.5
+"""Seconds the bot waits for an answer, where a send's answer comes after it gave up."""
 UPDATING = "⏳ The board is being updated: your choice shows in a moment."
 
 
@@ -88,13 +90,13 @@ async def test_a_checker_chosen_while_the_worker_holds_the_place_shows_once_it_i
 async def test_a_checker_chosen_on_a_board_posted_twice_shows_on_the_board_kept(
     standin: StandIn, make_bot: Any
 ) -> None:
-    bot: Running = await make_bot(plays_direct=0)
+    bot: Running = await make_bot(plays_direct=0, read_timeout=READ_TIMEOUT)
     alice, bob, group, board = await players_in_a_group(standin, started=False)
     player, other = mover(board, alice, bob)
     board, final = await up_to_the_last_tap(standin, player, group)
     # Given the next board's send answered after the client gave up (it is sent again), and
     # the search for the first one's orphan slowed down, so both boards are seen for a while
-    standin.inject_delay("sendPhoto", 7.0, chat_id=group.id)
+    standin.inject_delay("sendPhoto", READ_TIMEOUT + 2.0, chat_id=group.id)
     standin.inject_delay("editMessageCaption", HOLD, chat_id=group.id)
     player.tap(board, final)
 

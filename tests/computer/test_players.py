@@ -10,6 +10,7 @@ from computer.context import MatchContext
 from computer.players import BENCH_PLAYERS, LEVELS, ComputerPlayer, make_player
 from computer.selfplay import game_points, play_game
 from rules.position import Dice, Play, Position, legal_plays, parse_fixture
+from tests.sampling import sample_or_full
 
 from .test_engine import POSITIONS
 
@@ -30,11 +31,14 @@ def test_never_an_illegal_play_on_random_positions(name: str) -> None:
         assert_legal(position, dice, player.choose_play(position, dice))
 
 
-def test_never_an_illegal_play_in_seeded_games() -> None:
+@pytest.mark.parametrize("games", sample_or_full(8, 24))
+def test_never_an_illegal_play_in_seeded_games(games: int) -> None:
+    """Seeded games of each pair of players in each match context (``[sample]``: the first 8,
+    each pair of players and context twice; ``[full]``: 24)."""
     rng = random.Random(12)
     pairs = [("strong", "medium"), ("easy", "random"), ("gnubg0", "easy"), ("medium", "random")]
     contexts = [MatchContext(), MatchContext(5, 3, 4, True), MatchContext(1), MatchContext(7, 6, 0)]
-    for i in range(24):
+    for i in range(games):
         a, b = pairs[i % len(pairs)]
         record = play_game(
             (make_player(a, i), make_player(b, i + 100)),

@@ -9,6 +9,7 @@ from rules.portes.notation import format_moves, format_play, parse_play
 from rules.position import ALL_ROLLS, Move, Position, legal_plays
 from rules.selfplay import selfplay_positions
 from tests.rules.conftest import pos
+from tests.sampling import sample_or_full
 
 START = Position.start()
 
@@ -148,8 +149,11 @@ def test_pass_text_only_when_nothing_can_be_played() -> None:
 
 
 @pytest.mark.long
-def test_every_legal_play_round_trips_through_text() -> None:
-    for position in selfplay_positions(40, seed=21):
+@pytest.mark.parametrize("step", sample_or_full(4, 1))
+def test_every_legal_play_round_trips_through_text(step: int) -> None:
+    """Every legal play of every roll in 40 seeded self-play positions (``[sample]``: every
+    4th of them; ``[full]``: each)."""
+    for position in selfplay_positions(40, seed=21)[::step]:
         for roll in ALL_ROLLS:
             for play in legal_plays(position, roll):
                 text = format_play(position, roll, play.moves)
