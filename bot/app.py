@@ -76,6 +76,7 @@ COMMANDS = (
     ("help", N_("How to play")),
     ("lang", N_("Language: {languages}")),
     ("notices", N_("Notices of your turn: on or off")),
+    ("quiet", N_("A group's admins: make the bot quiet there")),
     ("forgetme", N_("Delete your data")),
     ("start", N_("Start")),
 )
@@ -135,7 +136,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("notices", h.cmd_notices), ("review", h.cmd_review),
                            ("history", h.cmd_history), ("top", h.cmd_top),
                            ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
-                           ("settings", h.cmd_settings)):
+                           ("settings", h.cmd_settings), ("quiet", h.cmd_quiet)):
         # each once, however often Telegram delivers it, on whichever instance (bot.intake.once)
         app.add_handler(CommandHandler(name, once(callback), filters=fresh))
     app.add_handler(CallbackQueryHandler(h.on_callback, pattern=CALLBACK_RE))

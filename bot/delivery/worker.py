@@ -315,8 +315,8 @@ class Delivery:
         caption, markup, viewer = self._look(work, mv, await self._game_log(mv))
         boards = list(work.boards)
         live = boards[-1] if boards else None
-        edited = live is not None and not work.repost and await self._edit(
-            work, live, mv, caption, markup, viewer)
+        edited = (live is not None and not work.repost and not self._buried(work, live)
+                  and await self._edit(work, live, mv, caption, markup, viewer))
         if edited and live is not None:
             await self._retire(work, boards[:-1])
             await self._probe(work, list(work.probes), work.top)
@@ -369,10 +369,11 @@ class Delivery:
         self.deadlines[work.id] = time.monotonic() + self.lease
         self.p.faults.reached("sending")
         thread = mv.place.thread_id if work.for_seat is None else None
+        quiet = await self._quiet(work, mv)
         try:
             sent = await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=HTML,
                                              reply_markup=markup, message_thread_id=thread,
-                                             disable_notification=self._quiet(work, mv))
+                                             disable_notification=quiet)
         except Forbidden as exc:
             await self._cannot_post(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
@@ -398,6 +399,19 @@ class Delivery:
         self.p.faults.reached("retired")
         await self._probe(work, probes, top)
 
+    def _buried(self, work: DeliveryWork, live: BoardMessageView) -> bool:
+        """A group's board that the bot posted something below (an answer to a command, a
+        notice): it is posted anew, silently, rather than edited out of sight; an edit
+        otherwise (a turn's change included: a new board per turn would notify every member
+        each time, and cost the group a deletion too)."""
+        if work.for_seat is not None or work.chat_id is None or live.message_id is None:
+            return False
+        newest = work.top
+        limiter = getattr(self.bot, "rate_limiter", None)
+        if isinstance(limiter, ChatLimiter):
+            newest = max([newest, *limiter.posted_in(work.chat_id)])
+        return newest > live.message_id
+
     @staticmethod
     def _looks(for_seat: int | None, mv: MatchView) -> Look:
         """A player's private board has their look (``/settings``); a shared board (a group's,
@@ -406,12 +420,16 @@ class Delivery:
             return Look.shared(mv.chat_language)
         return Look.of(mv.seats[for_seat].player)
 
-    def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
+    async def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
         """A board posted in a player's private chat comes silently when they turned notices
         off or tapped a board within the last minute (:meth:`Portes.quiet_for`); a group's
-        board always notifies (it mentions the player who plays there)."""
+        board notifies only as the match's first board or with a reminder (it mentions the
+        player awaited), and never in a group its admins quieted (``/quiet``)."""
         if work.for_seat is None:
-            return False
+            if work.chat_id is not None and await self.p.uc.chat_quiet(work.chat_id):
+                return True
+            first = not work.boards
+            return not (first or any(n.get("k") == "remind" for n in work.notes))
         player = mv.seats[work.for_seat].player
         return player is not None and self.p.quiet_for(player)
 

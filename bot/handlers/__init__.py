@@ -34,6 +34,7 @@ from bot.handlers.errors import on_error
 from bot.handlers.history import cmd_history
 from bot.handlers.inline import on_chosen_inline, on_inline_query
 from bot.handlers.player_settings import cmd_settings
+from bot.handlers.quiet import cmd_quiet
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
 from bot.handlers.social import cmd_forgetme, cmd_stats, cmd_top
@@ -47,6 +48,7 @@ __all__ = [
     "cmd_lang",
     "cmd_new",
     "cmd_notices",
+    "cmd_quiet",
     "cmd_resign",
     "cmd_review",
     "cmd_rules",
