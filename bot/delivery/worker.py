@@ -315,8 +315,8 @@ class Delivery:
         caption, markup, viewer = self._look(work, mv, await self._game_log(mv))
         boards = list(work.boards)
         live = boards[-1] if boards else None
-        edited = (live is not None and not work.repost and not self._buried(work, live)
-                  and await self._edit(work, live, mv, caption, markup, viewer))
+        edited = live is not None and not work.repost and await self._edit(
+            work, live, mv, caption, markup, viewer)
         if edited and live is not None:
             await self._retire(work, boards[:-1])
             await self._probe(work, list(work.probes), work.top)
@@ -398,19 +398,6 @@ class Delivery:
         await self._retire(work, older)
         self.p.faults.reached("retired")
         await self._probe(work, probes, top)
-
-    def _buried(self, work: DeliveryWork, live: BoardMessageView) -> bool:
-        """A group's board that the bot posted something below (an answer to a command, a
-        notice): it is posted anew, silently, rather than edited out of sight; an edit
-        otherwise (a turn's change included: a new board per turn would notify every member
-        each time, and cost the group a deletion too)."""
-        if work.for_seat is not None or work.chat_id is None or live.message_id is None:
-            return False
-        newest = work.top
-        limiter = getattr(self.bot, "rate_limiter", None)
-        if isinstance(limiter, ChatLimiter):
-            newest = max([newest, *limiter.posted_in(work.chat_id)])
-        return newest > live.message_id
 
     @staticmethod
     def _looks(for_seat: int | None, mv: MatchView) -> Look:

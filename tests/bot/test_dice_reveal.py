@@ -58,7 +58,7 @@ async def full_reveal(standin: StandIn, short: Message, reader: User) -> Message
     opened = reader.follow(button.url)
     return await standin.wait_for(lambda: next(
         (m for m in reader.private.bot_messages() if m.message_id > opened.message_id
-         and "dice seed" in m.content), None), what="the whole reveal in private")
+         and "SHA-256" in m.content), None), what="the whole reveal in private")
 
 
 def link_of(message: Message, label: str) -> str | None:
