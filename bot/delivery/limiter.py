@@ -33,7 +33,9 @@ for answers (the game's calls leave them free), so a command in a busy group is 
 once, before the board's queued edits. Beyond its kept answers a low call never goes while a
 call of normal priority waits for that chat; overall, they stop at ``low_share`` of the 30 a
 second (a crowd's private notes must not hold a board's edit). The game's calls (boards,
-their edits, a tap's keyboard) keep the rest of the group's minute.
+their edits, a tap's keyboard) keep the rest of the group's minute. With several instances the
+answers a group kept are counted by each instance for itself (the shared window counts every
+call alike): at worst each instance keeps its own few.
 """
 
 from __future__ import annotations
