@@ -310,12 +310,27 @@ class ChatLimiter(BaseRateLimiter[int]):
     def _group_wait(self, chat: int | str, calls: Calls, now: float, low: bool) -> float:
         """Seconds until a call fits in the group's minute (this instance's count)."""
         if not low:
-            return calls.wait(self._group_window(chat, now, low), now)
+            window = self._group_window(chat, now, low)
+            return max(calls.wait(window, now), self._pace(chat, calls, window, now))
         share = calls.wait(self._low_window(chat, now), now)
         kept = self.low_calls.get(chat)
         if self.answers.on and is_group(chat):
             share = min(share, 0.0 if kept is None else kept.wait(self.answers, now))
         return max(calls.wait(self.group, now), share)
+
+    def _pace(self, chat: int | str, calls: Calls, window: Window, now: float) -> float:
+        """While a match is played on the group's board (each tap a call there), once its
+        window holds half of its calls the game's calls are spaced at the window's average
+        rate (3 s for 20 a minute): the board's minute is not spent in a burst, followed by a
+        wait of up to a minute for its first calls to leave the window; a tap waits a few
+        seconds at most, and taps made meanwhile collapse into the edit that follows."""
+        if self.played.get(chat, 0.0) <= now or window.most < 4:
+            return 0.0
+        span = window.seconds + MARGIN
+        recent = [cell[0] for cell in calls.times if cell[0] > now - span]
+        if len(recent) < window.most // 2:
+            return 0.0
+        return max(0.0, max(recent) + window.seconds / window.most - now)
 
     @contextlib.contextmanager
     def _waiting(self, chat: int | str | None, low: bool) -> Iterator[None]:
