@@ -66,6 +66,11 @@ Reference figures (the project's 2-core machine, shared with other work):
 got 5 cards and 1 notice); ``heal_p95_s`` 2.05 s (the worker's back-off after three failures);
 ``crowd_mover_p95_s=0.90 crowd_mover_dropped=0 crowd_429=0`` at load average 8-18 (20 taps,
 p50 58 ms; 1 card, 89 private notes), and 0.32 s in another run.
+Issue 27 (``--only group,command --turns 12 --commands 8``, main then this branch in one
+session, load average 12-16 then 4-8): ``fallback_tap_p95_s`` 6.32 -> 3.80 (p50 0.28 -> 3.37 s:
+the paced board trades its fast taps for no long wait), ``fallback_calls_per_turn`` 3.00 ->
+2.25, ``group_command_p95_s`` none of 8 answered in the group within 60 s -> 0.02 s (6 of 8;
+2 past the kept answers, shed), 0 x 429 both.
 """
 
 from __future__ import annotations
