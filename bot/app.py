@@ -80,6 +80,7 @@ COMMANDS = (
     ("help", N_("How to play")),
     ("lang", N_("Language: {languages}")),
     ("notices", N_("Notices of your turn: on or off")),
+    ("quiet", N_("A group's admins: make the bot quiet there")),
     ("forgetme", N_("Delete your data")),
     ("start", N_("Start")),
 )
@@ -141,7 +142,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
                            ("history", h.cmd_history), ("top", h.cmd_top),
                            ("stats", h.cmd_stats), ("forgetme", h.cmd_forgetme),
                            ("settings", h.cmd_settings), ("tournament", h.cmd_tournament),
-                           ("play", h.cmd_play),
+                           ("play", h.cmd_play), ("quiet", h.cmd_quiet),
                            ("ladder", h.cmd_ladder), ("vacation", h.cmd_vacation)):
         # each once, however often Telegram delivers it, on whichever instance (bot.intake.once)
         app.add_handler(CommandHandler(name, once(callback), filters=fresh))

@@ -306,7 +306,8 @@ class TimerRow(Base):
 
 class ChatSettingRow(Base):
     """Settings of a group chat (revision 0002): the language of its match cards, set with
-    ``/lang`` in the group. Follows the chat when a group becomes a supergroup."""
+    ``/lang`` in the group, and whether its admins quieted it. Follows the chat when a group
+    becomes a supergroup."""
 
     __tablename__ = "chat_settings"
 
@@ -314,6 +315,9 @@ class ChatSettingRow(Base):
     """The Telegram chat id."""
     language: Mapped[str | None] = mapped_column(String(16))
     """``None``: not set (the match creator's language is used)."""
+    quiet: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Quieted by its admins (``/quiet on``, revision 0023): the group's boards come silently,
+    and a match's seed is revealed in its players' private chats, not in the group."""
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
@@ -581,7 +585,7 @@ class CompetitionGameRow(Base):
     ended first)."""
     decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 class AccuracyRow(Base):
-    """One player's accuracy figure over one finished match between people (revision 0024):
+    """One player's accuracy figure over one finished match between people (revision 0022):
     the decisions they had (turns with a choice) and the equity they lost on them, in points,
     by the evaluator named. Written once, in the background, by whichever instance computes it
     first (:class:`storage.usecases.accuracy.AccuracyCases`)."""

@@ -25,12 +25,17 @@ second stays per instance: the overall ceiling is divided between the instances 
 ``PORTES_RATE_OVERALL`` (see docs/operating.md, "Several instances").
 
 Priority: a call made under :func:`low_priority` (the replies to commands: the chat lanes run
-chatter so, see :mod:`bot.intake.lanes`) takes a slot in a group only while the group's window holds
+chatter so, see :mod:`bot.intake.lanes`) takes a slot in a group while the group's window holds
 fewer than ``low_share`` of its calls (``played_share`` while a match is played on the group's
-board, :meth:`ChatLimiter.played_on`: each tap there is a call), and in any chat never while a
+board, :meth:`ChatLimiter.played_on`: each tap there is a call), or while fewer than
+``answers_kept`` answers went out there in the window: that many of the group's calls are kept
+for answers (the game's calls leave them free), so a command in a busy group is answered at
+once, before the board's queued edits. Beyond its kept answers a low call never goes while a
 call of normal priority waits for that chat; overall, they stop at ``low_share`` of the 30 a
 second (a crowd's private notes must not hold a board's edit). The game's calls (boards,
-their edits, a tap's keyboard) keep the rest of the group's minute, and go first.
+their edits, a tap's keyboard) keep the rest of the group's minute. With several instances the
+answers a group kept are counted by each instance for itself (the shared window counts every
+call alike): at worst each instance keeps its own few.
 """
 
 from __future__ import annotations
@@ -66,6 +71,12 @@ LOW_SHARE = 0.75
 PLAYED_SHARE = 0.25
 """... and this share (5 of 20) while a match is played on the group's board: a player tapping
 there every few seconds needs about 15 calls a minute."""
+ANSWERS_KEPT = 4
+"""In a group, the answers to commands (calls at low priority) keep this many of its 20 calls a
+minute for themselves: the game's calls leave them free, and an answer takes one whenever fewer
+than this many answers went out in the window, whatever the board waits for. A command in a
+busy group is answered before the board's queued edits, and a crowd's commands still take no
+more than their share."""
 YIELD = 0.2
 """Seconds a call at low priority waits, then looks again, while a game's call waits."""
 POSTED_KEPT = 64
@@ -183,6 +194,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         group_period: float = 60.0,
         low_share: float = LOW_SHARE,
         played_share: float = PLAYED_SHARE,
+        answers_kept: int = ANSWERS_KEPT,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
@@ -195,6 +207,11 @@ class ChatLimiter(BaseRateLimiter[int]):
         """A group's window as calls at low priority see it..."""
         self.played_group = self.share(played_share)
         """... and while a match is played on its board."""
+        self.answers = Window(min(answers_kept, self.group.most // 4) if self.group.on else 0,
+                              self.group.seconds)
+        """The calls at low priority a group keeps for itself in its window."""
+        self.low_calls: dict[int | str, Calls] = {}
+        """Per group, its calls at low priority (the answers counted against :attr:`answers`)."""
         self.played: dict[int | str, float] = {}
         """Groups whose board a match is played on (:meth:`played_on`), until when."""
         self.urgent: dict[int | str, int] = {}
@@ -260,12 +277,64 @@ class ChatLimiter(BaseRateLimiter[int]):
                 if self.chat.on:
                     wait = max(wait, calls.wait(self.chat, now))
                 if self.group.on and is_group(chat) and not self._shares(chat):
-                    window = self._low_window(chat, now) if low else self.group
-                    wait = max(wait, calls.wait(window, now))
+                    wait = max(wait, self._group_wait(chat, calls, now, low))
             wait = max(wait, self.held.get(chat, 0.0) - now)
-            if low and self.urgent.get(chat):
+            if low and self.urgent.get(chat) and not self._kept_answer(chat, now):
                 wait = max(wait, YIELD)
         return wait
+
+    def _kept_answer(self, chat: int | str, now: float) -> bool:
+        """Whether a call at low priority in ``chat`` is one of the answers the group keeps
+        (fewer than :attr:`answers` went out in its window)."""
+        if not (self.answers.on and is_group(chat)):
+            return False
+        calls = self.low_calls.get(chat)
+        return calls is None or calls.wait(self.answers, now) <= 0
+
+    def _answers_left(self, chat: int | str, now: float) -> int:
+        """How many of its kept answers the group has not used in its window."""
+        if not (self.answers.on and is_group(chat)):
+            return 0
+        calls = self.low_calls.get(chat)
+        span = self.answers.seconds + MARGIN
+        used = 0 if calls is None else sum(1 for cell in calls.times if cell[0] > now - span)
+        return max(0, self.answers.most - used)
+
+    def _group_window(self, chat: int | str, now: float, low: bool) -> Window:
+        """The group's window as a call sees it: a low one, its share (or the whole window
+        while it is a kept answer); one of normal priority, the window less the answers
+        kept and not used."""
+        if low:
+            if self._kept_answer(chat, now):
+                return self.group
+            return self._low_window(chat, now)
+        return Window(max(1, self.group.most - self._answers_left(chat, now)),
+                      self.group.seconds)
+
+    def _group_wait(self, chat: int | str, calls: Calls, now: float, low: bool) -> float:
+        """Seconds until a call fits in the group's minute (this instance's count)."""
+        if not low:
+            window = self._group_window(chat, now, low)
+            return max(calls.wait(window, now), self._pace(chat, calls, window, now))
+        share = calls.wait(self._low_window(chat, now), now)
+        kept = self.low_calls.get(chat)
+        if self.answers.on and is_group(chat):
+            share = min(share, 0.0 if kept is None else kept.wait(self.answers, now))
+        return max(calls.wait(self.group, now), share)
+
+    def _pace(self, chat: int | str, calls: Calls, window: Window, now: float) -> float:
+        """While a match is played on the group's board (each tap a call there), once its
+        window holds half of its calls the game's calls are spaced at the window's average
+        rate (3 s for 20 a minute): the board's minute is not spent in a burst, followed by a
+        wait of up to a minute for its first calls to leave the window; a tap waits a few
+        seconds at most, and taps made meanwhile collapse into the edit that follows."""
+        if self.played.get(chat, 0.0) <= now or window.most < 4:
+            return 0.0
+        span = window.seconds + MARGIN
+        recent = [cell[0] for cell in calls.times if cell[0] > now - span]
+        if len(recent) < window.most // 2:
+            return 0.0
+        return max(0.0, max(recent) + window.seconds / window.most - now)
 
     @contextlib.contextmanager
     def _waiting(self, chat: int | str | None, low: bool) -> Iterator[None]:
@@ -308,7 +377,7 @@ class ChatLimiter(BaseRateLimiter[int]):
         if not self._shares(chat) or self.shared is None:
             return 0.0, 0.0
         assert isinstance(chat, int)
-        group = self._low_window(chat, self.clock()) if low else self.group
+        group = self._group_window(chat, self.clock(), low)
         most, span = ((group.most, group.seconds + MARGIN)
                       if self.group.on and is_group(chat) else (0, 0.0))
         # the chat's second too: with several instances, each one's own count of it sees
@@ -351,6 +420,10 @@ class ChatLimiter(BaseRateLimiter[int]):
                 self._forget_quiet(now)
             calls.forget_before(now - max(self.group.seconds, self.chat.seconds) - MARGIN)
             cells.append(calls.add(now))
+            if low and self.answers.on and is_group(chat):
+                answers = self.low_calls.setdefault(chat, Calls())
+                answers.forget_before(now - self.group.seconds - MARGIN)
+                cells.append(answers.add(now))
         return cells, taken
 
     def _posted(self, chat: int | str, message_id: int) -> None:
@@ -384,6 +457,8 @@ class ChatLimiter(BaseRateLimiter[int]):
             del self.held[chat]
         for chat in [c for c, until in self.played.items() if until <= now]:
             del self.played[chat]
+        for chat in [c for c in self.low_calls if c not in self.calls]:
+            del self.low_calls[chat]
 
     async def process_request(
         self,

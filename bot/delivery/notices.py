@@ -34,7 +34,12 @@ from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, mention
 from bot.views.i18n import Tr, tr
 from bot.views.keyboards import url_keyboard
-from bot.views.reveal import reveal_text, rolls_after_opening, winner_rolls
+from bot.views.reveal import (
+    reveal_text,
+    rolls_after_opening,
+    short_reveal_text,
+    winner_rolls,
+)
 from bot.views.review import review_text
 from rules.game import find_kind
 from storage.delivery.notices import (
@@ -44,6 +49,7 @@ from storage.delivery.notices import (
     RETIRE,
     REVEAL,
     REVIEW,
+    SEED,
     STRANDED,
     TIMEOUT,
 )
@@ -85,6 +91,8 @@ class Notices:
             await self._take_down(work)
             return
         if work.shown < work.version:
+            if await self._quieted(work):
+                return
             look = await self.render(work, mv)
             if look is None:
                 return  # nothing to say (no review of a match without turns, no engine here)
@@ -111,13 +119,31 @@ class Notices:
             probes, own = list(work.probes), int(work.notice.get("message_id") or 0)
         await self._probe(work, probes, own)
 
+    async def _quieted(self, work: DeliveryWork) -> bool:
+        """The seed revealed in a group its admins quieted (``/quiet``): not there, but to
+        each player who started the bot, in private (notices written here, sent by their
+        chats' workers)."""
+        if (work.notice is None or work.notice["kind"] != REVEAL or work.for_seat is not None
+                or work.chat_id is None or not await self.p.uc.chat_quiet(work.chat_id)):
+            return False
+        keys = await self.p.uc.delivery.reveal_privately(work.match_id)
+        if self.p.delivery is not None:
+            self.p.delivery.kick(*keys)
+        return True
+
     async def render(self, work: DeliveryWork, mv: MatchView) -> Look | None:
         """The notice's text and buttons, as the match is now, in its reader's language."""
         kind = work.notice["kind"] if work.notice else None
-        t = self._reader(work, mv)
         if kind == STRANDED:
             return await self._stranded(work, mv)
+        if kind == SEED:  # the whole reveal, asked for: in its reader's private chat
+            reader = await self.p.uc.get_player(work.chat_id) if work.chat_id else None
+            full = await self._reveal(self.p.t_user(reader), mv)
+            return None if full is None else (full, None)
+        t = self._reader(work, mv)
         text: str | None = None
+        if kind == REVEAL and work.for_seat is None:  # a group's: short, the rest a tap away
+            return await self._short_reveal(t, mv)
         if kind == REVEAL:
             text = await self._reveal(t, mv)
         elif kind == TIMEOUT:
@@ -164,6 +190,15 @@ class Notices:
         if work.for_seat is None:
             return self.p.t_match_chat(mv)
         return self.p.t_user(mv.seats[work.for_seat].player)
+
+    async def _short_reveal(self, t: Tr, mv: MatchView) -> Look | None:
+        """The seed revealed in a group: the seed, and a button that sends the whole reveal
+        (every roll, how to check them) to whoever taps it, in private."""
+        fair = await self.p.uc.fairness(mv.id)
+        if fair is None or fair.seed_hex is None:
+            return None
+        return short_reveal_text(t, mv.id, fair), url_keyboard(
+            "🔐 " + t._("Every roll, and how to check"), self.p.link(f"seed{mv.id}"))
 
     async def _reveal(self, t: Tr, mv: MatchView) -> str | None:
         """The dice seed revealed: how to verify it, in a command and in plain words with a
@@ -248,7 +283,8 @@ class Notices:
             raise Stale
         kind = (work.notice or {}).get("kind")
         self.p.faults.reached(f"notice-sending:{kind}")
-        thread = mv.place.thread_id if work.for_seat is None and mv is not None else None
+        thread = (mv.place.thread_id if work.for_seat is None and mv is not None
+                  and kind != SEED else None)
         try:
             sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
                                                message_thread_id=thread, reply_markup=markup,
@@ -275,7 +311,7 @@ class Notices:
         """A player's private chat refused the notice: they blocked the bot (handled as such,
         see :mod:`bot.delivery.reach`), or never started it. A group that cannot be asked to
         start the bot: the match no board can reach is cancelled."""
-        if work.for_seat is None:
+        if work.for_seat is None and (work.notice or {}).get("kind") != SEED:
             if mv is not None and work.notice is not None and work.notice["kind"] == STRANDED:
                 await cancel_unreached(self.p, self.bot, mv)
             return

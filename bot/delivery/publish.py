@@ -209,10 +209,18 @@ class Publisher:
     def shared_keyboard(self, t: Tr, mv: MatchView, *,
                         selected: int | None = None) -> Markup | None:
         """A group's board: the turn's buttons, unless the one to act plays on a private
-        board; then a link to it."""
+        board; then a link to it. Under the turn's buttons, a link that starts the bot: the
+        player who plays here gets their turns in private from then on."""
         if mv.status == MatchStatus.ACTIVE and plays_privately(mv, mv.to_act):
             return url_keyboard("▶ " + t._("Play in the private chat"), self.p.link(f"m{mv.id}"))
-        return self.keyboard(t, mv, selected=selected)
+        markup = self.keyboard(t, mv, selected=selected)
+        seat = mv.to_act
+        if markup is None or seat is None or mv.seats[seat].is_computer:
+            return markup
+        # the mover plays here because they never started the bot: one Start (the deep link)
+        # and their turns come to a private board, where taps cost the group nothing
+        return Markup([*markup.inline_keyboard, [Button(
+            "🔒 " + t._("Play privately: start the bot"), url=self.p.link(f"m{mv.id}"))]])
 
     def seat_keyboard(self, t: Tr, mv: MatchView, seat: int, *,
                       selected: int | None = None) -> Markup | None:

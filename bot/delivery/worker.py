@@ -397,10 +397,11 @@ class Delivery:
         self.deadlines[work.id] = time.monotonic() + self.lease
         self.p.faults.reached("sending")
         thread = mv.place.thread_id if work.for_seat is None else None
+        quiet = await self._quiet(work, mv)
         try:
             sent = await self.bot.send_photo(chat_id, photo, caption=caption, parse_mode=HTML,
                                              reply_markup=markup, message_thread_id=thread,
-                                             disable_notification=self._quiet(work, mv))
+                                             disable_notification=quiet)
         except Forbidden as exc:
             await self._cannot_post(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
@@ -439,12 +440,16 @@ class Delivery:
         (its reader is at the bottom, the caption says "your turn")."""
         return self.pub.shared_names(mv) if for_seat is None else None
 
-    def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
+    async def _quiet(self, work: DeliveryWork, mv: MatchView) -> bool:
         """A board posted in a player's private chat comes silently when they turned notices
         off or tapped a board within the last minute (:meth:`Portes.quiet_for`); a group's
-        board always notifies (it mentions the player who plays there)."""
+        board notifies only as the match's first board or with a reminder (it mentions the
+        player awaited), and never in a group its admins quieted (``/quiet``)."""
         if work.for_seat is None:
-            return False
+            if work.chat_id is not None and await self.p.uc.chat_quiet(work.chat_id):
+                return True
+            first = not work.boards
+            return not (first or any(n.get("k") == "remind" for n in work.notes))
         player = mv.seats[work.for_seat].player
         return player is not None and self.p.quiet_for(player)
 

@@ -40,6 +40,7 @@ from bot.handlers.inline import on_chosen_inline, on_inline_query
 from bot.handlers.ladder import cmd_ladder, cmd_vacation, ladder_tick
 from bot.handlers.play import cmd_play, play_tick
 from bot.handlers.player_settings import cmd_settings
+from bot.handlers.quiet import cmd_quiet
 from bot.handlers.resigning import cmd_resign
 from bot.handlers.router import on_callback
 from bot.handlers.social import cmd_forgetme, cmd_stats, cmd_top
@@ -55,6 +56,7 @@ __all__ = [
     "cmd_new",
     "cmd_notices",
     "cmd_play",
+    "cmd_quiet",
     "cmd_resign",
     "cmd_review",
     "cmd_rules",

@@ -14,6 +14,7 @@ from bot.handlers.common import HTML, Ctx, message_parts, point_to_private, publ
 from bot.handlers.computer import REVIEW_PAYLOAD, review_one
 from bot.handlers.inline import CAP_PAYLOAD
 from bot.handlers.player_settings import show_settings
+from bot.handlers.quiet import SEED_PAYLOAD, send_full_reveal
 from bot.handlers.which_match import replied_board
 from bot.intake.crowd import admit_new
 from bot.state import Portes, command_sender, is_group_match, portes, tapped
@@ -37,7 +38,8 @@ from storage.results import ActionResult
 
 async def cmd_start(update: Update, context: Ctx) -> None:
     """/start: the welcome, or a deep link's challenge (``c<token>``), board (``m<id>``),
-    review (``review<id>``) or page on checking the dice (``dice``)."""
+    review (``review<id>``), whole seed reveal (``seed<id>``) or page on checking the dice
+    (``dice``)."""
     sender = await command_sender(update, context, starts_in_private=True)
     if sender is None:
         return
@@ -53,6 +55,10 @@ async def cmd_start(update: Update, context: Ctx) -> None:
         return
     if private and payload.startswith("m") and len(payload) > 1:
         await show_board_privately(context, t, msg, payload[1:], user.id)
+        return
+    if private and payload.startswith(SEED_PAYLOAD) and len(payload) > len(SEED_PAYLOAD):
+        # the button under a group's short seed reveal: the whole of it, here
+        await send_full_reveal(p, t, msg, payload[len(SEED_PAYLOAD):], user.id)
         return
     if private and payload == "dice":  # the seed reveal's "How to check the dice"
         await msg.reply_text(dice_help_text(t), parse_mode=HTML, disable_web_page_preview=True)

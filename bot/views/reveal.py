@@ -121,6 +121,15 @@ def reveal_text(t: Tr, fair: Fairness, help_url: str,
     return text + "\n\n" + "\n".join(lines)
 
 
+def short_reveal_text(t: Tr, match_id: int, fair: Fairness) -> str:
+    """The seed revealed in a group: one line with the seed and the SHA-256 it was announced
+    as; every roll and the command to check them are a tap away (:func:`reveal_text`)."""
+    return t._("🔐 The dice seed was {seed} (match #{id}; SHA-256 {commitment}, announced "
+               "before the match). Every roll, and how to check them: the button below, in "
+               "our private chat.", id=match_id, seed=f"<code>{fair.seed_hex}</code>",
+               commitment=f"<code>{fair.commitment[:16]}…</code>")
+
+
 def dice_help_text(t: Tr) -> str:
     """The bot's own page on checking the dice (the reveal's link when no
     ``PORTES_DICE_HELP_URL`` is set)."""

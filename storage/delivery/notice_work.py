@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from storage.delivery.notices import MOVED, notice_rows, reach_of
+from sqlalchemy import select
+
+from storage.delivery.notices import MOVED, NOTICE, SEED, notice_rows, reach_of
 from storage.models import DeliveryChatRow, DeliveryRow, MatchRow
-from storage.results import MatchStatus
+from storage.results import ENDED_STATUSES, MatchStatus
 from storage.usecases.kernel import Feature, off_loop
 
 Sent = tuple[list[dict[str, Any]], int]
@@ -60,3 +62,35 @@ class NoticeCases(Feature):
             reached, _unreached = reach_of(session, row)
             return notice_rows(session, k, match_id,
                                [(pid, MOVED, seat, {}) for seat, pid in reached])
+
+    @off_loop
+    def ask_full_reveal(self, match_id: int, reader: int) -> list[str] | None:
+        """``reader`` asks for the whole seed reveal of an ended match (the button under the
+        group's short reveal): a notice to their private chat, written once (a second ask
+        while it is on its way, or after it was sent, writes nothing). Returns the chats to
+        kick; ``None`` when there is no such ended match."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None or MatchStatus(row.status) not in ENDED_STATUSES:
+                return None
+            place = f"{NOTICE}{reader}:{SEED}"
+            if session.scalar(select(DeliveryRow.id).where(
+                    DeliveryRow.match_id == match_id, DeliveryRow.place == place)) is not None:
+                return []
+            seats = (row.player0_id, row.player1_id)
+            seat = seats.index(reader) if reader in seats else None
+            return notice_rows(session, k, match_id, [(reader, SEED, seat, {})])
+
+    @off_loop
+    def reveal_privately(self, match_id: int) -> list[str]:
+        """The seed of a match in a quiet group is revealed to each of its players who
+        started the bot, in private (once). Returns the chats to kick."""
+        k = self.kernel
+        with k.db.write_lock(), k.sessions.begin() as session:
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                return []
+            reached, _unreached = reach_of(session, row)
+            return notice_rows(session, k, match_id,
+                               [(pid, SEED, seat, {}) for seat, pid in reached])

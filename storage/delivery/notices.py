@@ -45,6 +45,11 @@ MOVED, STRANDED, CANCELLED = "moved", "stranded", "cancelled"
 there): each player who started the bot is told (``moved``); when one never did, the group
 is asked first to start it (``stranded``), and if the group cannot be told either the match
 is cancelled and the others are told why (``cancelled``)."""
+SEED = "seed"
+"""The whole seed reveal (every roll, the command to check them) sent to one reader's private
+chat when they ask for it: the group's reveal is short, with a button that asks for it
+(``seed<id>`` deep link), and a quiet group's is sent so to each player who started the bot.
+``for_seat`` is the reader's seat, none for a spectator."""
 CLOSED = "closed"
 """A match whose stored state cannot be read was closed by one player (``by``): the other is
 told. Its match cannot be drawn, so this notice is rendered from the players alone."""

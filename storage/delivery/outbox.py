@@ -110,16 +110,21 @@ def group_places(
     anew when their turn comes (a new message notifies them: it is their "your turn"), edited
     by their taps, and left without buttons when the turn passes (edited if live, never
     posted). The group's board is then edited in place once per turn. A player who never
-    started the bot plays on the group's board itself: it is posted anew with them mentioned
-    when their turn comes, and each of their taps edits it. The match's end is a new message
-    in the group. A move made or taken back (``moved``) redraws the picture of the board the
-    mover plays on, and only that one: the group's budget pays for no picture of another's
-    private turn."""
+    started the bot plays on the group's board itself, and each of their taps edits it. When
+    their turn comes after a turn played on a private board, the group's board (edited for
+    that turn anyway) is edited in place: one call, where a new board and the old one's
+    deletion were two. When both play on the group's board, each turn is a new board posted
+    for the next mover, the old one retired (the delivery worker posts it silently: no
+    notification to every member each turn). The match's end is a new message in the group.
+    A move made or taken back (``moved``) redraws the picture of the board the mover plays
+    on, and only that one: the group's budget pays for no picture of another's private turn."""
     mover_private = plays_privately(private, players, to_act, over)
+    after_private = to_act is not None and plays_privately(private, players, 1 - to_act, over)
     found: list[Where] = []
     if turn_changed or not mover_private:
         found.append(Where(f"chat:{chat_id}:g", str(chat_id), chat_id, None, None,
-                           repost=turn_changed and not mover_private,
+                           repost=turn_changed and (over or not (mover_private
+                                                                 or after_private)),
                            media=turn_changed or moved))
     for seat, player in enumerate(players):
         if player is None or not private[seat]:

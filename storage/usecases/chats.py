@@ -93,6 +93,25 @@ class ChatCases(Feature):
         return chosen or language
 
     @off_loop
+    def set_chat_quiet(self, chat_id: int, quiet: bool) -> None:
+        """Quiet a group, or not (``/quiet`` by one of its admins: the bot checked)."""
+        k = self.kernel
+        now = k.clock()
+        stmt = k.insert(ChatSettingRow).values(chat_id=chat_id, language=None, quiet=quiet,
+                                               updated_at=now)
+        stmt = stmt.on_conflict_do_update(index_elements=[ChatSettingRow.chat_id],
+                                          set_={"quiet": quiet, "updated_at": now})
+        with k.db.write_lock(), k.sessions.begin() as session:
+            session.execute(stmt)
+
+    @off_loop
+    def chat_quiet(self, chat_id: int) -> bool:
+        """Whether a group's admins quieted it (see :meth:`set_chat_quiet`)."""
+        with self.kernel.sessions() as session:
+            return bool(session.scalar(
+                select(ChatSettingRow.quiet).where(ChatSettingRow.chat_id == chat_id)))
+
+    @off_loop
     def get_chat_language(self, chat_id: int) -> str | None:
         """The language set for a group with ``/lang``, or ``None`` when none was set."""
         with self.kernel.sessions() as session:

@@ -137,7 +137,7 @@ async def test_games_resign_and_rematch_in_a_group(standin: StandIn, bot: Runnin
         lambda: (b := live_board(group)) is not None and "wins the match" in b.caption and b,
         what="the end")
     assert "Bob wins the match" in final.caption and "Alice resigned" in final.caption
-    await standin.wait_for(lambda: any("rules.common.fairdice" in m.content
+    await standin.wait_for(lambda: any("🔐 The dice seed was" in m.content
                                        for m in group.bot_messages()))
     await bob.tap(final, "🔁 Rematch")
     rematch = await standin.wait_for(

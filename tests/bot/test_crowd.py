@@ -169,7 +169,8 @@ async def test_while_a_match_is_played_on_the_groups_board_the_crowd_gets_a_quar
 ) -> None:
     # Without the group's /new cap, the crowd's cards would take the group's whole minute;
     # while a match is played on the group's board (a call a tap), they stop at a quarter of
-    # it (5 calls, the challenge and the first board included) and the rest is told privately
+    # it (5 calls, the challenge and the first board included), or at the 4 answers a group
+    # keeps for commands whatever its board waits for, and the rest is told privately
     standin.set_flood_limits()
     scene = Scene(standin, await make_bot(rate=RateLimits(), plays_direct=40,
                                           limits=Limits(new_per_group_minute=0)))
@@ -182,7 +183,10 @@ async def test_while_a_match_is_played_on_the_groups_board_the_crowd_gets_a_quar
     for card in [c for c in group_calls
                  if isinstance(c.result, dict) and c.result.get("message_id") in cards]:
         minute = [c for c in group_calls if card.time - 60 < c.time < card.time]
-        assert len(minute) < 5, [(c.method, c.time - card.time) for c in minute]
+        answers = [c for c in minute if isinstance(c.result, dict)
+                   and c.result.get("message_id") in cards]
+        assert len(minute) < 5 or len(answers) < 4, [(c.method, c.time - card.time)
+                                                      for c in minute]
     assert sum(len(notes(u)) for u in scene.crowd[::2]) > 0
     assert [c.error_code for c in standin.calls(ok=False)] == []
 
@@ -231,7 +235,8 @@ async def test_a_chats_game_runs_beside_its_chatter_and_a_full_chatter_lane_shed
 
 
 async def test_chatter_with_no_room_in_its_chats_budget_is_shed_when_its_turn_comes() -> None:
-    limiter = ChatLimiter(group_per_minute=4, chat_per_second=0, overall_per_second=0)
+    limiter = ChatLimiter(group_per_minute=4, chat_per_second=0, overall_per_second=0,
+                          answers_kept=0)  # no answers kept: chatter keeps to its share
 
     async def sent() -> bool:
         return True

@@ -13,7 +13,7 @@ from bot.settings import ENV_HELP, SettingsError, from_env
 from bot.views.i18n import tr
 from bot.views.reveal import MESSAGE_LIMIT, PYTHON_CHECK, reveal_text, tg_len
 from rules.common.fairdice import TEST_VECTOR, TEST_VECTOR_MIX, TEST_VECTOR_SEED, FairDice
-from standin import Message, StandIn
+from standin import Message, StandIn, User
 from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from storage.results import Fairness
 from tests.bot.conftest import Running
@@ -51,6 +51,16 @@ def the_reveal(chat_messages: list[Message]) -> Message | None:
     return next((m for m in chat_messages if "dice seed" in m.content), None)
 
 
+async def full_reveal(standin: StandIn, short: Message, reader: User) -> Message:
+    """The whole reveal, brought to ``reader``'s private chat by the short one's button."""
+    [[button]] = short.buttons
+    assert button.url is not None and not button.callback_data
+    opened = reader.follow(button.url)
+    return await standin.wait_for(lambda: next(
+        (m for m in reader.private.bot_messages() if m.message_id > opened.message_id
+         and "SHA-256" in m.content), None), what="the whole reveal in private")
+
+
 def link_of(message: Message, label: str) -> str | None:
     for e in message.entities:
         if e.get("type") == "text_link":
@@ -75,7 +85,10 @@ async def test_the_reveal_says_it_in_words_links_how_to_check_and_lists_the_roll
         board = await standin.wait_for(lambda: live_board(group), what="a board")
         turns += 1
         assert turns < 300
-    reveal = await standin.wait_for(lambda: the_reveal(group.bot_messages()), what="the seed")
+    short = await standin.wait_for(lambda: the_reveal(group.bot_messages()), what="the seed")
+    # in the group, a few words: the rest is one tap away, in the tapper's private chat
+    assert PLAIN not in short.content and len(short.content) < 300
+    reveal = await full_reveal(standin, short, alice)
     text = reveal.content
     assert PLAIN in text
     url = link_of(reveal, "How to check the dice")
@@ -122,9 +135,11 @@ async def test_the_link_goes_where_the_owner_set_it_and_greek_players_read_greek
     cmd = alice.send(group, "/resign")
     menu = await group.wait_for_bot_message(after=cmd)
     await alice.tap(menu, next(b for b in menu.button_texts if b.startswith("🏳")))
-    reveal = await standin.wait_for(
+    short = await standin.wait_for(
         lambda: next((m for m in group.bot_messages()
                       if "σπόρος των ζαριών ήταν" in m.content), None), what="the seed")
+    reveal = await full_reveal(standin, short, alice)
+    assert "σπόρος των ζαριών ήταν" in reveal.content
     assert "Κάθε ζαριά αυτού του αγώνα βγήκε από αυτόν τον σπόρο" in reveal.content
     assert link_of(reveal, "Πώς ελέγχεις τα ζάρια") == "https://example.org/portes/dice.md"
     # resigned on the opening roll: the one roll of the match, as the first board told it

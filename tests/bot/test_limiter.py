@@ -99,7 +99,8 @@ async def test_a_burst_in_a_group_waits_for_room_instead_of_429(standin: StandIn
                                          chat_per_second=0))
     waits = Waits(standin)
     bot = await a_bot(standin, waits.limiter(group_per_minute=5, group_period=2.0,
-                                             chat_per_second=0, max_retries=0))
+                                             chat_per_second=0, max_retries=0,
+                                             answers_kept=0))  # the game's calls only
     try:
         # When the bot makes 12 calls there at once (sends, edits and deletions)
         first = await bot.send_message(group.id, "card")
@@ -124,7 +125,7 @@ async def test_a_group_burst_counts_against_both_the_chat_and_the_group_window(
     limits = dict(group_per_minute=4, group_period=3.0, chat_per_second=2.0, chat_burst=2)
     standin.set_flood_limits(FloodLimits(**limits))  # type: ignore[arg-type]
     waits = Waits(standin)
-    bot = await a_bot(standin, waits.limiter(max_retries=0, **limits))
+    bot = await a_bot(standin, waits.limiter(max_retries=0, answers_kept=0, **limits))
     try:
         # When the bot makes 10 calls there at once
         await waits.run(*(bot.send_message(group.id, f"note {i}") for i in range(10)))

@@ -64,8 +64,8 @@ async def test_a_plakoto_match_in_a_group_is_played_by_taps_to_the_end(
     assert record is not None and record.match.state.game_type == "plakoto"
     assert max(record.match.state.score) >= 1
     assert all(r.game_key == "plakoto" for r in record.match.state.results)
-    # the seed is revealed as for Portes
-    await standin.wait_for(lambda: any("python -m rules.common.fairdice" in m.content
+    # the seed is revealed as for Portes (in the group, one line; the rest a tap away)
+    await standin.wait_for(lambda: any("🔐 The dice seed was" in m.content
                                        for m in group.bot_messages()), what="the seed")
 
 

@@ -41,10 +41,11 @@ KEPT = (
     "SHA-256", "Python", "Telegram", "PositionID:MatchID", "Position ID", "Match ID", ".mat",
     "rules/common/fairdice.py",
 )
-COMMAND_WORDS = re.compile(r"/[a-z]+(?: (?:show|hide|portes|plakoto|fevga|tavli|nardy|@\w+))?"
+COMMAND_WORDS = re.compile(r"/[a-z]+(?: (?:show|hide|on|off|portes|plakoto|fevga|tavli|nardy"
+                           r"|@\w+))?"
                            r"(?: \((?:[a-z]+(?:, )?)+\))?|@\w+|\{\w+\}")
-"""Commands as typed (``/top show``, ``/rules nardy (portes, plakoto, fevga, tavli)``,
-``/stats @name``) and placeholders: the same in every language."""
+"""Commands as typed (``/top show``, ``/quiet on``, ``/rules nardy (portes, plakoto, fevga,
+tavli)``, ``/stats @name``) and placeholders: the same in every language."""
 GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 TURKISH_TOO = {"bar", "mars", "backgammon", "plakoto", "fevga", "tavli", "bot"}

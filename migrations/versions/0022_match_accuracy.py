@@ -2,8 +2,8 @@
 decisions with a choice, the equity lost on them, the evaluator that judged them), computed in
 the background once the match is over. Older matches get theirs as the job reaches them.
 
-Revision ID: 0024
-Revises: 0019
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-01 23:40:00.000000
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0024"
+revision: str = "0022"
 down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
