@@ -79,8 +79,8 @@ from rules.games import game_outcome, legal_plays, start_position
 from rules.steps.board import Variant
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
-DEFAULT_PAIRS = (("easy", "random"), ("medium", "random"), ("medium", "easy"))
-PLAYERS = ("random", "easy", "medium")
+DEFAULT_PAIRS = (("strong", "medium"),)
+PLAYERS = ("random", "easy", "medium", "strong")
 Think = tuple[float, float]
 """One decision's thinking time in ms: wall clock, and the CPU time of the thread (what the
 search itself cost; the difference is the machine's other work)."""
@@ -150,6 +150,10 @@ def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed:
         print(f"steps_strength[{variant}]: {a} vs {b} games={games} "
               f"a_win_rate={wins / games:.3f} ci95={lo:.3f}-{hi:.3f} "
               f"a_points_per_game={sum(points) / games:.3f}", flush=True)
+        if (a, b) == ("strong", "medium"):
+            p95 = percentile([wall for wall, _ in think_a], 0.95) if think_a else 0.0
+            print(f"strength[{variant}]: strong_vs_medium={wins / games:.3f} "
+                  f"ci95={lo:.3f}-{hi:.3f} games={games} think_p95_ms={p95:.1f}", flush=True)
         think.setdefault(a, []).extend(think_a)
         think.setdefault(b, []).extend(think_b)
     for level, pairs_ms in think.items():
