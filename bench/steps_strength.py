@@ -1,9 +1,15 @@
-"""Strength benchmark for Plakoto, Fevga and Long Nardy: easy and medium against random play and
+"""Strength benchmark for Plakoto, Fevga and Long Nardy: the levels against random play and
 against each other.
 
-    python bench/strength.py --tavli --games 200 --jobs 2      # the same as
-    python bench/steps_strength.py --games 200 --jobs 2
+    python bench/strength.py --tavli --games 1000 --jobs 2     # strong vs medium, the same as
+    python bench/steps_strength.py --games 1000 --jobs 2
     python bench/steps_strength.py medium easy --tavli fevga,nardy --games 40 --jobs 2
+
+Without two players it plays strong against medium in each game and also prints::
+
+    strength[<game>]: strong_vs_medium=<win rate> ci95=<lo>-<hi> games=<n> think_p95_ms=<x>
+
+(``think_p95_ms``: strong's wall clock, as below).
 
 Single games with default options; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for
 its dice and the players alternate who starts (the starter plays a random first roll; there is

@@ -3,7 +3,10 @@
     python -m computer.train plakoto --games 20000 --seed 1
     python -m computer.train fevga --games 20000 --seed 1 --out /tmp/fevga.npz
 
-The net (:class:`computer.steps_net.StepsNet`) plays both sides, greedily by its own 1-ply
+First the net learns the medium level's judgement: for ``--teacher-games`` games (320) the plays
+are chosen by the hand evaluation (:mod:`computer.steps_eval`, 1-ply) and every candidate of
+every roll is a training example, its target the evaluation turned into a chance of winning.
+Then the net (:class:`computer.steps_net.StepsNet`) plays both sides, greedily by its own 1-ply
 equity, sixteen games at a time in step (all the plays of all their rolls judged in one matrix
 product). After each game, every position a
 side played into is moved towards its λ-return: the net's judgement of the next position (the
@@ -29,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from computer.steps_eval import evaluate
 from computer.steps_features import Matrix, batch
 from computer.steps_net import StepsNet, decided_equity, probabilities_equity
 from rules.games import game_outcome, legal_plays, start_position
@@ -42,6 +46,10 @@ PARALLEL = 16
 """Self-play games played in step."""
 BATCH = 16
 """Positions per step of Adam: a game of 90 plays gives six steps, in order."""
+TEACHER_GAMES = 320
+"""Games played and judged by the hand evaluation first (see :func:`self_play`)."""
+WIN_PIPS = 40.0
+"""A game point in the hand evaluation's pips (:data:`computer.steps_eval.WIN`)."""
 
 
 @dataclass
@@ -103,15 +111,29 @@ def _new_game(variant: Variant) -> _Game:
     return _Game(start)
 
 
+def teacher_targets(afters: Sequence[StepsPosition]) -> Matrix:
+    """The hand evaluation's judgement (:func:`computer.steps_eval.evaluate`, in pips) as the
+    net's three outputs: winning ``(1 + tanh(pips / 40)) / 2`` (40 pips a game point, as there),
+    no doubles."""
+    pips = np.array([evaluate(a) for a in afters])
+    win = (1 + np.tanh(pips / WIN_PIPS)) / 2
+    return np.stack([win, np.zeros_like(win), np.zeros_like(win)], axis=1)
+
+
 def self_play(net_of: Callable[[], StepsNet], variant: Variant, rng: np.random.Generator,
-              games: int, parallel: int = PARALLEL,
-              options: RuleOptions | None = None) -> Iterator[tuple[Matrix, Matrix, Matrix]]:
+              games: int, parallel: int = PARALLEL, options: RuleOptions | None = None,
+              teacher_games: int = 0, fit: Callable[[Matrix, Matrix], None] | None = None,
+              ) -> Iterator[tuple[Matrix, Matrix, Matrix]]:
     """``games`` games, the net against itself, ``parallel`` at a time in step (every game's
     candidates judged in one matrix product): for each game as it ends, the inputs of each
     position played into, the net's outputs for them, and the result for the side of the last
     play. ``net_of()`` is the net to play with now (training changes it as games end); games cut
     off at :data:`MAX_TURNS` are played again. A game that ends frees its slot for a new one
-    whatever ``games`` is, so the first ``k`` games are the same in a longer run."""
+    whatever ``games`` is, so the first ``k`` games are the same in a longer run.
+
+    Until ``teacher_games`` games have ended the plays are chosen by the hand evaluation
+    instead, and ``fit(inputs, targets)`` is given every candidate of the step with
+    :func:`teacher_targets` (the net learns the medium level's judgement first)."""
     under_way = [_new_game(variant) for _ in range(parallel)]
     ended = 0
     while ended < games:
@@ -129,7 +151,13 @@ def self_play(net_of: Callable[[], StepsNet], variant: Variant, rng: np.random.G
         values = np.array([d if d is not None else 0.0 for d in decided])
         x = batch([afters[i] for i in open_rows]) if open_rows else np.zeros((0, 0))
         probs = net.forward(x) if open_rows else np.zeros((0, 3))
-        values[open_rows] = probabilities_equity(probs)
+        if ended < teacher_games and open_rows:
+            taught = teacher_targets([afters[i] for i in open_rows])
+            values[open_rows] = 2 * taught[:, 0] - 1
+            if fit is not None:
+                fit(x, taught)
+        else:
+            values[open_rows] = probabilities_equity(probs)
         where = np.full(len(afters), -1)
         where[open_rows] = np.arange(len(open_rows))
         for slot, (lo, hi) in enumerate(bounds):
@@ -171,9 +199,11 @@ def gradients(net: StepsNet, x: Matrix, targets: Matrix) -> list[Matrix]:
 
 def train(variant: Variant | str, games: int, seed: int, lam: float = 0.7, lr: float = 0.003,
           log_every: int = 0, save: Callable[[StepsNet, int], None] | None = None,
-          save_every: int = 0, parallel: int = PARALLEL) -> StepsNet:
-    """A net trained by ``games`` self-play games from ``seed``; ``save(net, games)`` is called
-    every ``save_every`` games."""
+          save_every: int = 0, parallel: int = PARALLEL,
+          teacher_games: int = TEACHER_GAMES) -> StepsNet:
+    """A net trained by ``games`` self-play games from ``seed`` (the first ``teacher_games``
+    played and judged by the hand evaluation, see :func:`self_play`); ``save(net, games)`` is
+    called every ``save_every`` games."""
     game = Variant(variant)
     rng = np.random.default_rng(seed)
     net = StepsNet.fresh(game, rng)
@@ -181,9 +211,14 @@ def train(variant: Variant | str, games: int, seed: int, lam: float = 0.7, lr: f
     started = time.perf_counter()
     lengths = 0
     current = [net]  # the net self-play uses, replaced at each step
+
+    def fit(x: Matrix, targets: Matrix) -> None:
+        current[0] = adam.step(current[0], gradients(current[0], x, targets), lr)
+
     for i, (x, outputs, result) in enumerate(self_play(lambda: current[0], game, rng, games,
-                                                       parallel)):
+                                                       parallel, None, teacher_games, fit)):
         lengths += len(x)
+        net = current[0]
         if len(x):
             rate = lr / (1 + i / 2000)
             targets = td_targets(outputs, result, lam)
@@ -197,7 +232,7 @@ def train(variant: Variant | str, games: int, seed: int, lam: float = 0.7, lr: f
             lengths = 0
         if save is not None and save_every and (i + 1) % save_every == 0:
             save(net, i + 1)
-    return net
+    return current[0]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -208,6 +243,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lam", type=float, default=0.7, help="TD(λ)'s λ")
     parser.add_argument("--lr", type=float, default=0.003, help="Adam's first step size")
     parser.add_argument("--out", help="where to write the .npz (default: the shipped net)")
+    parser.add_argument("--teacher-games", type=int, default=TEACHER_GAMES,
+                        help="games first played and judged by the hand evaluation")
     parser.add_argument("--log-every", type=int, default=500)
     parser.add_argument("--save-every", type=int, default=0,
                         help="also write the net every so many games (to --out, with .<games>)")
@@ -222,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"seconds={time.perf_counter() - started:.0f}", flush=True)
 
     net = train(args.game, args.games, args.seed, args.lam, args.lr, args.log_every,
-                snapshot, args.save_every)
+                snapshot, args.save_every, teacher_games=args.teacher_games)
     net.save(str(out))
     print(f"train[{args.game}]: wrote {out} games={args.games} seed={args.seed} "
           f"seconds={time.perf_counter() - started:.0f}", file=sys.stderr)
