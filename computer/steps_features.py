@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,7 +30,7 @@ from numpy.typing import NDArray
 from computer.steps_eval import _LOST, _SHOTS
 from rules.steps.board import StepsPosition, Variant, other_side_point
 
-Matrix = NDArray[np.float64]
+Matrix: TypeAlias = NDArray[np.float64]
 
 _POINTS = np.arange(25, dtype=np.float64)
 _LOST_TABLE = np.array(_LOST, dtype=np.float64)
