@@ -27,13 +27,13 @@ from typing import TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from computer.steps_eval import _LOST, _SHOTS
+from computer.steps_eval import LOST, SHOTS
 from rules.steps.board import StepsPosition, Variant, other_side_point
 
 Matrix: TypeAlias = NDArray[np.float64]
 
 _POINTS = np.arange(25, dtype=np.float64)
-_LOST_TABLE = np.array(_LOST, dtype=np.float64)
+_LOST_TABLE = np.array(LOST, dtype=np.float64)
 _OTHER = {v: np.array([0, *(other_side_point(v, q) for q in range(1, 25)), 25])
           for v in (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)}
 
@@ -43,7 +43,7 @@ def _log_miss() -> Matrix:
     m = np.zeros((25, 25))
     for q in range(1, 25):
         for p in range(q + 1, 25):
-            m[q, p] = math.log(1 - _SHOTS.get(p - q, 0) / 36)
+            m[q, p] = math.log(1 - SHOTS.get(p - q, 0) / 36)
     return m
 
 

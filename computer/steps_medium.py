@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from importlib.util import find_spec
 
 from computer.context import MONEY, MatchContext
-from computer.engine import available
-from computer.players import ComputerPlayer, NetPlayer, TipsPlayer, decision_rng
+from computer.players import ComputerPlayer, decision_rng, portes_player
 from computer.steps_easy import StepsEasyPlayer
 from computer.steps_eval import DECIDED, evaluate
 from rules.common.dice import Dice
@@ -35,16 +34,6 @@ STRONG_READY = find_spec("numpy") is not None
 """Whether the strong level can play here: its nets (:mod:`computer.steps_net`) need numpy."""
 STEPS_LEVELS = ("easy", "medium", "strong") if STRONG_READY else ("easy", "medium")
 """The levels of Plakoto, Fevga and Long Nardy (strong: their own nets, with numpy)."""
-
-
-def portes_player(level: str, seed: int) -> ComputerPlayer:
-    """Portes in a tavli match: the net's medium or strong level when gnubg-nn is installed,
-    else easy."""
-    if level == "medium" and available():
-        return NetPlayer(plies=0, noise=0.05, seed=seed, name="medium")
-    if level == "strong" and available():
-        return NetPlayer(plies=1, name="strong")
-    return TipsPlayer(seed=seed, name=level)
 
 
 def _value(play: Play) -> float:

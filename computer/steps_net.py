@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from computer.context import MONEY, MatchContext
+from computer.players import portes_player
 from computer.steps_features import Matrix, batch, feature_count
 from rules.common.dice import Dice
 from rules.games import game_outcome
@@ -166,8 +167,6 @@ class StepsStrongPlayer:
     ) -> Play:
         deadline = time.perf_counter() + self.budget_ms / 1000
         if not isinstance(position, StepsPosition):
-            from computer.steps_medium import portes_player
-
             return portes_player("strong", self.seed).choose_play(position, dice, context)
         plays = game_plays(position, dice, self.options)
         if len(plays) == 1:
