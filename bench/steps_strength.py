@@ -27,6 +27,19 @@ real choice (more than one legal play). Output lines are exactly::
 ``p50/p95/max`` are wall clock, what a player waits; ``cpu_`` the thread's CPU time, what the
 search itself cost (on a shared machine the two differ by the other processes' turns).
 
+Strong against medium: ``python bench/strength.py --tavli <game> --games 1000 --jobs 1 --seed 1
+--progress 5``, the three games at once on the shared 2-core machine (load average 11-21),
+stopped after 230-250 games for lack of time (the last ``progress`` lines)::
+
+    progress[plakoto]: strong vs medium games=230 a_win_rate=0.648 ci95=0.584-0.707
+        a_points_per_game=0.552 a_think_p95_ms=184.0 a_cpu_p95_ms=65.9
+    progress[fevga]: strong vs medium games=240 a_win_rate=0.617 ci95=0.554-0.676
+        a_points_per_game=0.504 a_think_p95_ms=183.3 a_cpu_p95_ms=60.8
+    progress[nardy]: strong vs medium games=250 a_win_rate=0.768 ci95=0.712-0.816
+        a_points_per_game=1.084 a_think_p95_ms=175.9 a_cpu_p95_ms=57.2
+
+Target: the interval's lower end >= 0.60 over 1,000 games in each game, think p95 <= 200 ms.
+
 Reference figures: ``nice python bench/strength.py --tavli --games 200 --jobs 2`` (seed 1,
 default options, medium at 2-ply, six candidates within 12 pips, 150 ms deadline; 34 minutes on
 the project's 2-core machine shared with four other jobs, load average 3.5-8.5)::
