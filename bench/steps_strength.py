@@ -1,9 +1,19 @@
-"""Strength benchmark for Plakoto, Fevga and Long Nardy: easy and medium against random play and
+"""Strength benchmark for Plakoto, Fevga and Long Nardy: the levels against random play and
 against each other.
 
-    python bench/strength.py --tavli --games 200 --jobs 2      # the same as
-    python bench/steps_strength.py --games 200 --jobs 2
+    python bench/strength.py --tavli --games 1000 --jobs 2     # strong vs medium, the same as
+    python bench/steps_strength.py --games 1000 --jobs 2
     python bench/steps_strength.py medium easy --tavli fevga,nardy --games 40 --jobs 2
+
+Without two players it plays strong against medium in each game and also prints::
+
+    strength[<game>]: strong_vs_medium=<win rate> ci95=<lo>-<hi> games=<n> think_p95_ms=<x>
+
+(``think_p95_ms``: strong's wall clock, as below). ``--progress K`` (with ``--jobs 1``) also
+prints the figures so far every K games, so that a run stopped early still reports::
+
+    progress[<game>]: <A> vs <B> games=<k> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
+        a_think_p95_ms=<x> a_cpu_p95_ms=<x>
 
 Single games with default options; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for
 its dice and the players alternate who starts (the starter plays a random first roll; there is
@@ -16,6 +26,19 @@ real choice (more than one legal play). Output lines are exactly::
 
 ``p50/p95/max`` are wall clock, what a player waits; ``cpu_`` the thread's CPU time, what the
 search itself cost (on a shared machine the two differ by the other processes' turns).
+
+Strong against medium: ``python bench/strength.py --tavli <game> --games 1000 --jobs 1 --seed 1
+--progress 5``, the three games at once on the shared 2-core machine (load average 11-21),
+stopped after 230-250 games for lack of time (the last ``progress`` lines)::
+
+    progress[plakoto]: strong vs medium games=230 a_win_rate=0.648 ci95=0.584-0.707
+        a_points_per_game=0.552 a_think_p95_ms=184.0 a_cpu_p95_ms=65.9
+    progress[fevga]: strong vs medium games=240 a_win_rate=0.617 ci95=0.554-0.676
+        a_points_per_game=0.504 a_think_p95_ms=183.3 a_cpu_p95_ms=60.8
+    progress[nardy]: strong vs medium games=250 a_win_rate=0.768 ci95=0.712-0.816
+        a_points_per_game=1.084 a_think_p95_ms=175.9 a_cpu_p95_ms=57.2
+
+Target: the interval's lower end >= 0.60 over 1,000 games in each game, think p95 <= 200 ms.
 
 Reference figures: ``nice python bench/strength.py --tavli --games 200 --jobs 2`` (seed 1,
 default options, medium at 2-ply, six candidates within 12 pips, 150 ms deadline; 34 minutes on
@@ -79,8 +102,8 @@ from rules.games import game_outcome, legal_plays, start_position
 from rules.steps.board import Variant
 
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
-DEFAULT_PAIRS = (("easy", "random"), ("medium", "random"), ("medium", "easy"))
-PLAYERS = ("random", "easy", "medium")
+DEFAULT_PAIRS = (("strong", "medium"),)
+PLAYERS = ("random", "easy", "medium", "strong")
 Think = tuple[float, float]
 """One decision's thinking time in ms: wall clock, and the CPU time of the thread (what the
 search itself cost; the difference is the machine's other work)."""
@@ -120,19 +143,38 @@ def play_game(
 
 
 def _run(
-    variant: Variant, levels: tuple[str, str], indices: Sequence[int], seed: int
+    variant: Variant, levels: tuple[str, str], indices: Sequence[int], seed: int,
+    progress: int = 0,
 ) -> tuple[list[float], list[Think], list[Think]]:
     thinks: tuple[list[Think], list[Think]] = ([], [])
-    points = [play_game(variant, levels, seed * 1_000_003 + i, i % 2 == 0, thinks)
-              for i in indices]
+    points = []
+    for i in indices:
+        points.append(play_game(variant, levels, seed * 1_000_003 + i, i % 2 == 0, thinks))
+        if progress and len(points) % progress == 0:
+            _progress(variant, levels, points, thinks[0])
     return points, thinks[0], thinks[1]
 
 
+def _progress(variant: Variant, levels: tuple[str, str], points: list[float],
+              think_a: list[Think]) -> None:
+    """The figures so far (``--progress``): a long run cut short still says what it found."""
+    n = len(points)
+    wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
+    lo, hi = wilson(round(wins), n)
+    wall = percentile([w for w, _ in think_a], 0.95) if think_a else 0.0
+    cpu = percentile([c for _, c in think_a], 0.95) if think_a else 0.0
+    print(f"progress[{variant}]: {levels[0]} vs {levels[1]} games={n} "
+          f"a_win_rate={wins / n:.3f} ci95={lo:.3f}-{hi:.3f} "
+          f"a_points_per_game={sum(points) / n:.3f} a_think_p95_ms={wall:.1f} "
+          f"a_cpu_p95_ms={cpu:.1f}", flush=True)
+
+
 def run_pair(
-    variant: Variant, levels: tuple[str, str], games: int, seed: int, jobs: int
+    variant: Variant, levels: tuple[str, str], games: int, seed: int, jobs: int,
+    progress: int = 0,
 ) -> tuple[list[float], list[Think], list[Think]]:
     if jobs <= 1:
-        return _run(variant, levels, range(games), seed)
+        return _run(variant, levels, range(games), seed, progress)
     chunks = [list(range(j, games, jobs)) for j in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(pool.map(_run, [variant] * jobs, [levels] * jobs, chunks, [seed] * jobs))
@@ -141,15 +183,19 @@ def run_pair(
 
 
 def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed: int,
-           jobs: int) -> None:
+           jobs: int, progress: int = 0) -> None:
     think: dict[str, list[Think]] = {}
     for a, b in pairs:
-        points, think_a, think_b = run_pair(variant, (a, b), games, seed, jobs)
+        points, think_a, think_b = run_pair(variant, (a, b), games, seed, jobs, progress)
         wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
         lo, hi = wilson(round(wins), games)
         print(f"steps_strength[{variant}]: {a} vs {b} games={games} "
               f"a_win_rate={wins / games:.3f} ci95={lo:.3f}-{hi:.3f} "
               f"a_points_per_game={sum(points) / games:.3f}", flush=True)
+        if (a, b) == ("strong", "medium"):
+            p95 = percentile([wall for wall, _ in think_a], 0.95) if think_a else 0.0
+            print(f"strength[{variant}]: strong_vs_medium={wins / games:.3f} "
+                  f"ci95={lo:.3f}-{hi:.3f} games={games} think_p95_ms={p95:.1f}", flush=True)
         think.setdefault(a, []).extend(think_a)
         think.setdefault(b, []).extend(think_b)
     for level, pairs_ms in think.items():
@@ -183,12 +229,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--progress", type=int, default=0, metavar="K",
+                        help="with --jobs 1: print the figures so far every K games")
     args = parser.parse_args(argv)
     if (args.a is None) != (args.b is None):
         parser.error("give two players, or none for the default set")
     pairs = [(args.a, args.b)] if args.a else list(DEFAULT_PAIRS)
     for variant in args.tavli:
-        report(variant, pairs, args.games, args.seed, args.jobs)
+        report(variant, pairs, args.games, args.seed, args.jobs, args.progress)
     return 0
 
 

@@ -4,8 +4,9 @@ plays a turn, and whether an offered resignation is accepted.
 They ask the games' capabilities (:mod:`rules.game`), never a game's name: a kind GNU
 Backgammon describes (``MatchKind.gnubg``) is played by the net players of
 :mod:`computer.players` in the engine's worker process (easy only without gnubg-nn); any other
-kind by :func:`computer.steps_medium.steps_player` (easy or medium, no nets needed), in this
-process for the step-engine games and in the worker for a rotation's Portes games.
+kind by :func:`computer.steps_medium.steps_player` (easy, medium, and strong on the games' own
+nets of :mod:`computer.steps_net`, which need numpy), in this process for the step-engine games
+and in the worker for a rotation's Portes games.
 
 Levels are stored as numbers: 1 easy, 2 medium, 3 strong (:data:`LEVEL_NAMES`).
 """
@@ -43,7 +44,8 @@ DEFAULT_LEVEL = 2
 
 def offered_levels(kind: str) -> tuple[int, ...]:
     """The levels a match of ``kind`` offers: with GNU Backgammon's nets those playable here
-    (without gnubg-nn, easy only); otherwise easy and medium."""
+    (without gnubg-nn, easy only); otherwise :data:`computer.steps_medium.STEPS_LEVELS` (easy,
+    medium and, with numpy, strong)."""
     if find_kind(kind).gnubg:
         playable = playable_levels()
         return tuple(n for n, name in LEVEL_NAMES.items() if name in playable)
@@ -57,9 +59,10 @@ def default_level(kind: str) -> int:
 
 
 def steps_level(level: int | None) -> str:
-    """The level of a match the net players do not play: easy (1) or medium (2, and 3 from a
-    card of before)."""
-    return "easy" if level == 1 else "medium"
+    """The level of a match the gnubg net players do not play: easy (1), medium (2 or none),
+    strong (3; medium where the strong level cannot play)."""
+    name = LEVEL_NAMES.get(level or DEFAULT_LEVEL, "medium")
+    return name if name in STEPS_LEVELS else "medium"
 
 
 def match_context(state: Match, player: int) -> MatchContext:

@@ -173,3 +173,13 @@ def make_player(level: str, seed: int = 0) -> ComputerPlayer:
     if level == "gnubg0":
         return Gnubg0Player()
     raise ValueError(f"unknown computer player {level!r}; choose from {', '.join(BENCH_PLAYERS)}")
+
+
+def portes_player(level: str, seed: int) -> ComputerPlayer:
+    """Portes in a tavli match: the net's medium or strong level when gnubg-nn is installed,
+    else easy."""
+    if level == "medium" and available():
+        return NetPlayer(plies=0, noise=0.05, seed=seed, name="medium")
+    if level == "strong" and available():
+        return NetPlayer(plies=1, name="strong")
+    return TipsPlayer(seed=seed, name=level)

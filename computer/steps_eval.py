@@ -40,7 +40,7 @@ PILE = 0.6
 SPREAD = 0.4
 CHECKER = 2.0
 
-_SHOTS = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
+SHOTS = {1: 11, 2: 12, 3: 14, 4: 15, 5: 15, 6: 17, 7: 6, 8: 6, 9: 5, 10: 3, 11: 2, 12: 3,
           15: 1, 16: 1, 18: 1, 20: 1, 24: 1}
 """Rolls of 36 that move one checker exactly this far (the classic shot table)."""
 _RUN = (0.0, 0.0, 0.5, 1.5, 3.0, 5.0, 9.0, 9.0, 9.0, 9.0, 9.0, 9.0, 9.0)
@@ -66,7 +66,7 @@ def blocked_pips(stacks: Iterable[int], blocked: set[int], home: bool) -> float:
                 mask |= 1 << (d - 1)
         if mask == 63:
             return 0.0
-    return _LOST[mask]
+    return LOST[mask]
 
 
 def _lost(mask: int) -> float:
@@ -81,7 +81,7 @@ def _lost(mask: int) -> float:
     return lost / 36
 
 
-_LOST = tuple(_lost(mask) for mask in range(64))
+LOST = tuple(_lost(mask) for mask in range(64))
 
 
 def prime_value(stacks: dict[int, int], blocked: set[int]) -> float:
@@ -155,7 +155,7 @@ _OTHER = (0, *(same_way_point(p) for p in range(1, 25)))
 def _pin_chance(p: int, shooters: list[int]) -> float:
     miss = 1.0
     for q in shooters:
-        miss *= 1 - _SHOTS.get(abs(p - q), 0) / 36
+        miss *= 1 - SHOTS.get(abs(p - q), 0) / 36
     return 1 - miss
 
 

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 
 from computer.context import MONEY, MatchContext
-from computer.engine import available
-from computer.players import ComputerPlayer, NetPlayer, TipsPlayer, decision_rng
+from computer.players import ComputerPlayer, decision_rng, portes_player
 from computer.steps_easy import StepsEasyPlayer
 from computer.steps_eval import DECIDED, evaluate
 from rules.common.dice import Dice
@@ -30,15 +30,10 @@ from rules.portes.legal import Play
 from rules.steps.board import StepsPosition
 from rules.steps.options import RuleOptions
 
-STEPS_LEVELS = ("easy", "medium")
-"""The levels of Plakoto, Fevga and Long Nardy (no net, so no strong level)."""
-
-
-def _portes_player(level: str, seed: int) -> ComputerPlayer:
-    """Portes in a tavli match: the net's medium level when gnubg-nn is installed, else easy."""
-    if level == "medium" and available():
-        return NetPlayer(plies=0, noise=0.05, seed=seed, name="medium")
-    return TipsPlayer(seed=seed, name=level)
+STRONG_READY = find_spec("numpy") is not None
+"""Whether the strong level can play here: its nets (:mod:`computer.steps_net`) need numpy."""
+STEPS_LEVELS = ("easy", "medium", "strong") if STRONG_READY else ("easy", "medium")
+"""The levels of Plakoto, Fevga and Long Nardy (strong: their own nets, with numpy)."""
 
 
 def _value(play: Play) -> float:
@@ -69,7 +64,7 @@ class StepsMediumPlayer:
     ) -> Play:
         deadline = time.perf_counter() + self.budget_ms / 1000
         if not isinstance(position, StepsPosition):
-            return _portes_player("medium", self.seed).choose_play(position, dice, context)
+            return portes_player("medium", self.seed).choose_play(position, dice, context)
         plays = game_plays(position, dice, self.options)
         if len(plays) == 1:
             return plays[0]
@@ -164,11 +159,15 @@ def _their_best(
 
 def steps_player(level: str, options: RuleOptions | None = None, seed: int = 0) -> ComputerPlayer:
     """The computer player of a Plakoto, Fevga, Long Nardy or tavli match by level (``easy``,
-    ``medium``); each also plays Portes, for the tavli rotation.
-    ``options`` are the match's named rules (``Match.options``)."""
+    ``medium``, ``strong``; strong is medium where numpy is missing); each also plays Portes,
+    for the tavli rotation. ``options`` are the match's named rules (``Match.options``)."""
     rules = options or RuleOptions()
-    if level == "medium":
+    if level == "strong" and STRONG_READY:
+        from computer.steps_net import StepsStrongPlayer
+
+        return StepsStrongPlayer(options=rules, seed=seed)
+    if level in ("medium", "strong"):
         return StepsMediumPlayer(options=rules, seed=seed)
     if level == "easy":
         return StepsEasyPlayer(options=rules, seed=seed)
-    raise ValueError(f"unknown tavli level {level!r}; choose from easy, medium")
+    raise ValueError(f"unknown tavli level {level!r}; choose from easy, medium, strong")

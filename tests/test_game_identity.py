@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "storage", "rendering", "computer")
 ENGINES = frozenset({"computer/steps_easy.py", "computer/steps_eval.py", "computer/steps_medium.py",
                      "computer/steps/easy.py", "computer/steps/evaluation.py",
-                     "computer/steps/medium.py"})
+                     "computer/steps/medium.py", "computer/steps_features.py",
+                     "computer/steps_net.py", "computer/train.py"})
 """The step-engine games' computer players: each knows the games it plays."""
 TEXTS = frozenset({"bot/views/games.py"})
 """The games' texts."""

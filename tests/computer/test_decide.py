@@ -16,7 +16,7 @@ from computer.decide import (
 )
 from computer.players import RandomPlayer, playable_levels
 from computer.steps_easy import StepsEasyPlayer
-from computer.steps_medium import StepsMediumPlayer
+from computer.steps_medium import STRONG_READY, StepsMediumPlayer
 from rules.common.dice import Dice
 from rules.game import find_game
 from rules.match import Match, Phase
@@ -30,9 +30,11 @@ def playing(game_type: str, length: int = 3, **kw: object) -> Match:
                    **kw)  # type: ignore[arg-type]
 
 
-def test_a_kind_without_nets_offers_easy_and_medium_and_starts_medium() -> None:
+def test_a_kind_without_gnubg_offers_its_own_levels_and_starts_medium() -> None:
+    # easy, medium and (their own nets, with numpy) strong
+    own = (1, 2, 3) if STRONG_READY else (1, 2)
     for kind in ("plakoto", "fevga", "nardy", "tavli"):
-        assert offered_levels(kind) == (1, 2) and default_level(kind) == 2
+        assert offered_levels(kind) == own and default_level(kind) == 2
     playable = tuple(n for n, name in LEVEL_NAMES.items() if name in playable_levels())
     assert offered_levels("portes") == playable
 
@@ -44,6 +46,9 @@ def test_the_player_of_a_turn_follows_the_kind_and_the_board() -> None:
     # a tavli match on its Portes game: the same kind of player, in the engine's worker
     mover = mover_for(playing("tavli"), 2, NETS, engine=True)
     assert isinstance(mover.player, StepsMediumPlayer) and mover.in_worker
+    # the strong level of a Fevga match: the game's own net
+    strong = mover_for(playing("fevga"), 3, NETS, engine=True).player
+    assert strong.name == ("strong" if STRONG_READY else "medium")
     # a Portes match: the net player of its level, the easy one without gnubg-nn
     assert mover_for(playing("portes"), 3, NETS, engine=True).player is NETS[3]
     assert mover_for(playing("portes"), 3, NETS, engine=False).player is NETS[1]
