@@ -4,8 +4,8 @@ figure (:mod:`computer.accuracy`).
 :func:`evaluator_for` asks the game registry (:mod:`rules.game`) what the game is, never its
 name: a game GNU Backgammon describes (``caps.gnubg``) is judged by its nets
 (:class:`GnubgEvaluator`); any other game by the evaluator registered for it
-(:func:`register_evaluator`, one line for a net: ``register_evaluator("plakoto", NetEvaluator)``
-where the game's module is imported), else, for a game whose capabilities say the computer
+(:func:`register_evaluator`; a game that ships a strong level's net, with numpy installed, is
+judged by it, :class:`NetEvaluator`), else, for a game whose capabilities say the computer
 judges it (``caps.reviews``), by the medium level's hand evaluation (:class:`HandEvaluator`).
 
 Units: equity in points per game from the mover's side (cubeless; in a match, normalised match
@@ -27,13 +27,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
+from importlib.util import find_spec
 from typing import Protocol
 
 from computer.context import MONEY, MatchContext
 from computer.evaluation import rank_plays
 from computer.steps_eval import DECIDED
 from computer.steps_eval import evaluate as steps_evaluate
-from rules.game import find_game, find_kind, game_of
+from rules.game import GAMES, find_game, find_kind, game_of
 from rules.position import Dice, Play, Position
 from rules.steps.options import RuleOptions
 
@@ -143,6 +145,8 @@ def evaluator_of_game(game: str) -> Evaluator:
         return _REGISTERED[found.key]()
     if found.caps.gnubg:
         return GnubgEvaluator()
+    if found.key in _NETS:
+        return NetEvaluator()
     if found.caps.reviews:
         return HandEvaluator()
     raise NoEvaluator(f"nothing judges the plays of {found.key!r}")
@@ -171,3 +175,39 @@ def evaluator_at(position: Position) -> Evaluator:
 def unregister_evaluator(game: str) -> None:
     """Judge ``game`` by its default evaluator again."""
     _REGISTERED.pop(game, None)
+
+
+@dataclass(frozen=True, slots=True)
+class NetEvaluator:
+    """The strong level's value net of a step-engine game (:mod:`computer.steps_net`): the
+    position after each play, judged by the net (win and double-win chances, as points)."""
+
+    depth: int = 0
+
+    @property
+    def name(self) -> str:
+        return "the strong level's net 0-ply"
+
+    def equities_of_plays(self, position: Position, dice: Dice,
+                          context: MatchContext = MONEY,
+                          options: RuleOptions | None = None) -> list[tuple[Play, float]]:
+        from computer.steps_net import play_equities
+
+        # the net reads the step engine's boards: its own games' positions
+        return play_equities(position, dice, options)  # type: ignore[arg-type]
+
+    def deeper(self) -> Evaluator:
+        return self
+
+
+def _shipped_nets() -> frozenset[str]:
+    """Where numpy is installed, the games that ship a net (``computer/nets/<game>.npz``):
+    judged by it, as it beats the hand evaluation in play (docs/computer.md)."""
+    if find_spec("numpy") is None:
+        return frozenset()
+    nets = resources.files("computer").joinpath("nets")
+    return frozenset(game.key for game in GAMES.values()
+                     if not game.caps.gnubg and nets.joinpath(f"{game.key}.npz").is_file())
+
+
+_NETS = _shipped_nets()

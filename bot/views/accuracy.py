@@ -8,7 +8,7 @@ from storage.accuracy import AccuracySummary, Figure
 from storage.results import MatchView
 
 EVALUATORS = (N_("GNU Backgammon 1-ply"), N_("GNU Backgammon 2-ply"),
-              N_("hand evaluation 0-ply"))
+              N_("hand evaluation 0-ply"), N_("the strong level's net 0-ply"))
 """The evaluators' names as :mod:`computer.evaluators` stores them, translated when shown (a
 name without a translation, a net's registered later, is shown as it is)."""
 

@@ -38,7 +38,7 @@ async def test_a_plakoto_match_gets_its_accuracy_under_the_end_and_in_stats(
     assert judged is not None
     first, second = judged
     assert first.decisions > 0 and second.decisions > 0
-    assert first.evaluator == "hand evaluation 0-ply"
+    assert first.evaluator == "the strong level's net 0-ply"
     # a second run stores nothing new
     assert await AccuracyJob(portes).run_once() == 0
 
@@ -50,7 +50,7 @@ async def test_a_plakoto_match_gets_its_accuracy_under_the_end_and_in_stats(
     assert shown.message_id == end.message_id
     rate = f"{first.error_rate:.1f}‰ a move (PR {first.performance_rating:.1f})"
     assert f"🎯 Alice: {rate}" in shown.caption
-    assert "Accuracy by hand evaluation 0-ply" in shown.caption
+    assert "Accuracy by the strong level's net 0-ply" in shown.caption
     greek = await standin.wait_for(
         lambda: (b := live_board(bob.private)) is not None and "🎯" in (b.caption or "") and b,
         what="Bob's end board with the accuracy")

@@ -11,7 +11,7 @@ from computer.accuracy import match_accuracy
 from computer.context import MONEY
 from computer.evaluators import (
     GnubgEvaluator,
-    HandEvaluator,
+    NetEvaluator,
     evaluator_at,
     evaluator_for,
     pips_to_equity,
@@ -42,13 +42,13 @@ def best_match(game: str, turns: int) -> list[Decision]:
 
 
 @pytest.mark.parametrize("game", ["plakoto", "fevga", "nardy"])
-def test_a_match_of_best_plays_scores_zero_in_the_hand_evaluated_games(game: str) -> None:
-    # Given a match where every play was the hand evaluation's best
+def test_a_match_of_best_plays_scores_zero_in_the_net_judged_games(game: str) -> None:
+    # Given a match where every play was the net's best
     decisions = best_match(game, 24)
     # When it is judged
     figure = match_accuracy(decisions)
     # Then both players lost nothing on decisions they really had
-    assert figure.evaluator == "hand evaluation 0-ply"
+    assert figure.evaluator == "the strong level's net 0-ply"
     assert all(p.decisions > 0 for p in figure.players)
     assert [p.error_rate for p in figure.players] == [0.0, 0.0]
     assert [p.performance_rating for p in figure.players] == [0.0, 0.0]
@@ -114,9 +114,11 @@ def test_the_registry_picks_the_evaluator_by_capability() -> None:
     assert isinstance(evaluator_for("portes"), GnubgEvaluator)
     assert evaluator_for("portes").name == "GNU Backgammon 1-ply"
     assert evaluator_for("portes").deeper().name == "GNU Backgammon 2-ply"
-    assert isinstance(evaluator_for("plakoto"), HandEvaluator)
+    # the step-engine games ship the strong level's nets (numpy is a dependency)
+    assert isinstance(evaluator_for("plakoto"), NetEvaluator)
+    assert evaluator_for("nardy").name == "the strong level's net 0-ply"
     # the rotation: its second game is Plakoto
-    assert isinstance(evaluator_for("tavli", 1), HandEvaluator)
+    assert isinstance(evaluator_for("tavli", 1), NetEvaluator)
     assert isinstance(evaluator_for("tavli", 0), GnubgEvaluator)
 
 
@@ -130,15 +132,17 @@ def test_the_logistic_mapping_of_pips() -> None:
 def test_a_plakoto_review_lists_a_real_error_in_the_games_notation() -> None:
     from computer.review import REAL_ERROR, review_match
 
-    # Given the first turn of a Plakoto match where the hand evaluation's worst play loses a
-    # real error's worth against its best
+    # Given the first turn of a Plakoto match where the evaluator's worst play loses a real
+    # error's worth against its best
+    judge = evaluator_for("plakoto")
+
     def spread(d: Decision) -> float:
-        judged = HandEvaluator().equities_of_plays(d.position, d.dice)
+        judged = judge.equities_of_plays(d.position, d.dice)
         return judged[0][1] - judged[-1][1]
 
     turn = next(d for d in best_match("plakoto", 24) if spread(d) >= REAL_ERROR)
     start, dice = turn.position, turn.dice
-    judged = HandEvaluator().equities_of_plays(start, dice)
+    judged = judge.equities_of_plays(start, dice)
     worst, worst_equity = judged[-1]
     best, best_equity = judged[0]
     review = review_match([Decision(0, start, dice, worst, MONEY),
