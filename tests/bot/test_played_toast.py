@@ -9,7 +9,6 @@ its retry waits on delivery's clock, which the test holds (``make_bot(wall=...)`
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -18,6 +17,7 @@ from bot.settings import RateLimits
 from standin import Chat, StandIn, User
 from standin.players import live_board, start_group_match, tap_and_wait, turn_actions
 from tests.bot.helpers.delivery import up_to_the_last_tap
+from tests.bot.helpers.telegrams_clock import on_telegrams_clock
 from tests.bot.test_group_budget import group_calls, throttled
 from tests.clocks import Wall
 
@@ -28,16 +28,11 @@ EARLIER = "That button is from an earlier turn; use the newest board."
 
 async def limited_bot(standin: StandIn, make_bot: Any, wall: Wall, plays_direct: int) -> Any:
     """The bot as shipped (its rates), against a stand-in enforcing Telegram's limits; its
-    limiter counts on the stand-in's clock, and a wait for room moves that clock on."""
+    limiter counts on the stand-in's clock, and a wait for room moves that clock on (once the
+    taps in hand are answered: :mod:`tests.bot.helpers.telegrams_clock`)."""
     standin.set_flood_limits()
     running = await make_bot(rate=RateLimits(), wall=wall, plays_direct=plays_direct)
-
-    async def wait_on_telegrams_clock(seconds: float) -> None:
-        standin.advance_clock(max(0.0, seconds))
-        await asyncio.sleep(0)
-
-    limiter = running.app.bot.rate_limiter
-    limiter.clock, limiter.sleep = standin.now, wait_on_telegrams_clock
+    on_telegrams_clock(standin, running)
     return running
 
 
