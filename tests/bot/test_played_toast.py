@@ -67,8 +67,13 @@ async def turn_with_the_new_board_held(
         # nothing was sent to the group for them: the old board as it was
         assert len(group_calls(standin, group)) == before
         assert live_board(group).message_id == board.message_id  # type: ignore[union-attr]
+    delivery = bot.app.bot_data["portes"].delivery
+    # the worker is done with the group's chat: the retry is scheduled (on the wall clock,
+    # from its time then; moved before that, the wall would put the retry past this advance)
+    await standin.wait_for(lambda: str(group.id) not in delivery.running,
+                           what="the new board's retry scheduled")
     wall.advance(1.0)  # the new board's retry is due
-    await bot.app.bot_data["portes"].delivery.poll()
+    await delivery.poll()
     await standin.wait_for(lambda: live_board(group).message_id != board.message_id,  # type: ignore[union-attr]
                            timeout=30, what="the new board")
     await standin.idle(quiet=0.3)
