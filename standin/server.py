@@ -249,6 +249,14 @@ class StandIn:
             self.world.clock.advance(seconds)
             self.world.cond.notify_all()
 
+    def taps_unanswered(self) -> list[str]:
+        """The callback queries not answered yet and still young enough to be (fetched by the
+        bot or not), by id: moving the clock past their deadline would make them too old."""
+        with self.world.cond:
+            w = self.world
+            return [q.id for q in w.callbacks.values()
+                    if not q.answered and w.now() - q.time <= w.callback_answer_timeout]
+
     def now(self) -> float:
         with self.world.cond:
             return self.world.now()

@@ -6,12 +6,12 @@ default rate settings: no call is ever answered 429."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from bot.settings import RateLimits
 from standin import Chat, StandIn, User
 from standin.players import live_board, play_turn, start_group_match, start_the_bot, turn_board
+from tests.bot.helpers.telegrams_clock import on_telegrams_clock
 
 
 def group_calls(standin: StandIn, group: Chat) -> list[str]:
@@ -28,17 +28,11 @@ def throttled(standin: StandIn) -> list[str]:
 async def telegram_limits(standin: StandIn, make_bot: Any) -> None:
     """The stand-in enforces Telegram's limits; the bot runs with the rates as shipped, its
     limiter counting on Telegram's clock (the stand-in's), and a wait for room moves that
-    clock on instead of sleeping: the windows pass at once, and Telegram still counts every
-    call at its time."""
+    clock on instead of sleeping (once the taps in hand are answered): the windows pass at
+    once, and Telegram still counts every call at its time."""
     standin.set_flood_limits()  # 20 a minute per group, ~1 a second per chat, 30 a second
     running = await make_bot(rate=RateLimits())  # the bot as shipped
-
-    async def wait_on_telegrams_clock(seconds: float) -> None:
-        standin.advance_clock(max(0.0, seconds))
-        await asyncio.sleep(0)
-
-    limiter = running.app.bot.rate_limiter
-    limiter.clock, limiter.sleep = standin.now, wait_on_telegrams_clock
+    on_telegrams_clock(standin, running)
 
 
 def to_move(standin: StandIn, group: Chat, alice: User, bob: User) -> User:
