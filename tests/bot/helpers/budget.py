@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.settings import RateLimits
 from standin import Chat, StandIn
+from tests.bot.helpers.telegrams_clock import hand_over
 
 COUNTED = ("send", "edit", "delete")
 
@@ -37,6 +38,7 @@ class Gate:
             await self.opened.wait()
         finally:
             self.waiting -= 1
+        await hand_over(self.standin)  # the taps in hand answered first (see that module)
         self.standin.advance_clock(max(0.0, seconds))
         await asyncio.sleep(0)
 

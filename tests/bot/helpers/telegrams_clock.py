@@ -23,14 +23,19 @@ HAND_OVER = 5.0
 """Real seconds the bot gets to answer the taps it holds before Telegram's clock moves."""
 
 
+async def hand_over(standin: StandIn) -> None:
+    """Wait (at most ``HAND_OVER`` real seconds) until the taps in hand are answered."""
+    # a tap left unanswered past HAND_OVER gets old, and its test says so
+    with contextlib.suppress(StandInError):
+        await standin.wait_for(lambda: not standin.taps_unanswered(), timeout=HAND_OVER,
+                               what="the taps in hand answered")
+
+
 def on_telegrams_clock(standin: StandIn, running: Any) -> None:
     """Make ``running``'s limiter count on the stand-in's clock and wait by moving it."""
 
     async def wait_on_telegrams_clock(seconds: float) -> None:
-        # a tap left unanswered past HAND_OVER gets old, and its test says so
-        with contextlib.suppress(StandInError):
-            await standin.wait_for(lambda: not standin.taps_unanswered(), timeout=HAND_OVER,
-                                   what="the taps in hand answered")
+        await hand_over(standin)
         standin.advance_clock(max(0.0, seconds))
         await asyncio.sleep(0)
 
