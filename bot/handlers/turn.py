@@ -89,13 +89,16 @@ async def on_turn_tap(update: Update, context: Ctx, cb: Callback) -> None:
     async with p.locks.hold(cb.match_id):
         res = await p.uc.tap(cb.match_id, q.from_user.id, cb.version, intent, tapped_board(q))
         p.remember(res.match)
+        if res.code == "stale" and is_repeat(applied_taps(context).get(cb.match_id), res.match,
+                                             cb, q.from_user.id):
+            # a double tap: its first was applied; quiet, unless it ended the turn and the new
+            # board is still to come
+            answer_soon(p, q, None if res.match is None else await on_its_way_text(
+                p, q, t, cb, res.match, played_only=True))
+            return
         if res.code == "stale" and res.match is not None and (
                 coming := await on_its_way_text(p, q, t, cb, res.match)) is not None:
             answer_soon(p, q, coming)
-            return
-        if res.code == "stale" and is_repeat(applied_taps(context).get(cb.match_id), res.match,
-                                             cb, q.from_user.id):
-            answer_soon(p, q)
             return
         if not res.ok or res.match is None:
             if res.code == "stale" and res.match is None:
@@ -121,21 +124,27 @@ def played_text(t: Tr) -> str:
 
 
 async def on_its_way_text(p: Portes, q: CallbackQuery, t: Tr, cb: Callback,
-                          mv: MatchView) -> str | None:
+                          mv: MatchView, *, played_only: bool = False) -> str | None:
     """The answer to a stale tap on a board whose update is still to come (the turn was just
     played on it, or a move made, and the new board is not there yet): a toast that says so,
     not the "earlier turn" alert, since no newer board exists yet. Read from the database
     (whichever instance played), it costs the chat no call: the keyboard stays as it is
-    until the new board comes. ``None``: the board was brought up to date since."""
+    until the new board comes. ``None``: the board was brought up to date since, or the tap
+    is not the mover's (``played_only``: unless the turn was played)."""
     msg = q.message
     if msg is None or q.inline_message_id is not None:
         return None
     way = await p.uc.delivery.on_its_way(mv.id, version=cb.version, chat_id=msg.chat.id,
                                          message_id=msg.message_id)
-    if way is None:
+    seat = mv.seat_of(q.from_user.id)
+    # only the player whose turn the board showed is told: anyone else's tap is refused as
+    # before (the opponent, a spectator: not theirs)
+    if way is None or seat != (way.played if way.played is not None else mv.to_act):
         return None
-    if way.played is not None and way.played == mv.seat_of(q.from_user.id):
+    if way.played is not None:
         return t._("✅ Played: the new board is on its way.")
+    if played_only:
+        return None
     return t._("⏳ This board is being updated: the new one is on its way.")
 
 
