@@ -131,7 +131,9 @@ async def test_a_private_match_against_the_computer_in_russian(
     # /help, /rules and /top, then everything Ivan was shown
     for command in ("/help", "/rules", "/top", "/stats", "/settings", "/lang"):
         sent = ivan.send(ivan.private, command)
-        answer = await ivan.private.wait_for_bot_message(after=sent)
+        # the match's review may come in between: a notice the delivery worker sends
+        answer = await ivan.private.wait_for_bot_message(
+            after=sent, predicate=lambda m: not m.content.startswith("📊 Разбор матча"))
         if command in ("/top", "/stats"):  # the game switch: Long Nardy first (and shown)
             assert answer.buttons[0][0].text == "✔ Длинные нарды", answer.button_texts
     seen = assert_in_language(ivan.private.bot_messages(), "ru", ["Иван"])
