@@ -239,7 +239,9 @@ async def test_a_groups_admin_can_quiet_it_and_a_member_cannot(
     assert "The rolls, in order:" in full.content
     await standin.idle()
     assert seed_messages(group) == []
-    # and an admin can make it loud again
+    # and an admin can make it loud again, a minute later (within the minute the match just
+    # spent the group's share of answers: a command then is shed, its sender told in private)
+    standin.advance_clock(61.0)
     cmd = alice.send(group, "/quiet off")
     back = await group.wait_for_bot_message(after=cmd)
     assert back.content.startswith("🔔") and not await running.uc.chat_quiet(group.id)
