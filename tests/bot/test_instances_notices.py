@@ -37,7 +37,10 @@ def told(chat: Chat, closer: User) -> list[str]:
 async def close_on_games(standin: StandIn, closer: User) -> int:
     """``/games`` in the closer's private chat, and its Close button tapped: the match id."""
     cmd = closer.send(closer.private, "/games")
-    games = await closer.private.wait_for_bot_message(after=cmd, timeout=60)
+    # (the answer: other messages may come to the chat meanwhile, e.g. a board being healed)
+    games = await closer.private.wait_for_bot_message(
+        after=cmd, timeout=60,
+        predicate=lambda m: any(b.startswith("✖ Close #") for b in m.button_texts))
     [button] = [b for b in games.button_texts if b.startswith("✖ Close #")]
     await closer.tap(games, button).wait(60)
     return int(button.removeprefix("✖ Close #").split(":", 1)[0])
