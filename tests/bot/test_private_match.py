@@ -143,8 +143,14 @@ async def test_the_first_turn_of_game_2_names_its_opening_roll_once(
                            f"{'Alice' if view.state.turn == 0 else 'Βασίλης'}."]
     # the other player's board (not their turn) says it once too
     rest = alice if starter is bob else bob
-    await standin.idle()
-    theirs = live_board(rest.private)
-    assert theirs is not None
+
+    def game_2_line(b: Message | None) -> bool:
+        return b is not None and any("2:" in ln and ("Game" in ln or "Παρτίδα" in ln)
+                                     for ln in b.caption.splitlines())
+
+    # (its board is edited by the delivery worker: waited for, not assumed there at idle)
+    theirs = await standin.wait_for(
+        lambda: shown if game_2_line(shown := live_board(rest.private)) else None,
+        what="game 2 on the other player's board")
     assert sum("2:" in ln and ("Game" in ln or "Παρτίδα" in ln)
                for ln in theirs.caption.splitlines()) == 1
