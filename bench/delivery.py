@@ -94,7 +94,7 @@ from bench.group_delivery import (  # noqa: E402
     measure_group,
     running_bot,
 )
-from bench.turns import live_board, open_match, pct, pick, wait_until  # noqa: E402
+from bench.turns import live_board, moved_on, open_match, pct, pick, wait_until  # noqa: E402
 from standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 from standin.players import start_group_match, start_the_bot, tap_and_wait  # noqa: E402
 
@@ -110,17 +110,7 @@ async def timed_tap(group: Chat, mover: User, board: Message, text: str) -> floa
     if answer is None or answer.show_alert:
         return None
 
-    def changed() -> bool:
-        try:
-            now = board.refresh()
-        except StandInError:
-            return True
-        if now.edit_count != board.edit_count:
-            return True
-        newest = live_board(group)
-        return newest is not None and newest.message_id != board.message_id
-
-    if await wait_until(changed, timeout=30) is None:
+    if await wait_until(lambda: moved_on(board, group), timeout=30) is None:
         return None
     return time.perf_counter() - t0
 

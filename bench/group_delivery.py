@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bench.turns import live_board, pct, pick, wait_until
+from bench.turns import live_board, moved_on, pct, pick, wait_until
 from standin import Chat, Message, StandIn, StandInError, User
 from standin.players import start_group_match, start_the_bot
 from storage.migrate import upgrade
@@ -67,18 +67,8 @@ async def timed_group_tap(standin: StandIn, user: User, board: Message, text: st
     if answer is None or answer.show_alert or ON_ITS_WAY in (answer.text or ""):
         return None  # refused, or a tap on a board whose new state is still to come
 
-    def shown() -> bool:
-        try:
-            now = board.refresh()
-        except StandInError:
-            return True
-        if now.edit_count != board.edit_count:
-            return True
-        newest = live_board(group)
-        return board.chat_id == group.id and newest is not None and (
-            newest.message_id != board.message_id)
-
-    if await wait_until(shown, timeout=60) is None:
+    if await wait_until(lambda: moved_on(board, group, in_group_only=True),
+                        timeout=60) is None:
         return None
     return time.perf_counter() - t0
 

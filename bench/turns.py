@@ -93,6 +93,21 @@ def live_board(chat: Chat) -> Message | None:
     return boards[-1] if boards else None
 
 
+def moved_on(board: Message, group: Chat, *, in_group_only: bool = False) -> bool:
+    """Whether ``board`` shows a tap's result: edited, gone, or followed by a newer board in
+    ``group`` (``in_group_only``: that last only when ``board`` is the group's own)."""
+    try:
+        now = board.refresh()
+    except StandInError:
+        return True
+    if now.edit_count != board.edit_count:
+        return True
+    if in_group_only and board.chat_id != group.id:
+        return False
+    newest = live_board(group)
+    return newest is not None and newest.message_id != board.message_id
+
+
 def pick(board: Message) -> str | None:
     """The button a player taps next: Confirm or a whole play, else a move, else a checker."""
     by_action: dict[str, str] = {}
@@ -155,14 +170,7 @@ async def player(standin: StandIn, group: Chat, a: User, b: User, pacer: Pacer, 
             continue
 
         def changed(before: Message = before) -> bool:
-            try:
-                now = before.refresh()
-            except StandInError:
-                return True
-            if now.edit_count != before.edit_count:
-                return True
-            newest = live_board(group)
-            return newest is not None and newest.message_id != before.message_id
+            return moved_on(before, group)
 
         if await wait_until(changed) is None:
             stats.error("timed out waiting for the board")
