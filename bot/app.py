@@ -308,11 +308,12 @@ async def _post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
 
 
 async def apply_migrations(url: str) -> None:
-    """The migrations, in a child process (Alembic stays out of the bot's memory)."""
+    """The database at the newest migration: read at once when it is there, else migrated in a
+    child process (Alembic stays out of the bot's memory, :mod:`storage.schema`)."""
     from storage.health import know_head
-    from storage.migrate import upgrade_in_child
+    from storage.schema import bring_to_head
 
-    know_head(await upgrade_in_child(url))
+    know_head(await bring_to_head(url))
 
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]

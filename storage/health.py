@@ -23,12 +23,16 @@ _head: str | None = None
 
 def head_revision() -> str:
     """The newest migration's revision id: told at start by whoever ran the migrations
-    (:func:`know_head`), else read from the migration scripts (importing Alembic), once."""
+    (:func:`know_head`), else read from the migration scripts, once."""
     global _head
     if _head is None:
-        from storage.migrate import head
+        from storage.schema import script_head
 
-        _head = head()
+        _head = script_head()
+        if not _head:  # a script the quick reading does not understand: Alembic's own
+            from storage.migrate import head
+
+            _head = head()
     return _head
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -95,28 +94,6 @@ def downgrade(url: str | None = None, revision: str = "base") -> None:
 async def upgrade_async(url: str | None = None, revision: str = "head") -> None:
     """:func:`upgrade` run in a worker thread, for use inside the bot's event loop."""
     await asyncio.to_thread(upgrade, url, revision)
-
-
-async def upgrade_in_child(url: str) -> str:
-    """:func:`upgrade` in a child process (``python -m storage.migrate upgrade``), so that
-    Alembic (about 9 MB once imported) never lives in the bot's own process; returns the head
-    revision. The URL goes through the environment, not the command line (``ps`` shows that).
-    Raises ``RuntimeError`` with the child's last lines when it fails."""
-    env = dict(os.environ, DATABASE_URL=url)
-    here = str(Path(__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
-    child = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "storage.migrate", "upgrade", "--say-head", env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
-    out, err = await child.communicate()
-    for line in err.decode(errors="replace").splitlines():
-        if line.strip() and child.returncode == 0:
-            log.info("%s", line)  # Alembic's "Running upgrade 0006 -> 0007, ..."
-    if child.returncode != 0:
-        lines = [x for x in err.decode(errors="replace").splitlines() if x.strip()]
-        raise RuntimeError("\n".join(lines[-3:]) or f"exit status {child.returncode}")
-    said = [x for x in out.decode().splitlines() if x.startswith("head: ")]
-    return said[-1].removeprefix("head: ") if said else ""
 
 
 def head() -> str:

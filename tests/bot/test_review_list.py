@@ -26,7 +26,9 @@ async def a_portes_match_by_link(standin: StandIn, alice: User, bob: User) -> No
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the challenge")
     link = next(e for e in card.refresh().text.split() if e.startswith("https://t.me/"))
     opened = bob.follow(link)
-    invite = await bob.private.wait_for_bot_message(after=opened)
+    # the invitation, not the last match's seed reveal that may reach him meanwhile
+    invite = await bob.private.wait_for_bot_message(
+        after=opened, predicate=lambda m: "🎲 Αποδοχή" in m.button_texts)
     await bob.tap(invite, "🎲 Αποδοχή")
 
 

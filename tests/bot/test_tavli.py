@@ -155,11 +155,13 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(
     assert record is not None and record.match.state.game_type == "tavli"
     assert [r.game_key for r in record.match.state.results] == ["portes", "plakoto", "fevga"]
     assert record.match.state.score == (3, 0) or record.match.state.score == (0, 3)
-    final = live_board(alice.private)
-    assert final is not None and "wins the match" in final.caption
+    final = await standin.wait_for(  # the delivery worker edits the last board in
+        lambda: "wins the match" in (((b := live_board(alice.private)) and b.caption) or ""),
+        what="the final board")
+    assert final
     # the dice reveal splits the rolls game by game, each later game opened by its winner
-    reveal = next(m.content for m in alice.private.bot_messages()
-                  if "python -m rules.common.fairdice" in m.content)
+    reveal = (await alice.private.wait_for_bot_message(  # it follows the final board
+        predicate=lambda m: "python -m rules.common.fairdice" in m.content)).content
     assert "Game 3:" in reveal
     # /history: a Download with the Portes game only (a .mat holds backgammon games), the
     # file's comment and the document's caption saying which games are left out
