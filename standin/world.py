@@ -598,6 +598,10 @@ class World:
         return found[1], False
 
     def _new_photo(self, data: bytes) -> Photo:
+        """The sizes Telegram keeps of a photo sent: a 90 px thumbnail and the largest (at
+        most 1280 px a side; recompressed as JPEG when ``recompress_photos``, else the bytes
+        sent, which a test compares more cheaply). The thumbnail is decoded at a reduced
+        scale where the format allows (a JPEG's draft mode), which also checks the data."""
         try:
             from PIL import Image
         except ImportError:  # pragma: no cover - Pillow is a project dependency
@@ -605,25 +609,29 @@ class World:
             return self._register(Photo([size], data))
         try:
             image = Image.open(io.BytesIO(data))
-            image.load()
+            width, height = image.size
+            if width + height > 10000 or width * 20 < height or height * 20 < width:
+                raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
+            thumb = image.copy() if max(width, height) <= 90 else image
+            thumb.thumbnail((90, 90))
+            sizes = [self._jpeg(thumb.convert("RGB"))]
+            if max(width, height) > 1280 or self.recompress_photos:
+                largest = Image.open(io.BytesIO(data)).convert("RGB")
+                largest.thumbnail((1280, 1280))
+                sizes.append(self._jpeg(largest))
+            else:
+                sizes.append(FileRec(self.uid("AgAC"), self.uid("AQAD"), data, width, height, ""))
+        except ApiError:
+            raise
         except Exception:
             raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED") from None
-        if image.width + image.height > 10000 or image.width * 20 < image.height or \
-                image.height * 20 < image.width:
-            raise ApiError(400, "Bad Request: PHOTO_INVALID_DIMENSIONS")
-        sizes: list[FileRec] = []
-        rgb = image.convert("RGB")
-        for side in (90, 1280):
-            if side < 1280 or self.recompress_photos:
-                scaled = rgb.copy()
-                scaled.thumbnail((side, side))
-                buf = io.BytesIO()
-                scaled.save(buf, "JPEG", quality=87)
-                blob, w, h = buf.getvalue(), scaled.width, scaled.height
-            else:
-                blob, w, h = data, image.width, image.height
-            sizes.append(FileRec(self.uid("AgAC"), self.uid("AQAD"), blob, w, h, ""))
         return self._register(Photo(sizes, data))
+
+    def _jpeg(self, image: Any) -> FileRec:
+        buf = io.BytesIO()
+        image.save(buf, "JPEG", quality=87)
+        return FileRec(self.uid("AgAC"), self.uid("AQAD"), buf.getvalue(), image.width,
+                       image.height, "")
 
     def _register(self, photo: Photo) -> Photo:
         for size in photo.sizes:
