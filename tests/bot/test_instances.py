@@ -1,26 +1,28 @@
 """Two instances of the bot on one PostgreSQL database behind a round-robin proxy, in webhook
 mode, with Telegram's faults injected (updates delivered twice, 5xx answers, 429s, slow calls and
-answers),
-and one instance killed (SIGKILL) in the middle and not restarted. Eight one-point matches (two
-against the computer) are played concurrently: no move is lost or doubled, each chat ends
-with exactly one live board per match, every timer fires once, and the survivor finishes the
-matches the dead instance was serving, the computer's pending turns included. How long it takes
+answers), and one instance killed (SIGKILL) in the middle and not restarted. Five (or eight)
+one-point matches (two against the computer) are played concurrently: no move is lost or
+doubled, each chat ends with exactly one live board per match, every timer fires once, and the
+survivor finishes the matches the dead instance was serving, the computer's pending turns
+included. How long it takes
 is not the test's business: ``bench/instances.py`` plays fifty matches and reports the time
 (the waits here are hang guards only).
 
 The players have started the bot, so they play their group matches on private boards; each
 turn they type the racing play in notation in the private chat (one update a turn: fewest pips
 left, hitting nothing, so a one-point match ends in about 45 turns) and every ``TAP_EVERY``-th
-turn they tap through the keyboard instead. ``FULL`` matches (three by default: the computer's two
-and one group's) are played to their natural end (the bear-off); the others play ``TURNS``
-turns, then the player to move resigns the match (each size proves the same; fewer turns make
-the test quicker). ``PORTES_INSTANCES_MATCHES``, ``_FULL`` and ``_TURNS`` change the sizes.
+turn they tap through the keyboard instead. The first matches of a :class:`Size` (the
+computer's two, and in the whole size one group's) are played to their natural end (the
+bear-off); the others play a few turns, then the player to move resigns the match (each size
+proves the same; fewer turns make the test quicker). The default run plays the smaller size,
+``pytest -m full`` (CI) both; ``PORTES_INSTANCES_MATCHES``, ``_FULL`` and ``_TURNS`` change them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,13 +42,32 @@ from standin.players import live_board, live_boards
 from standin.typed_play import play_out
 from storage.models import ComputerClaimRow, MatchRow, TimerRow, TurnRow
 from storage.results import MatchStatus
+from tests.sampling import sample_or_full
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
-MATCHES = int(os.environ.get("PORTES_INSTANCES_MATCHES", "8"))
+
+@dataclass(frozen=True)
+class Size:
+    """How much is played: ``matches`` in all (two against the computer), the first ``full``
+    played to their natural end, the others ``turns`` turns, then resigned."""
+    matches: int
+    full: int
+    turns: int
+
+    @classmethod
+    def of(cls, default: Size) -> Size:
+        env = os.environ.get
+        return cls(int(env("PORTES_INSTANCES_MATCHES", default.matches)),
+                   int(env("PORTES_INSTANCES_FULL", default.full)),
+                   int(env("PORTES_INSTANCES_TURNS", default.turns)))
+
+
+KILL_SIZES = sample_or_full(Size(matches=5, full=2, turns=6), Size(matches=8, full=3, turns=8))
+"""The default run plays the computer's two matches out and three groups' for a few turns
+(every check of the whole size holds at it: turns on both sides of the kill, duplicates,
+faults, timers, the survivor's computer turns); CI's ``-m full`` plays the whole size too."""
 COMPUTER_MATCHES = 2
-FULL = int(os.environ.get("PORTES_INSTANCES_FULL", "3"))
-TURNS = int(os.environ.get("PORTES_INSTANCES_TURNS", "8"))
 TAP_EVERY = 10
 COMPUTER_PACE = 0.5
 """Seconds the computer's opponents look before each play: their matches then last across the
@@ -112,7 +133,8 @@ async def inject_faults(standin: StandIn, groups: list[Chat], stop: asyncio.Even
 
 
 @pytest.mark.long
-async def test_two_instances_one_killed_mid_play(tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", KILL_SIZES)
+async def test_two_instances_one_killed_mid_play(tmp_path: Path, size: Size) -> None:
     assert PG is not None
     with StandIn(recompress_photos=False) as standin:
         # every 3rd tap that ends a turn (or accepts) is delivered twice; see DUPLICATED
@@ -121,7 +143,7 @@ async def test_two_instances_one_killed_mid_play(tmp_path: Path) -> None:
                           PORTES_CHALLENGE_TTL=str(CHALLENGE_TTL / 3600))
         try:
             await cluster.start()
-            await play_and_check(standin, cluster)
+            await play_and_check(standin, cluster, Size.of(size))
         finally:
             cluster.stop()
             survivor = cluster.log(1)
@@ -132,9 +154,9 @@ async def test_two_instances_one_killed_mid_play(tmp_path: Path) -> None:
     assert "Traceback" not in survivor, survivor[-4000:]
 
 
-async def play_and_check(standin: StandIn, cluster: Cluster) -> None:
+async def play_and_check(standin: StandIn, cluster: Cluster, size: Size) -> None:
     groups: list[tuple[Chat, User, User]] = []
-    for i in range(MATCHES - COMPUTER_MATCHES):
+    for i in range(size.matches - COMPUTER_MATCHES):
         a, b = standin.user(f"A{i}", username=f"a{i}"), standin.user(f"B{i}", username=f"b{i}")
         groups.append((standin.group(f"Kafeneio {i}", a, b), a, b))
     solo = [standin.user(f"C{i}", username=f"c{i}") for i in range(COMPUTER_MATCHES)]
@@ -156,14 +178,14 @@ async def play_and_check(standin: StandIn, cluster: Cluster) -> None:
         (u.private, [u], t, "computer") for u, t in zip(solo, tallies[len(groups):], strict=True)]
     tables += [(g, [a, b], t, "group") for (g, a, b), t in zip(groups, tallies, strict=False)]
     plays = [play_out(cluster, chat, people, t, tap_every=TAP_EVERY,
-                      turns=10_000 if i < FULL else TURNS,
+                      turns=10_000 if i < size.full else size.turns,
                       pace=COMPUTER_PACE if kind == "computer" else 0.0)
              for i, (chat, people, t, kind) in enumerate(tables)]
     stop = asyncio.Event()
     background = [asyncio.create_task(inject_faults(standin, [g for g, _, _ in groups], stop))]
     playing = asyncio.ensure_future(asyncio.gather(*plays))
     # the kill: once about half the turns were played
-    half = sum(TURNS_OUT[kind] if i < FULL else TURNS
+    half = sum(TURNS_OUT[kind] if i < size.full else size.turns
                for i, (_, _, _, kind) in enumerate(tables)) // 2
     while sum(t.finals for t in tallies) < half and not playing.done():
         await asyncio.sleep(0.1)
@@ -183,10 +205,10 @@ async def play_and_check(standin: StandIn, cluster: Cluster) -> None:
     await asyncio.gather(*background)
     await check(standin, cluster, tallies, groups, solo, cards, finals_at_kill)
     # the matches played out ended by their natural end, not by a resignation
-    outs = [t.match_id for i, (_, _, t, _) in enumerate(tables) if i < FULL]
+    outs = [t.match_id for i, (_, _, t, _) in enumerate(tables) if i < size.full]
     reasons = cluster.query(select(MatchRow.end_reason).where(MatchRow.id.in_(outs)))
     assert "resigned" not in {r for (r,) in reasons}, reasons
-    print(f"instances test: played to the end {FULL} of {len(tables)} matches")
+    print(f"instances test: played to the end {size.full} of {len(tables)} matches")
     # the survivor played the computer's turns after the kill
     computer = [t.match_id for t in tallies if t.seats == (0,)]
     late = cluster.query(select(TurnRow.id).where(
@@ -246,8 +268,14 @@ async def check(standin: StandIn, cluster: Cluster, tallies: list[Tally],
           f"p95_ms={percentile(taps, 0.95) * 1000:.0f}")
 
 
+BUDGET_TURNS = sample_or_full((6, 2), (12, 3))
+"""Turns played in the groups whose players started the bot, and in the one whose did not."""
+
+
 @pytest.mark.long
-async def test_two_instances_share_telegrams_budget_of_a_group(tmp_path: Path) -> None:
+@pytest.mark.parametrize("turns", BUDGET_TURNS)
+async def test_two_instances_share_telegrams_budget_of_a_group(
+        tmp_path: Path, turns: tuple[int, int]) -> None:
     """The stand-in enforces Telegram's flood limits (20 calls a minute in a group, about one
     a second in a chat, 30 a second overall) and the instances run with the rates as shipped
     (the overall 30 a second divided between the two): groups are played through both
@@ -275,7 +303,7 @@ async def test_two_instances_share_telegrams_budget_of_a_group(tmp_path: Path) -
                                    for g, a, b, started in tables))
             tallies = [Tally() for _ in tables]
             plays = asyncio.gather(*(
-                play_out(cluster, g, [a, b], t, tap_every=3, turns=12 if started else 3,
+                play_out(cluster, g, [a, b], t, tap_every=3, turns=turns[0 if started else 1],
                          pace=1.0)
                 for (g, a, b, started), t in zip(tables, tallies, strict=True)))
             try:
@@ -303,4 +331,5 @@ async def test_two_instances_share_telegrams_budget_of_a_group(tmp_path: Path) -
         finally:
             cluster.stop()
             cluster.drop()
-    assert "Traceback" not in cluster.log(0) + cluster.log(1)
+    logs = cluster.log(0) + cluster.log(1)
+    assert "Traceback" not in logs, logs[max(0, logs.find("Traceback") - 600):][:5000]
