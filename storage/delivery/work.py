@@ -149,7 +149,7 @@ class DeliveryWorkCases(Feature):
 
     @off_loop
     def mark_sending(self, work_id: int, *, claim: int, caption: str, markup: Any,
-                     lease: float = 10.0, seen: int = 0) -> str | None:
+                     lease: float = 10.0, seen: int = 0, photo: bool = False) -> str | None:
         """Before a send: remember it as of unknown outcome (the gap after the chat's last
         message id, or ``seen``, the highest this process got back there, when higher; the
         exact caption and keyboard), and renew the claim. Returns the token
@@ -169,6 +169,8 @@ class DeliveryWorkCases(Feature):
             after = max(after, seen)
             probe = {"token": token, "after": after, "caption": caption, "markup": markup,
                      "at": now.isoformat()}
+            if photo:  # a notice sent as a picture (a cup's bracket): probed by its caption
+                probe["photo"] = True
             row.probes = [*(row.probes or []), probe]
             row.claimed_until = now + timedelta(seconds=lease)
         return token

@@ -25,6 +25,7 @@ from storage.models import (
 )
 from storage.ratings import START_RATING
 from storage.results import MatchStatus, Outcome
+from storage.usecases.competition_cards import bracket_pending
 from storage.usecases.competition_views import (
     BYE,
     CANCELLED,
@@ -175,6 +176,13 @@ class CompetitionCases(Feature):
         with self.kernel.sessions.begin() as session:
             session.execute(update(CompetitionRow).where(CompetitionRow.id == comp_id)
                             .values(card_message_id=message_id))
+
+    @off_loop
+    def bracket_pending(self, comp_id: int, chat_id: int) -> bool:
+        """Whether a cup's bracket picture is still to be posted (see
+        :mod:`storage.usecases.competition_cards`)."""
+        with self.kernel.sessions() as session:
+            return bracket_pending(session, chat_id, comp_id)
 
     def _signup_change(self, comp_id: int, version: int | None, change: Change,
                        ) -> CompetitionResult:

@@ -1,0 +1,52 @@
+"""A cup's bracket picture reaches its group through the outbox: a ``bracket`` notice written
+in the transaction that links the cup's first match to its pairing (a cup has no match before
+that, and an outbox row is a match's), once per cup (the competition row is locked, and only
+the first pairing linked writes it). The delivery worker posts the picture and keeps its
+message id as the cup's card, which the ``standings`` notices edit from then on; a send of
+unknown outcome (a lost answer, a crash) is probed for and its copy deleted, as for every
+notice (:mod:`bot.delivery.notices`), so the picture arrives exactly once."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from storage.delivery.notices import NOTICE, notice_rows
+from storage.models import CompetitionGameRow, DeliveryRow
+
+if TYPE_CHECKING:
+    from storage.usecases.kernel import Kernel
+
+BRACKET = "bracket"
+
+
+def bracket_place(chat_id: int, comp_id: int) -> str:
+    return f"{NOTICE}{chat_id}:{BRACKET}-{comp_id}"
+
+
+def bracket_notice(session: Session, kernel: Kernel, pairing_id: int, match_id: int) -> list[str]:
+    """The cup's bracket notice, on ``match_id``, when its pairing is the cup's first linked
+    to a match; the chats to kick."""
+    from storage.usecases.competitions import locked
+
+    comp_id = session.scalar(select(CompetitionGameRow.competition_id).where(
+        CompetitionGameRow.id == pairing_id))
+    row = locked(session, kernel, comp_id) if comp_id is not None else None
+    if row is None or row.kind != "cup":
+        return []
+    others = session.scalar(select(func.count()).select_from(CompetitionGameRow).where(
+        CompetitionGameRow.competition_id == row.id, CompetitionGameRow.id != pairing_id,
+        CompetitionGameRow.match_id.is_not(None)))
+    if others:
+        return []
+    return notice_rows(session, kernel, match_id, [
+        (row.chat_id, f"{BRACKET}-{row.id}", None, {"kind": BRACKET, "comp": row.id})])
+
+
+def bracket_pending(session: Session, chat_id: int, comp_id: int) -> bool:
+    """Whether the cup's bracket is still to be posted (its card is then the sign-up's)."""
+    return bool(session.scalar(select(func.count()).select_from(DeliveryRow).where(
+        DeliveryRow.place == bracket_place(chat_id, comp_id),
+        DeliveryRow.shown < DeliveryRow.version)))
