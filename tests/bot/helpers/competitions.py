@@ -18,7 +18,8 @@ async def opened(bot: Running, comp_id: int, count: int | None = None,
         comp = await bot.uc.get_competition(comp_id)
         assert comp is not None
         live = [p for p in comp.pairings if p.match_status == "active"]
-        if (count is None and all(p.match_status == "active" for p in comp.pairings)) or \
+        if (count is None and comp.pairings
+                and all(p.match_status == "active" for p in comp.pairings)) or \
                 (count is not None and len(live) == count):
             return comp
         await asyncio.sleep(0.05)
