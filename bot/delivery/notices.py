@@ -33,7 +33,7 @@ from bot.delivery.competition_card import (
     reader,
 )
 from bot.delivery.limiter import ChatLimiter
-from bot.delivery.play_notices import PLAY_KINDS, play_notice
+from bot.delivery.play_notices import PLAY_KINDS, ladder_card, play_notice
 from bot.delivery.publish import HTML, take_down
 from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
@@ -60,6 +60,7 @@ from storage.delivery.notices import (
     STRANDED,
     TIMEOUT,
 )
+from storage.play_notices import LADDER
 from storage.results import MatchView, PlayerView
 from storage.usecases import DeliveryWork
 from storage.usecases.competition_cards import BRACKET
@@ -100,6 +101,9 @@ class Notices:
         if work.notice["kind"] == BRACKET:
             await self._bracket(work, mv)
             return
+        if work.notice["kind"] == LADDER:
+            await self._ladder(work, mv)
+            return
         if work.notice["kind"] == RETIRE:
             await self._take_down(work)
             return
@@ -135,6 +139,44 @@ class Notices:
 
             probes, own = await self._send(work, mv, views.cup_caption(t, comp), None,
                                            photo=photo, then=card)
+        await self._probe(work, probes, own)
+
+    async def _ladder(self, work: DeliveryWork, mv: MatchView) -> None:
+        """The group's ladder card redrawn in place as the ladder is now (an edit made twice
+        is "not modified"); posted when the group has none (or it was deleted), and kept as
+        the card from then on."""
+        assert work.chat_id is not None
+        chat_id = work.chat_id
+        settings = await self.p.uc.ladder_settings(chat_id)
+        if settings is None:
+            return
+        if settings.card_message_id is not None:
+            t = tr(await self.p.lang_for_chat(chat_id, None))
+            text, markup = await ladder_card(self.p, t, chat_id)
+            await self.hold(work)
+            try:
+                await self.bot.edit_message_text(text, chat_id=chat_id, parse_mode=HTML,
+                                                 message_id=settings.card_message_id,
+                                                 reply_markup=markup)
+                return
+            except BadRequest as exc:
+                if not_modified(exc):
+                    return
+                if not gone(exc):
+                    raise
+            except Forbidden as exc:
+                raise Unreachable(exc.message) from exc
+        if work.shown >= work.version:  # posted already (its copies probed below)
+            await self._probe(work, list(work.probes), int(work.notice.get("message_id") or 0)
+                              if work.notice else 0)
+            return
+        t = tr(await self.p.lang_for_chat(chat_id, None))
+        text, markup = await ladder_card(self.p, t, chat_id)
+
+        async def card(message_id: int) -> None:
+            await self.p.uc.set_ladder_card(chat_id, message_id)
+
+        probes, own = await self._send(work, mv, text, markup, then=card)
         await self._probe(work, probes, own)
 
     async def deliver_closed(self, work: DeliveryWork) -> None:

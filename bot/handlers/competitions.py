@@ -87,7 +87,7 @@ async def on_tournament_new(update: Update, context: Ctx, cb: Callback) -> None:
     await open_card(p, context.bot, msg, q.from_user.id, t)
 
 
-async def _member(bot: Bot, chat_id: int, user_id: int) -> bool:
+async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:
     try:
         member = await bot.get_chat_member(chat_id, user_id)
     except TelegramError as exc:
@@ -112,7 +112,7 @@ async def on_tournament(update: Update, context: Ctx, cb: Callback) -> None:
         return
     res: CompetitionResult
     if op == "j":
-        if not await _member(context.bot, msg.chat.id, user):
+        if not await is_member(context.bot, msg.chat.id, user):
             await q.answer(views.refusal_text(t, "not_member"), show_alert=True)
             return
         res = await p.uc.join_competition(comp.id, user)
