@@ -43,8 +43,8 @@ def fitting_length(game: str, length: int) -> int:
 
 def plays_line(t: Tr, game: str, length: int) -> str:
     """What the ladder's matches play."""
-    return t._("{game} · matches to {length} points", game=game_name(t, game), length=length) \
-        if length != 1 else t._("{game} · matches to 1 point", game=game_name(t, game))
+    return t.ngettext("{game} · matches to {n} point", "{game} · matches to {n} points", length,
+                      game=game_name(t, game))
 
 
 def setup_text(t: Tr, game: str, length: int) -> str:

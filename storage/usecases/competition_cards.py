@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from storage.delivery.notices import NOTICE, notice_rows
 from storage.models import CompetitionGameRow, DeliveryRow
+from storage.usecases.competition_views import locked
 
 if TYPE_CHECKING:
     from storage.usecases.kernel import Kernel
@@ -29,8 +30,6 @@ def bracket_place(chat_id: int, comp_id: int) -> str:
 def bracket_notice(session: Session, kernel: Kernel, pairing_id: int, match_id: int) -> list[str]:
     """The cup's bracket notice, on ``match_id``, when its pairing is the cup's first linked
     to a match; the chats to kick."""
-    from storage.usecases.competitions import locked
-
     comp_id = session.scalar(select(CompetitionGameRow.competition_id).where(
         CompetitionGameRow.id == pairing_id))
     row = locked(session, kernel, comp_id) if comp_id is not None else None

@@ -45,9 +45,10 @@ from storage.usecases.competition_views import (
     VOID,
     CompetitionTick,
     MatchToStart,
+    locked,
     read_competition,
 )
-from storage.usecases.competitions import begin, locked
+from storage.usecases.competitions import begin
 from storage.usecases.kernel import Feature, log, off_loop
 
 T = TypeVar("T")

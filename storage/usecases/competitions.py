@@ -35,10 +35,11 @@ from storage.usecases.competition_views import (
     SIGNUP,
     CompetitionResult,
     CompetitionView,
+    locked,
     read_competition,
     refusal,
 )
-from storage.usecases.kernel import Feature, Kernel, off_loop
+from storage.usecases.kernel import Feature, off_loop
 from storage.usecases.rows import storable_id
 from storage.vacation import register_vacation_guard
 
@@ -49,18 +50,6 @@ SETTINGS = ("kind", "game_type", "length", "move_seconds", "double", "gammons",
 """What the organiser may change on the card until the start."""
 CLOSED = "The sign-up of this competition is closed."
 Change = Callable[[Session, CompetitionRow, datetime], "tuple[str, str] | None"]
-
-
-def locked(session: Session, kernel: Kernel, comp_id: int) -> CompetitionRow | None:
-    """The competition row, locked for this transaction (PostgreSQL); SQLite serialises the
-    writers with the database's write lock. Every write to a competition or its pairings
-    takes this lock first, so instances racing on one competition take turns."""
-    if not storable_id(comp_id):
-        return None
-    stmt = select(CompetitionRow).where(CompetitionRow.id == comp_id)
-    if kernel.db.engine.dialect.name == "postgresql":
-        stmt = stmt.with_for_update()
-    return session.scalars(stmt.execution_options(populate_existing=True)).first()
 
 
 def _valid_settings(changes: dict[str, Any]) -> str | None:
