@@ -292,8 +292,9 @@ class LadderCases(ChallengeCases):
         return sorted(set(keys))
 
     async def run_ladders(self) -> list[LadderDay]:
-        """The daily job: the ladder matches ended since settled (their cards redrawn), then
-        every ladder not yet paired today."""
+        """The job (every timer poll): the ladder matches ended since settled (their cards
+        redrawn: a first entry of day ``""`` carries only those chats to kick), then every
+        ladder not yet paired today."""
         found = []
         settled = await self.settle_ladders()
         if settled:
