@@ -21,7 +21,7 @@ import logging
 import random
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import case, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -61,30 +61,41 @@ def settle(session: Session, kernel: Kernel, chat_id: int,
            keys: list[str] | None = None) -> list[tuple[int, int]]:
     """The ladder matches of the group that ended since: rungs moved, and the group's card
     redrawn (a notice on each settled match; its chat added to ``keys``). (winner, loser)
-    each."""
+    each. Each is claimed by a conditional update and the rungs move in SQL, so instances
+    settling at once settle each match once and lose no step."""
     done: list[tuple[int, int]] = []
     rows = session.execute(
-        select(LadderMatchRow, MatchRow.status, MatchRow.winner)
+        select(LadderMatchRow.id, LadderMatchRow.match_id, LadderMatchRow.day,
+               LadderMatchRow.player0_id, LadderMatchRow.player1_id, MatchRow.status,
+               MatchRow.winner)
         .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
         .where(LadderMatchRow.chat_id == chat_id, LadderMatchRow.settled.is_(False),
-               MatchRow.status.not_in(OPEN)))
-    for lm, status, winner in rows:
-        lm.settled = True
-        found = tagged_notices(session, kernel, lm.match_id,
-                               [(chat_id, LADDER, f"m{lm.match_id}", None, {"day": lm.day})])
+               MatchRow.status.not_in(OPEN))).all()
+    for lm_id, match_id, day, p0, p1, status, winner in rows:
+        decided = MatchStatus(status) in ENDED_STATUSES and winner is not None
+        won, lost = (p0, p1) if winner == 0 else (p1, p0)
+        claimed = session.execute(
+            update(LadderMatchRow)
+            .where(LadderMatchRow.id == lm_id, LadderMatchRow.settled.is_(False))
+            .values(settled=True, winner_id=won if decided else None)
+            .execution_options(synchronize_session=False))
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            continue  # settled by another instance meanwhile
+        found = tagged_notices(session, kernel, match_id,
+                               [(chat_id, LADDER, f"m{match_id}", None, {"day": day})])
         if keys is not None:
             keys += found
-        if MatchStatus(status) not in ENDED_STATUSES or winner is None:
+        if not decided:
             continue  # never started (expired, cancelled): nobody moves
-        won, lost = ((lm.player0_id, lm.player1_id) if winner == 0
-                     else (lm.player1_id, lm.player0_id))
-        lm.winner_id = won
         for pid, step in ((won, 1), (lost, -1)):
-            entry = session.get(LadderPlayerRow, (chat_id, pid))
-            if entry is not None:
-                entry.rung = max(1, entry.rung + step)
-                entry.wins += step > 0
-                entry.losses += step < 0
+            rung = LadderPlayerRow.rung + step
+            session.execute(
+                update(LadderPlayerRow)
+                .where(LadderPlayerRow.chat_id == chat_id, LadderPlayerRow.player_id == pid)
+                .values(rung=case((rung < 1, 1), else_=rung),
+                        wins=LadderPlayerRow.wins + int(step > 0),
+                        losses=LadderPlayerRow.losses + int(step < 0))
+                .execution_options(synchronize_session=False))
         done.append((won, lost))
     return done
 
