@@ -74,11 +74,29 @@ async def show_card(p: Portes, bot: Bot, comp: CompetitionView, *,
                                          reply_markup=markup, do_quote=True)
     if pictured(comp):  # started: the sign-up card points to the bracket, posted by the
         # delivery worker (a ``bracket`` notice: :mod:`storage.usecases.competition_cards`)
-        await _edit_text(bot, comp, edit, views.heading(t, comp) + "\n\n"
-                         + t._("The cup has started: its bracket follows."))
+        await _edit_text(bot, comp, edit, started_text(t, comp))
         return edit
     await _edit_text(bot, comp, edit, card_text(t, comp), views.card_keyboard(t, comp))
     return edit
+
+
+def started_text(t: Tr, comp: CompetitionView) -> str:
+    return views.heading(t, comp) + "\n\n" + t._("The cup has started: its bracket follows.")
+
+
+async def signup_started(bot: Bot, t: Tr, comp: CompetitionView) -> None:
+    """The worker's part before a cup's bracket is posted: its sign-up card (the card until
+    then) says the bracket follows. A card that is no text any more (a picture a crashed send
+    left, kept as the card) is left to the probe."""
+    if comp.card_message_id is None:
+        return
+    try:
+        await bot.edit_message_text(started_text(t, comp), chat_id=comp.chat_id,
+                                    message_id=comp.card_message_id, parse_mode=HTML)
+    except BadRequest:
+        return  # not modified, gone, or not a text
+    except Forbidden as exc:
+        raise Unreachable(exc.message) from exc
 
 
 async def _edit_text(bot: Bot, comp: CompetitionView, edit: Message | None, text: str,

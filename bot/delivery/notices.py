@@ -31,6 +31,7 @@ from bot.delivery.competition_card import (
     deliver_card,
     pictured,
     reader,
+    signup_started,
 )
 from bot.delivery.limiter import ChatLimiter
 from bot.delivery.play_notices import PLAY_KINDS, ladder_card, play_notice
@@ -63,8 +64,8 @@ from storage.delivery.notices import (
 from storage.play_notices import LADDER
 from storage.results import MatchView, PlayerView
 from storage.usecases import DeliveryWork
-from storage.usecases.competition_cards import BRACKET
-from storage.usecases.competition_progress import CHAMPION, STANDINGS
+from storage.usecases.competition_cards import BRACKET, STANDINGS
+from storage.usecases.competition_progress import CHAMPION
 
 log = logging.getLogger("bot.delivery.notices")
 Look = tuple[str, Markup | None]
@@ -132,6 +133,8 @@ class Notices:
             if comp is None:
                 return
             t = await reader(self.p, comp)
+            await self.hold(work)
+            await signup_started(self.bot, t, comp)  # (an edit made twice: "not modified")
             photo = await bracket_picture(t, comp)
 
             async def card(message_id: int) -> None:

@@ -34,7 +34,7 @@ from storage.results import (
 )
 from storage.usecases.caps import open_challenges, over_cap
 from storage.usecases.challenge_views import challenge_view, read_challenge_view
-from storage.usecases.competition_cards import bracket_notice
+from storage.usecases.competition_cards import first_match_notices
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rematches import rematch_refusal
 from storage.usecases.rows import (
@@ -245,7 +245,7 @@ class ChallengeCases(Feature):
                         session, competition_game, row.id):
                     raise AlreadyPaired  # rolls the match back
                 if competition_game is not None:
-                    bracket_notice(session, k, competition_game, row.id)
+                    first_match_notices(session, k, competition_game, row.id)
                 ch = _challenge_row(row.id, author_id, now, now + k.timers.challenge_ttl,
                                     **fields, **place)
                 session.add(ch)

@@ -36,6 +36,7 @@ from storage.models import (
 from storage.results import ActionResult, ChallengeStatus, MatchStatus
 from storage.usecases.challenges import close_challenge
 from storage.usecases.closing import cancel
+from storage.usecases.competition_cards import STANDINGS
 from storage.usecases.competition_views import (
     CANCELLED,
     DEADLINE,
@@ -52,7 +53,7 @@ from storage.usecases.competitions import begin
 from storage.usecases.kernel import Feature, log, off_loop
 
 T = TypeVar("T")
-STANDINGS, CHAMPION = "standings", "champion"
+CHAMPION = "champion"
 """The notices of a competition, in its group: the card edited in place (``standings``), and
 the winner announced (``champion``); both are rows of the match whose end caused them."""
 LEFT = "left"

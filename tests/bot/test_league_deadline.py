@@ -1,7 +1,8 @@
 """A league that reaches its deadline (issue 24) ends with the standings as they are, and the
 matches still going are stopped there: their boards, in the group and in the private chat of
 a player who started the bot, are redrawn as ended (no buttons, the deadline said) through
-the outbox, as for any match that ends; the use cases' clock is moved, nothing sleeps."""
+the outbox, as for any match that ends; the use cases' clock is moved, nothing sleeps. A
+league started by its sign-up's end shows its standings through the outbox too."""
 
 from __future__ import annotations
 
@@ -62,3 +63,20 @@ async def test_the_deadline_ends_the_boards_of_the_matches_still_going(
         with contextlib.suppress(StandInError):
             assert STOPPED in board.refresh().content
 
+
+
+async def test_a_league_started_by_its_sign_ups_end_shows_through_the_outbox(
+        standin: StandIn, bot: Running) -> None:
+    """No tap answers a start by the sign-up's end: its card becomes the standings through
+    the outbox (the notice written when its first match opens), so a failed edit is tried
+    again."""
+    people = [standin.user(n, username=n.lower()) for n in ("Alice", "Bob", "Carol")]
+    group = standin.group("Kafeneio", *people)
+    card = await signed_up(standin, group, people[0], people[1:])
+    await standin.idle(quiet=0.3)
+    standin.inject_error("editMessageText", code=502, chat_id=group.id, times=2)
+    bot.clock.advance(days=1, minutes=1)  # the sign-up's end (a day by default)
+    card = await showing(standin, card, "3 matches left", timeout=30)
+    assert not card.has_keyboard
+    assert [c.error_code for c in standin.calls("editMessageText", chat_id=group.id, ok=False)
+            ] == [502, 502]
