@@ -5,10 +5,14 @@ one rung up and the loser one down (never below rung 1). At most one ladder matc
 per player: whoever still has one open (a challenge not started, or a match not over) sits the
 day out. A ladder match that ends is settled the next time the ladder is read or paired.
 
-The day's run is claimed once across instances by its ``ladder_days`` row (the primary key).
-The group's ladder card is an outbox notice (``note:<group>:ladder:<day>``) about the day's
-first match, so it is sent within the group's budget like any message about a match. A run
-whose instance dies between the claim and the challenges leaves that day unpaired.
+Whoever opens a group's ladder chooses what its matches play (any match kind of the
+registry, :mod:`rules.game`, the Tavli rotation included) and their length (revision 0024,
+``ladders``). The day's run is claimed once across instances by its ``ladder_days`` row (the
+primary key). The group's ladder card is one message edited in place: after each day's
+pairings, and after each ladder match settled, an outbox notice (``note:<group>:ladder:<tag>``,
+the day or ``m<match>``) about the day's first match or the settled one redraws it within the
+group's budget (the worker posts it when the group has none yet). A run whose instance dies
+between the claim and the challenges leaves that day unpaired.
 """
 
 from __future__ import annotations
@@ -17,21 +21,21 @@ import logging
 import random
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import case, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from rules.game import DEFAULT_KIND
-from storage.matchmaking.results import LadderDay, LadderEntry, PlayResult
+from rules.game import DEFAULT_KIND, KINDS
+from storage.matchmaking.results import LadderDay, LadderEntry, LadderSettings, PlayResult
 from storage.models import MatchRow, Player
 from storage.play_notices import LADDER, tagged_notices
-from storage.play_tables import LadderDayRow, LadderMatchRow, LadderPlayerRow
+from storage.play_tables import LadderDayRow, LadderMatchRow, LadderPlayerRow, LadderRow
 from storage.results import ENDED_STATUSES, MatchStatus, Outcome
 from storage.usecases.challenges import ChallengeCases
-from storage.usecases.kernel import off_loop
+from storage.usecases.kernel import Kernel, off_loop
 
 log = logging.getLogger("storage.ladder")
-LADDER_LENGTH = 3
+LENGTHS = (1, 3, 5, 7)
 OPEN = (MatchStatus.CHALLENGE.value, MatchStatus.ACTIVE.value)
 
 
@@ -53,27 +57,45 @@ def pair_rungs(players: list[tuple[int, int]], rng: random.Random) -> list[tuple
     return [(order[i], order[i + 1]) for i in range(0, len(order) - 1, 2)]
 
 
-def settle(session: Session, chat_id: int) -> list[tuple[int, int]]:
-    """The ladder matches of the group that ended since: rungs moved. (winner, loser) each."""
+def settle(session: Session, kernel: Kernel, chat_id: int,
+           keys: list[str] | None = None) -> list[tuple[int, int]]:
+    """The ladder matches of the group that ended since: rungs moved, and the group's card
+    redrawn (a notice on each settled match; its chat added to ``keys``). (winner, loser)
+    each. Each is claimed by a conditional update and the rungs move in SQL, so instances
+    settling at once settle each match once and lose no step."""
     done: list[tuple[int, int]] = []
     rows = session.execute(
-        select(LadderMatchRow, MatchRow.status, MatchRow.winner)
+        select(LadderMatchRow.id, LadderMatchRow.match_id, LadderMatchRow.day,
+               LadderMatchRow.player0_id, LadderMatchRow.player1_id, MatchRow.status,
+               MatchRow.winner)
         .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
         .where(LadderMatchRow.chat_id == chat_id, LadderMatchRow.settled.is_(False),
-               MatchRow.status.not_in(OPEN)))
-    for lm, status, winner in rows:
-        lm.settled = True
-        if MatchStatus(status) not in ENDED_STATUSES or winner is None:
+               MatchRow.status.not_in(OPEN))).all()
+    for lm_id, match_id, day, p0, p1, status, winner in rows:
+        decided = MatchStatus(status) in ENDED_STATUSES and winner is not None
+        won, lost = (p0, p1) if winner == 0 else (p1, p0)
+        claimed = session.execute(
+            update(LadderMatchRow)
+            .where(LadderMatchRow.id == lm_id, LadderMatchRow.settled.is_(False))
+            .values(settled=True, winner_id=won if decided else None)
+            .execution_options(synchronize_session=False))
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            continue  # settled by another instance meanwhile
+        found = tagged_notices(session, kernel, match_id,
+                               [(chat_id, LADDER, f"m{match_id}", None, {"day": day})])
+        if keys is not None:
+            keys += found
+        if not decided:
             continue  # never started (expired, cancelled): nobody moves
-        won, lost = ((lm.player0_id, lm.player1_id) if winner == 0
-                     else (lm.player1_id, lm.player0_id))
-        lm.winner_id = won
         for pid, step in ((won, 1), (lost, -1)):
-            entry = session.get(LadderPlayerRow, (chat_id, pid))
-            if entry is not None:
-                entry.rung = max(1, entry.rung + step)
-                entry.wins += step > 0
-                entry.losses += step < 0
+            rung = LadderPlayerRow.rung + step
+            session.execute(
+                update(LadderPlayerRow)
+                .where(LadderPlayerRow.chat_id == chat_id, LadderPlayerRow.player_id == pid)
+                .values(rung=case((rung < 1, 1), else_=rung),
+                        wins=LadderPlayerRow.wins + int(step > 0),
+                        losses=LadderPlayerRow.losses + int(step < 0))
+                .execution_options(synchronize_session=False))
         done.append((won, lost))
     return done
 
@@ -82,10 +104,60 @@ class LadderCases(ChallengeCases):
     """Joining and leaving a group's ladder, reading it, and the daily pairing."""
 
     @off_loop
+    def open_ladder(self, chat_id: int, player_id: int, game_type: str,
+                    length: int) -> PlayResult:
+        """Open the group's ladder: its matches play ``game_type`` (a match kind of the
+        registry) to ``length``; the opener is its first player. Refusals: ``bad_setting``
+        (a kind or length not on offer), ``ladder_exists``."""
+        kind = KINDS.get(game_type)
+        if kind is None or length not in kind.lengths or length not in LENGTHS:
+            return PlayResult(Outcome.REFUSED, "bad_setting", "That setting is not possible.")
+        k = self.kernel
+        now = k.clock()
+        try:
+            with k.db.write_lock(), k.sessions.begin() as session:
+                if session.get(LadderRow, chat_id) is not None:
+                    return PlayResult(Outcome.REFUSED, "ladder_exists",
+                                      "This group has a ladder already.")
+                k.ensure_player(session, player_id)
+                session.add(LadderRow(chat_id=chat_id, game_type=game_type, length=length,
+                                      opened_by=player_id, opened_at=now))
+                session.flush()
+                if session.get(LadderPlayerRow, (chat_id, player_id)) is None:
+                    session.add(LadderPlayerRow(chat_id=chat_id, player_id=player_id, rung=1,
+                                                active=True, wins=0, losses=0, joined_at=now))
+        except IntegrityError:  # another instance opened it at the same moment
+            return PlayResult(Outcome.REFUSED, "ladder_exists", "This group has a ladder already.")
+        return PlayResult(Outcome.OK)
+
+    @off_loop
+    def ladder_settings(self, chat_id: int) -> LadderSettings | None:
+        """The group's ladder as it was opened, or ``None`` (none opened)."""
+        with self.kernel.sessions() as session:
+            row = session.get(LadderRow, chat_id)
+            if row is None:
+                return None
+            last = session.scalar(select(LadderMatchRow.day)
+                                  .where(LadderMatchRow.chat_id == chat_id)
+                                  .order_by(LadderMatchRow.day.desc()).limit(1))
+            return LadderSettings(chat_id, row.game_type, row.length, row.opened_by,
+                                  row.card_message_id, last)
+
+    @off_loop
+    def set_ladder_card(self, chat_id: int, message_id: int) -> None:
+        """The group's ladder card is this message from now on (edited in place)."""
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            row = session.get(LadderRow, chat_id)
+            if row is not None:
+                row.card_message_id = message_id
+
+    @off_loop
     def join_ladder(self, chat_id: int, player_id: int) -> PlayResult:
-        """Refusal: ``already_on_ladder``."""
+        """Refusals: ``no_ladder`` (none opened here), ``already_on_ladder``."""
         k = self.kernel
         with k.db.write_lock(), k.sessions.begin() as session:
+            if session.get(LadderRow, chat_id) is None:
+                return PlayResult(Outcome.REFUSED, "no_ladder", "This group has no ladder.")
             k.ensure_player(session, player_id)
             entry = session.get(LadderPlayerRow, (chat_id, player_id))
             if entry is not None and entry.active:
@@ -114,7 +186,7 @@ class LadderCases(ChallengeCases):
     def ladder(self, chat_id: int) -> list[LadderEntry]:
         """The group's ladder (ended matches settled first), top rung first."""
         with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
-            settle(session, chat_id)
+            settle(session, self.kernel, chat_id)
             rows = session.execute(
                 select(LadderPlayerRow, Player.display_name)
                 .join(Player, Player.id == LadderPlayerRow.player_id)
@@ -148,7 +220,7 @@ class LadderCases(ChallengeCases):
                     return None
                 session.add(LadderDayRow(chat_id=chat_id, day=day, run_at=now))
                 session.flush()  # the claim: a second instance fails here
-                settled = settle(session, chat_id)
+                settled = settle(session, k, chat_id)
                 busy = set(session.scalars(
                     select(LadderMatchRow.player0_id)
                     .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
@@ -175,9 +247,12 @@ class LadderCases(ChallengeCases):
             return None
         day, pairs, settled = claimed
         made = []
+        settings = await self.ladder_settings(chat_id)
+        game, length = (settings.game_type, settings.length) if settings else (DEFAULT_KIND, 3)
         for a, b in pairs:
-            res = await self.create_challenge(a, length=LADDER_LENGTH, chat_id=chat_id,
-                                              group=True, target_id=b, game_type=DEFAULT_KIND)
+            res = await self.create_challenge(a, length=length, chat_id=chat_id, group=True,
+                                              target_id=b, game_type=game,
+                                              winner_starts=KINDS[game].cafe_default)
             if res.ok and res.challenge is not None:
                 made.append(res.challenge)
             else:
@@ -211,9 +286,30 @@ class LadderCases(ChallengeCases):
                 select(LadderPlayerRow.chat_id).where(LadderPlayerRow.active.is_(True))
                 .distinct()))
 
+    @off_loop
+    def settle_ladders(self) -> list[str]:
+        """Every ladder match that ended since: settled, its group's card redrawn (the
+        chats to kick). One read when there is none."""
+        k = self.kernel
+        with k.sessions() as session:
+            chats = sorted({int(c) for c in session.scalars(
+                select(LadderMatchRow.chat_id)
+                .join(MatchRow, MatchRow.id == LadderMatchRow.match_id)
+                .where(LadderMatchRow.settled.is_(False), MatchRow.status.not_in(OPEN)))})
+        keys: list[str] = []
+        for chat_id in chats:
+            with k.db.write_lock(), k.sessions.begin() as session:
+                settle(session, k, chat_id, keys)
+        return sorted(set(keys))
+
     async def run_ladders(self) -> list[LadderDay]:
-        """The daily job: every ladder not yet paired today."""
+        """The job (every timer poll): the ladder matches ended since settled (their cards
+        redrawn: a first entry of day ``""`` carries only those chats to kick), then every
+        ladder not yet paired today."""
         found = []
+        settled = await self.settle_ladders()
+        if settled:
+            found.append(LadderDay(0, "", chat_keys=tuple(settled)))
         for chat_id in await self.ladder_groups():
             try:
                 day = await self.run_ladder_day(chat_id)

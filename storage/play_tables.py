@@ -82,6 +82,22 @@ class LadderPlayerRow(Base):
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class LadderRow(Base):
+    """A group's ladder as it was opened (revision 0024): what its matches play (a match kind
+    of :mod:`rules.game`, a rotation included, and a length), who opened it, and its card in
+    the group, edited in place through the outbox (``card_message_id``; none yet: the next
+    redraw posts one)."""
+
+    __tablename__ = "ladders"
+
+    chat_id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    game_type: Mapped[str] = mapped_column(String(16))
+    length: Mapped[int] = mapped_column(SmallInteger)
+    opened_by: Mapped[int | None] = mapped_column(BigInteger)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    card_message_id: Mapped[int | None] = mapped_column(BigInteger)
+
+
 class LadderMatchRow(Base):
     """A ladder pairing of one day: its challenge (then match), settled once it ended."""
 

@@ -5,8 +5,10 @@ to taps, like the /new card). From the start on, the card is edited only by the 
 worker, from the outbox rows each recorded result writes (``standings`` notices, see
 :mod:`storage.usecases.competition_progress`), in the group's budget: a league's card is its
 standings table, edited in place; a cup's is a bracket picture with the round under it,
-posted once at the start (the sign-up card then points to it) and edited in place with each
-result. The winner is announced by a ``champion`` notice (a new message: it notifies).
+posted once by the worker when its first match opens (a ``bracket`` notice, see
+:mod:`storage.usecases.competition_cards`; the sign-up card then points to it) and edited in
+place with each result. The winner is announced by a ``champion`` notice (a new message: it
+notifies).
 """
 
 from __future__ import annotations
@@ -70,16 +72,31 @@ async def show_card(p: Portes, bot: Bot, comp: CompetitionView, *,
         markup = views.card_keyboard(t, comp) if first else None
         return await reply_to.reply_text(card_text(t, comp), parse_mode=HTML,
                                          reply_markup=markup, do_quote=True)
-    if pictured(comp):  # started: the sign-up card points to the bracket, posted anew
-        await _edit_text(bot, comp, edit, views.heading(t, comp) + "\n\n"
-                         + t._("The cup has started: its bracket follows."))
-        photo = await bracket_picture(t, comp)
-        sent = await bot.send_photo(comp.chat_id, photo, caption=views.cup_caption(t, comp),
-                                    parse_mode=HTML, message_thread_id=comp.thread_id)
-        await p.uc.set_competition_card(comp.id, sent.message_id)
-        return sent
+    if pictured(comp):  # started: the sign-up card points to the bracket, posted by the
+        # delivery worker (a ``bracket`` notice: :mod:`storage.usecases.competition_cards`)
+        await _edit_text(bot, comp, edit, started_text(t, comp))
+        return edit
     await _edit_text(bot, comp, edit, card_text(t, comp), views.card_keyboard(t, comp))
     return edit
+
+
+def started_text(t: Tr, comp: CompetitionView) -> str:
+    return views.heading(t, comp) + "\n\n" + t._("The cup has started: its bracket follows.")
+
+
+async def signup_started(bot: Bot, t: Tr, comp: CompetitionView) -> None:
+    """The worker's part before a cup's bracket is posted: its sign-up card (the card until
+    then) says the bracket follows. A card that is no text any more (a picture a crashed send
+    left, kept as the card) is left to the probe."""
+    if comp.card_message_id is None:
+        return
+    try:
+        await bot.edit_message_text(started_text(t, comp), chat_id=comp.chat_id,
+                                    message_id=comp.card_message_id, parse_mode=HTML)
+    except BadRequest:
+        return  # not modified, gone, or not a text
+    except Forbidden as exc:
+        raise Unreachable(exc.message) from exc
 
 
 async def _edit_text(bot: Bot, comp: CompetitionView, edit: Message | None, text: str,

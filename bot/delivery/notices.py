@@ -25,13 +25,21 @@ from telegram import Bot
 from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, Forbidden
 
-from bot.delivery.competition_card import champion_text, deliver_card
+from bot.delivery.competition_card import (
+    bracket_picture,
+    champion_text,
+    deliver_card,
+    pictured,
+    reader,
+    signup_started,
+)
 from bot.delivery.limiter import ChatLimiter
-from bot.delivery.play_notices import PLAY_KINDS, play_notice
+from bot.delivery.play_notices import PLAY_KINDS, ladder_card, play_notice
 from bot.delivery.publish import HTML, take_down
 from bot.delivery.reach import blocked_us, cancel_unreached, group_told, player_blocked
 from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
 from bot.state import Portes, mention
+from bot.views import competitions as views
 from bot.views.i18n import Tr, tr
 from bot.views.keyboards import url_keyboard
 from bot.views.reveal import (
@@ -53,9 +61,11 @@ from storage.delivery.notices import (
     STRANDED,
     TIMEOUT,
 )
+from storage.play_notices import LADDER
 from storage.results import MatchView, PlayerView
 from storage.usecases import DeliveryWork
-from storage.usecases.competition_progress import CHAMPION, STANDINGS
+from storage.usecases.competition_cards import BRACKET, STANDINGS
+from storage.usecases.competition_progress import CHAMPION
 
 log = logging.getLogger("bot.delivery.notices")
 Look = tuple[str, Markup | None]
@@ -83,9 +93,17 @@ class Notices:
             return
         if work.notice["kind"] == STANDINGS:
             comp = await self.p.uc.get_competition(int(work.notice["comp"]))
-            if comp is not None:
+            # a cup's card is its bracket once posted; the post draws the latest state
+            if comp is not None and not (pictured(comp) and await self.p.uc.bracket_pending(
+                    comp.id, comp.chat_id)):
                 await self.hold(work)
                 await deliver_card(self.p, self.bot, comp)
+            return
+        if work.notice["kind"] == BRACKET:
+            await self._bracket(work, mv)
+            return
+        if work.notice["kind"] == LADDER:
+            await self._ladder(work, mv)
             return
         if work.notice["kind"] == RETIRE:
             await self._take_down(work)
@@ -101,6 +119,67 @@ class Notices:
                 await group_told(self.p, self.bot, mv)
         else:
             probes, own = list(work.probes), int(work.notice.get("message_id") or 0)
+        await self._probe(work, probes, own)
+
+    async def _bracket(self, work: DeliveryWork, mv: MatchView) -> None:
+        """A cup's bracket picture posted in its group, once: its message id becomes the
+        cup's card (kept before the send is recorded, so a crash between the two leaves the
+        card known, and the copy a retry leaves is probed for and deleted)."""
+        assert work.notice is not None
+        if work.shown >= work.version:
+            probes, own = list(work.probes), int(work.notice.get("message_id") or 0)
+        else:
+            comp = await self.p.uc.get_competition(int(work.notice["comp"]))
+            if comp is None:
+                return
+            t = await reader(self.p, comp)
+            await self.hold(work)
+            await signup_started(self.bot, t, comp)  # (an edit made twice: "not modified")
+            photo = await bracket_picture(t, comp)
+
+            async def card(message_id: int) -> None:
+                await self.p.uc.set_competition_card(comp.id, message_id)
+
+            probes, own = await self._send(work, mv, views.cup_caption(t, comp), None,
+                                           photo=photo, then=card)
+        await self._probe(work, probes, own)
+
+    async def _ladder(self, work: DeliveryWork, mv: MatchView) -> None:
+        """The group's ladder card redrawn in place as the ladder is now (an edit made twice
+        is "not modified"); posted when the group has none (or it was deleted), and kept as
+        the card from then on."""
+        assert work.chat_id is not None
+        chat_id = work.chat_id
+        settings = await self.p.uc.ladder_settings(chat_id)
+        if settings is None:
+            return
+        if settings.card_message_id is not None:
+            t = tr(await self.p.lang_for_chat(chat_id, None))
+            text, markup = await ladder_card(self.p, t, chat_id)
+            await self.hold(work)
+            try:
+                await self.bot.edit_message_text(text, chat_id=chat_id, parse_mode=HTML,
+                                                 message_id=settings.card_message_id,
+                                                 reply_markup=markup)
+                return
+            except BadRequest as exc:
+                if not_modified(exc):
+                    return
+                if not gone(exc):
+                    raise
+            except Forbidden as exc:
+                raise Unreachable(exc.message) from exc
+        if work.shown >= work.version:  # posted already (its copies probed below)
+            await self._probe(work, list(work.probes), int(work.notice.get("message_id") or 0)
+                              if work.notice else 0)
+            return
+        t = tr(await self.p.lang_for_chat(chat_id, None))
+        text, markup = await ladder_card(self.p, t, chat_id)
+
+        async def card(message_id: int) -> None:
+            await self.p.uc.set_ladder_card(chat_id, message_id)
+
+        probes, own = await self._send(work, mv, text, markup, then=card)
         await self._probe(work, probes, own)
 
     async def deliver_closed(self, work: DeliveryWork) -> None:
@@ -269,7 +348,11 @@ class Notices:
         self.p.faults.reached(f"notice-sent:{RETIRE}")
 
     async def _send(self, work: DeliveryWork, mv: MatchView | None, text: str,
-                    markup: Markup | None) -> tuple[list[dict[str, Any]], int]:
+                    markup: Markup | None, *, photo: bytes | None = None,
+                    then: Callable[[int], Awaitable[None]] | None = None,
+                    ) -> tuple[list[dict[str, Any]], int]:
+        """Send the notice (a picture with ``text`` as its caption when ``photo``), its
+        outcome unknown until recorded; ``then``: told the message id before that."""
         chat_id = work.chat_id
         assert chat_id is not None
         uc = self.p.uc
@@ -278,7 +361,7 @@ class Notices:
             limiter, ChatLimiter) else 0
         token = await uc.delivery.mark_sending(work.id, claim=work.claim, caption=text,
                                                markup=markup.to_dict() if markup else None,
-                                               seen=seen)
+                                               seen=seen, photo=photo is not None)
         if token is None:
             raise Stale
         kind = (work.notice or {}).get("kind")
@@ -286,9 +369,13 @@ class Notices:
         thread = (mv.place.thread_id if work.for_seat is None and mv is not None
                   and kind != SEED else None)
         try:
-            sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
-                                               message_thread_id=thread, reply_markup=markup,
-                                               disable_web_page_preview=True)
+            if photo is not None:
+                sent = await self.bot.send_photo(chat_id, photo, caption=text, parse_mode=HTML,
+                                                 message_thread_id=thread, reply_markup=markup)
+            else:
+                sent = await self.bot.send_message(chat_id, text, parse_mode=HTML,
+                                                   message_thread_id=thread, reply_markup=markup,
+                                                   disable_web_page_preview=True)
         except Forbidden as exc:
             await self._cannot_send(work, mv, exc.message)
             raise Unreachable(exc.message) from exc
@@ -298,6 +385,8 @@ class Notices:
                 raise Unreachable(exc.message) from exc
             raise
         self.p.faults.reached(f"notice-sent:{kind}")
+        if then is not None:
+            await then(sent.message_id)
         recorded = await uc.delivery.record_notice_sent(work.id, token, claim=work.claim,
                                                message_id=sent.message_id)
         if recorded is None:  # the send outlived the lease: the place's claimant sends its own
@@ -343,7 +432,8 @@ class Notices:
             for message_id in range(max(int(probe["after"]) + 1, own - PROBE_SPAN), own):
                 if message_id in known:
                     continue
-                if await self._is_copy(chat_id, message_id, str(probe["caption"]), markup):
+                if await self._is_copy(chat_id, message_id, str(probe["caption"]), markup,
+                                       photo=bool(probe.get("photo"))):
                     log.info("an earlier copy of %s found in %s: %s", work.place, chat_id,
                              message_id)
                     await self._delete(chat_id, message_id)
@@ -353,14 +443,19 @@ class Notices:
             await self.p.uc.delivery.drop_probes(work.id, found)
 
     async def _is_copy(self, chat_id: int, message_id: int, text: str,
-                       markup: Markup | None) -> bool:
+                       markup: Markup | None, *, photo: bool = False) -> bool:
         """An edit carrying exactly the notice's text is "not modified" only on a copy of it;
         a user's message "can't be edited", a missing one is "not found", a board has "no
-        text": all left alone."""
+        text": all left alone. A picture's copy is probed by its caption."""
         try:
-            await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                             parse_mode=HTML, reply_markup=markup,
-                                             disable_web_page_preview=True)
+            if photo:
+                await self.bot.edit_message_caption(chat_id=chat_id, message_id=message_id,
+                                                    caption=text, parse_mode=HTML,
+                                                    reply_markup=markup)
+            else:
+                await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
+                                                 parse_mode=HTML, reply_markup=markup,
+                                                 disable_web_page_preview=True)
         except BadRequest as exc:
             return not_modified(exc)
         log.warning("probing %s in %s changed a message of the bot to a notice; deleting it",

@@ -13,6 +13,7 @@ from telegram import InlineKeyboardMarkup as Markup
 from bot.state import Portes
 from bot.views.callbacks import Action, encode
 from bot.views.i18n import Tr
+from bot.views.ladder import plays_line, setup_keyboard, setup_text
 from bot.views.play import (
     block_button,
     ladder_keyboard,
@@ -21,6 +22,7 @@ from bot.views.play import (
     paired_text,
     vacation_notice,
 )
+from rules.game import DEFAULT_KIND
 from storage.matchmaking.cases import PAIRED_NOTICE
 from storage.play_notices import LADDER, VACATION
 from storage.results import MatchView
@@ -41,7 +43,7 @@ async def play_notice(p: Portes, work: DeliveryWork, mv: MatchView, t: Tr) -> Lo
         until = datetime.fromisoformat(str(notice["until"]))
         return vacation_notice(t, by.display_name if by else "?", mv.id, until), None
     if kind == LADDER and work.chat_id is not None:
-        return await ladder_card(p, t, work.chat_id, str(notice["day"]))
+        return await ladder_card(p, t, work.chat_id)
     return None
 
 
@@ -64,8 +66,13 @@ async def _paired(p: Portes, work: DeliveryWork, mv: MatchView, t: Tr) -> Look |
     return text, Markup(rows)
 
 
-async def ladder_card(p: Portes, t: Tr, chat_id: int, day: str | None) -> Look:
-    """The group's ladder card (with a day's pairings and their Start buttons)."""
+async def ladder_card(p: Portes, t: Tr, chat_id: int) -> Look:
+    """The group's ladder card as it is now: what it plays, its last day's pairings and
+    their Start buttons, the rungs; the setup card when the group has no ladder yet."""
+    settings = await p.uc.ladder_settings(chat_id)
+    if settings is None:
+        return setup_text(t, DEFAULT_KIND, 3), setup_keyboard(t)
+    day = settings.last_day
     entries = await p.uc.ladder(chat_id)
     names = {e.player_id: e.name for e in entries}
     pairs = [] if day is None else await p.uc.ladder_pairs(chat_id, day)
@@ -80,4 +87,6 @@ async def ladder_card(p: Portes, t: Tr, chat_id: int, day: str | None) -> Look:
     starts = [(cid, t._("{first} vs {second}: Start", first=an, second=bn))
               for (cid, _, _, s), (an, bn, _) in zip(pairs, shown, strict=True)
               if s == "challenge"]
-    return ladder_text(t, entries, day=day, pairs=shown), ladder_keyboard(t, starts)
+    plays = plays_line(t, settings.game_type, settings.length)
+    return (ladder_text(t, entries, day=day, pairs=shown, plays=plays),
+            ladder_keyboard(t, starts))

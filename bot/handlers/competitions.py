@@ -87,7 +87,7 @@ async def on_tournament_new(update: Update, context: Ctx, cb: Callback) -> None:
     await open_card(p, context.bot, msg, q.from_user.id, t)
 
 
-async def _member(bot: Bot, chat_id: int, user_id: int) -> bool:
+async def is_member(bot: Bot, chat_id: int, user_id: int) -> bool:
     try:
         member = await bot.get_chat_member(chat_id, user_id)
     except TelegramError as exc:
@@ -112,7 +112,7 @@ async def on_tournament(update: Update, context: Ctx, cb: Callback) -> None:
         return
     res: CompetitionResult
     if op == "j":
-        if not await _member(context.bot, msg.chat.id, user):
+        if not await is_member(context.bot, msg.chat.id, user):
             await q.answer(views.refusal_text(t, "not_member"), show_alert=True)
             return
         res = await p.uc.join_competition(comp.id, user)
@@ -139,12 +139,16 @@ async def on_tournament(update: Update, context: Ctx, cb: Callback) -> None:
 
 async def competition_tick(p: Portes, bot: Bot) -> None:
     """The timer tick's part: record results, keep deadlines (the storage tick); then show
-    the cards of competitions started or cancelled by their sign-up's end, kick the chats of
-    the cards' outbox rows, and open the matches still to open."""
+    the cards of competitions cancelled by their sign-up's end, kick the chats of the cards'
+    outbox rows, and open the matches still to open (the first opened writes the card's
+    outbox row of one that started)."""
     tick = await p.uc.competition_tick()
     for comp_id in tick.changed:
         comp = await p.uc.get_competition(comp_id)
-        if comp is not None:
+        # one started shows through the outbox, from the notices written when its first
+        # match opens (:mod:`storage.usecases.competition_cards`); one cancelled has no match
+        # (and so no outbox row): its card is edited here
+        if comp is not None and comp.status == "cancelled":
             await quietly(show_card(p, bot, comp))
     if p.delivery is not None:
         for key in tick.chat_keys:

@@ -7,16 +7,18 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from telegram import Message, Update
+from telegram import CallbackQuery, Message, Update
 
 from bot.delivery.play_notices import ladder_card
 from bot.delivery.telegram import is_group, quietly
 from bot.handlers.common import HTML, Ctx, finish, point_to_private
-from bot.state import command_sender, portes, tapped
+from bot.handlers.competitions import is_member
+from bot.state import Portes, command_sender, portes, tapped
 from bot.views import texts
 from bot.views.callbacks import Callback
+from bot.views.i18n import Tr
+from bot.views.ladder import parse_setup, setup_keyboard, setup_text
 from bot.views.play import play_error, vacation_keyboard, vacation_text
-from storage.ladder import day_of
 
 log = logging.getLogger("bot.handlers.ladder")
 
@@ -31,20 +33,27 @@ async def cmd_ladder(update: Update, context: Ctx) -> None:
         await msg.reply_text(t._("Each group has its own ladder: send /ladder in the group."),
                              do_quote=True)
         return
-    pairs = await p.uc.ladder_pairs(msg.chat.id, day_of(p.uc.now()))
-    text, markup = await ladder_card(p, t, msg.chat.id, day_of(p.uc.now()) if pairs else None)
-    await msg.reply_text(text, reply_markup=markup, parse_mode=HTML, do_quote=True)
+    gt = await p.t_in(msg.chat, None)
+    text, markup = await ladder_card(p, gt, msg.chat.id)
+    sent = await msg.reply_text(text, reply_markup=markup, parse_mode=HTML, do_quote=True)
+    if await p.uc.ladder_settings(msg.chat.id) is not None:
+        await p.uc.set_ladder_card(msg.chat.id, sent.message_id)  # the newest is edited
 
 
 async def on_ladder(update: Update, context: Ctx, cb: Callback) -> None:
     """Join or Leave on a ladder card: the tapper's own place on this group's ladder."""
     p, q, t = await tapped(update, context, see=True)
     msg = q.message if isinstance(q.message, Message) else None
-    if msg is None or not is_group(msg.chat) or cb.arg not in ("join", "leave", "start"):
+    setup = parse_setup(cb.arg)
+    if msg is None or not is_group(msg.chat) or (
+            cb.arg not in ("join", "leave", "start") and setup is None):
         await q.answer(play_error(t, "invalid_action"), show_alert=True)
         return
     if cb.arg == "start":
         await start_pairing(update, context, cb)
+        return
+    if setup is not None:
+        await _set_up(p, q, msg, t, *setup)
         return
     if cb.arg == "join":
         res = await p.uc.join_ladder(msg.chat.id, q.from_user.id)
@@ -57,7 +66,30 @@ async def on_ladder(update: Update, context: Ctx, cb: Callback) -> None:
         return
     await q.answer(done, show_alert=True)
     gt = await p.t_in(msg.chat, None)
-    text, markup = await ladder_card(p, gt, msg.chat.id, None)
+    text, markup = await ladder_card(p, gt, msg.chat.id)
+    await quietly(msg.edit_text(text, reply_markup=markup, parse_mode=HTML))
+
+
+async def _set_up(p: Portes, q: CallbackQuery, msg: Message, t: Tr, open_now: bool,
+                  game: str, length: int) -> None:
+    """A tap on the setup card: a choice redraws it; Open opens the group's ladder with the
+    choices (the tapper its first player) and the card becomes the ladder's."""
+    gt = await p.t_in(msg.chat, None)
+    if not open_now:
+        await q.answer()
+        await quietly(msg.edit_text(setup_text(gt, game, length), parse_mode=HTML,
+                                    reply_markup=setup_keyboard(gt, game, length)))
+        return
+    if not await is_member(q.get_bot(), msg.chat.id, q.from_user.id):
+        await q.answer(play_error(t, "not_member"), show_alert=True)
+        return
+    res = await p.uc.open_ladder(msg.chat.id, q.from_user.id, game, length)
+    if not res.ok:
+        await q.answer(play_error(t, res.code), show_alert=True)
+        return
+    await q.answer(t._("The ladder is open, and you are on it."), show_alert=True)
+    await p.uc.set_ladder_card(msg.chat.id, msg.message_id)
+    text, markup = await ladder_card(p, gt, msg.chat.id)
     await quietly(msg.edit_text(text, reply_markup=markup, parse_mode=HTML))
 
 

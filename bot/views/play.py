@@ -37,6 +37,10 @@ PLAY_ERRORS = {
     "invalid_action": N_("That choice is not on offer."),
     "already_on_ladder": N_("You are on this group's ladder already."),
     "not_on_ladder": N_("You are not on this group's ladder."),
+    "no_ladder": N_("This group has no ladder yet: send /ladder to open one."),
+    "ladder_exists": N_("This group has a ladder already: send /ladder to see it."),
+    "bad_setting": N_("That setting is not possible."),
+    "not_member": N_("Only members of this group can open its ladder."),
     "on_vacation": N_("You are on vacation already."),
     "no_vacation_days": N_("You do not have that many vacation days left this year."),
     "cup_round": N_("A cup round you play in does not allow a vacation now."),
@@ -142,11 +146,14 @@ def block_button(t: Tr, player_id: int) -> Btn:
 
 
 def ladder_text(t: Tr, entries: Sequence[LadderEntry], *, day: str | None = None,
-                pairs: Sequence[tuple[str, str, str]] = ()) -> str:
-    """The group's ladder: top rung first; ``pairs`` (first, second, state) the day's."""
+                pairs: Sequence[tuple[str, str, str]] = (), plays: str | None = None) -> str:
+    """The group's ladder: top rung first; ``pairs`` (first, second, state) the day's;
+    ``plays``: what its matches play."""
     lines = [t._("🪜 The group's ladder. Once a day the players on the same rung (or the "
                  "nearest) are paired at random; a win moves you one rung up, a loss one down. "
                  "Vacations pause ladder matches too.")]
+    if plays is not None:
+        lines.append(t._("Its matches: {what}", what=html.escape(plays)))
     if day is not None:
         lines += ["", t._("Pairings of {day}:", day=day)]
         lines += [t._("• {first} vs {second}: {state}", first=html.escape(a),

@@ -246,6 +246,8 @@ def _caption(t: Tr, match: Match, names: Names, viewer: int | None, notes: Seque
         lines.append(match_won_text(t, names, match))
         lines.extend(given_up_lines(t, names, match))
         lines.extend(ratings)
+    elif match.phase == Phase.CANCELLED and match.end_reason == "deadline":
+        lines.append(t._("The competition's deadline has passed: this match was stopped."))
     elif match.phase == Phase.CANCELLED:
         lines.append(t._("This match was cancelled."))
     return "\n".join(lines)

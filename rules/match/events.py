@@ -100,3 +100,11 @@ class ResignationDeclined(Event):
 class Cancelled(Event):
     player: int
 
+
+@dataclass(frozen=True)
+class Stopped(Event):
+    """The match was stopped from outside, with no result (``reason``: why, e.g. a
+    competition's deadline)."""
+
+    reason: str
+

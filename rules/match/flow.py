@@ -60,6 +60,7 @@ from rules.match.events import (
     ResignationDeclined,
     ResignationOffered,
     Rolled,
+    Stopped,
     TurnPlayed,
 )
 from rules.match.state import (
@@ -100,6 +101,7 @@ __all__ = [
     "ResignationDeclined",
     "ResignationOffered",
     "Rolled",
+    "Stopped",
     "TurnPlayed",
     "game_kind",
     "match_lengths",
@@ -423,6 +425,15 @@ class Match(MatchState):
                 "The match cannot be cancelled once a move has been played or a game has ended"
             )
         return replace(self, phase=Phase.CANCELLED, end_reason="cancelled"), [Cancelled(player)]
+
+    def stop(self, reason: str) -> tuple[Match, list[Event]]:
+        """The match is stopped from outside (a competition's deadline), whoever is to act
+        and however far it went, with no result: like a cancelled match, for ``reason``."""
+        if self.is_over:
+            raise GameOver("The match is over")
+        match = replace(self, phase=Phase.CANCELLED, end_reason=reason, chosen=(),
+                        resign_offer=0)
+        return match, [Stopped(reason)]
 
     # -- the stored form (rules.match.stored) -------------------------------------------------
 

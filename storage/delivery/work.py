@@ -28,7 +28,13 @@ from sqlalchemy.orm import Session
 from storage.delivery.claims import DeliveryWork, due, fenced, live_boards
 from storage.delivery.notices import move_notices
 from storage.delivery.outbox import Where, outbox_row, places, upsert
-from storage.models import BoardMessageRow, DeliveryChatRow, DeliveryRow, MatchRow
+from storage.models import (
+    BoardMessageRow,
+    CompetitionRow,
+    DeliveryChatRow,
+    DeliveryRow,
+    MatchRow,
+)
 from storage.results import ENDED_STATUSES, BoardMessageView, MatchStatus
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rows import board_view
@@ -149,7 +155,7 @@ class DeliveryWorkCases(Feature):
 
     @off_loop
     def mark_sending(self, work_id: int, *, claim: int, caption: str, markup: Any,
-                     lease: float = 10.0, seen: int = 0) -> str | None:
+                     lease: float = 10.0, seen: int = 0, photo: bool = False) -> str | None:
         """Before a send: remember it as of unknown outcome (the gap after the chat's last
         message id, or ``seen``, the highest this process got back there, when higher; the
         exact caption and keyboard), and renew the claim. Returns the token
@@ -169,6 +175,8 @@ class DeliveryWorkCases(Feature):
             after = max(after, seen)
             probe = {"token": token, "after": after, "caption": caption, "markup": markup,
                      "at": now.isoformat()}
+            if photo:  # a notice sent as a picture (a cup's bracket): probed by its caption
+                probe["photo"] = True
             row.probes = [*(row.probes or []), probe]
             row.claimed_until = now + timedelta(seconds=lease)
         return token
@@ -216,10 +224,13 @@ class DeliveryWorkCases(Feature):
 
     @off_loop
     def known_message_ids(self, chat_id: int) -> set[int]:
-        """Every board message id recorded in a chat (never probed as an orphan)."""
+        """Every board message id recorded in a chat, and its competitions' cards (a cup's
+        is a picture a board's probe could take for an orphan): never probed as orphans."""
         with self.kernel.sessions() as session:
             ids = set(session.scalars(select(BoardMessageRow.message_id).where(
                 BoardMessageRow.chat_id == chat_id, BoardMessageRow.message_id.is_not(None))))
+            ids |= set(session.scalars(select(CompetitionRow.card_message_id).where(
+                CompetitionRow.chat_id == chat_id, CompetitionRow.card_message_id.is_not(None))))
             return {i for i in ids if i is not None}
 
     @off_loop

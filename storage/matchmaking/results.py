@@ -57,6 +57,19 @@ class LadderEntry:
 
 
 @dataclass(frozen=True)
+class LadderSettings:
+    """A group's ladder as it was opened: what its matches play, its card, its last day."""
+
+    chat_id: int
+    game_type: str
+    length: int
+    opened_by: int | None
+    card_message_id: int | None
+    last_day: str | None
+    """The last day with pairings (none yet: ``None``)."""
+
+
+@dataclass(frozen=True)
 class LadderDay:
     """A group's ladder paired for one day: the challenges made (one per pair)."""
 

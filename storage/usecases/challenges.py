@@ -34,6 +34,7 @@ from storage.results import (
 )
 from storage.usecases.caps import open_challenges, over_cap
 from storage.usecases.challenge_views import challenge_view, read_challenge_view
+from storage.usecases.competition_cards import first_match_notices
 from storage.usecases.kernel import Feature, Kernel, off_loop
 from storage.usecases.rematches import rematch_refusal
 from storage.usecases.rows import (
@@ -243,6 +244,8 @@ class ChallengeCases(Feature):
                 if competition_game is not None and not link_pairing(
                         session, competition_game, row.id):
                     raise AlreadyPaired  # rolls the match back
+                if competition_game is not None:
+                    first_match_notices(session, k, competition_game, row.id)
                 ch = _challenge_row(row.id, author_id, now, now + k.timers.challenge_ttl,
                                     **fields, **place)
                 session.add(ch)

@@ -11,7 +11,8 @@ who left the group (or blocked the bot) forfeits their active matches (``left``,
 ordinary resignation, :meth:`ProgressCases.forfeit_left`) and the pairings still to come. A
 league whose deadline passes ends with the standings as they are (unfinished matches count
 for nobody); a cup round whose deadline passes is lost by the player to move in each match
-still going (``deadline``).
+still going (``deadline``). Either way the matches still going are stopped with no result
+(``deadline``), their boards redrawn as ended through the outbox like any match's end.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from storage.models import (
 from storage.results import ActionResult, ChallengeStatus, MatchStatus
 from storage.usecases.challenges import close_challenge
 from storage.usecases.closing import cancel
+from storage.usecases.competition_cards import STANDINGS
 from storage.usecases.competition_views import (
     CANCELLED,
     DEADLINE,
@@ -44,13 +46,14 @@ from storage.usecases.competition_views import (
     VOID,
     CompetitionTick,
     MatchToStart,
+    locked,
     read_competition,
 )
-from storage.usecases.competitions import begin, locked
+from storage.usecases.competitions import begin
 from storage.usecases.kernel import Feature, log, off_loop
 
 T = TypeVar("T")
-STANDINGS, CHAMPION = "standings", "champion"
+CHAMPION = "champion"
 """The notices of a competition, in its group: the card edited in place (``standings``), and
 the winner announced (``champion``); both are rows of the match whose end caused them."""
 LEFT = "left"
@@ -278,6 +281,7 @@ class ProgressCases(Feature):
                 *(() if row.kind == "league" else (CompetitionGameRow.round == row.round,)))))
             self._forfeit_pending(session, games, _left(session, row.id), now)
             last_match: int | None = None
+            keys: list[str] = []
             for g in games:
                 if g.decided_at is not None:
                     continue
@@ -289,8 +293,10 @@ class ProgressCases(Feature):
                     last_match = match.id
                     if match.to_act in (0, 1) and row.kind != "league":
                         winner = match.player1_id if match.to_act == 0 else match.player0_id
-                    if not cancel(session, match, DEADLINE, now):
+                    stopped = self._stop(session, match, now)
+                    if stopped is None:
                         return []  # a move came first: the next tick looks again
+                    keys += stopped
                 elif match is not None and match.status == MatchStatus.CHALLENGE.value:
                     self._close_challenge(session, match.id)
                 _decide(g, winner, DEADLINE if row.kind != "league" else VOID, now)
@@ -305,9 +311,31 @@ class ProgressCases(Feature):
                     CompetitionGameRow.competition_id == row.id,
                     CompetitionGameRow.match_id.is_not(None))
                 .order_by(CompetitionGameRow.id.desc()).limit(1))
-            keys = self._tell(session, row, any_match) if any_match is not None else []
+            if any_match is not None:
+                keys += self._tell(session, row, any_match)
             session.commit()
         return keys
+
+    def _stop(self, session: Session, match: MatchRow, now: datetime) -> list[str] | None:
+        """A match still going at its competition's deadline is stopped, with no result
+        (``deadline``), written as every action is (:meth:`Kernel.plan`): its boards are
+        redrawn as ended through the outbox, its end's notices written, its timers gone.
+        ``None`` (rolled back): a move came first. A match whose state cannot be read is
+        only cancelled (it cannot be drawn). Returns the chats to kick."""
+        k = self.kernel
+        loaded = k.load(session, match.id)
+        if isinstance(loaded, ActionResult):
+            return [] if cancel(session, match, DEADLINE, now) else None
+        if loaded.row.version != match.version:
+            session.rollback()
+            return None
+        state, events = loaded.state.stop(DEADLINE)
+        plan = k.plan(loaded.row, loaded.state, state, events, now, players=loaded.players)
+        if not k.apply(session, plan):
+            session.rollback()
+            return None
+        session.expire(match)  # written beside the ORM: read again when next used
+        return list(plan.chat_keys)
 
     def _close_challenge(self, session: Session, match_id: int) -> None:
         ch = session.scalar(select(ChallengeRow).where(ChallengeRow.match_id == match_id))

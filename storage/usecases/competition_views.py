@@ -23,6 +23,7 @@ from storage.models import (
 )
 from storage.results import ENDED_STATUSES, Outcome, PlayerView
 from storage.usecases.kernel import Kernel
+from storage.usecases.rows import storable_id
 
 LEAGUE, CUP = "league", "cup"
 SIGNUP, RUNNING, FINISHED, CANCELLED = "signup", "running", "finished", "cancelled"
@@ -231,3 +232,15 @@ def read_competition(kernel: Kernel, session: Session, comp_id: int) -> Competit
         round=row.round, card_message_id=row.card_message_id, winner_id=row.winner_id,
         created_at=row.created_at, started_at=row.started_at, finished_at=row.finished_at,
         entrants=entrants, pairings=pairings)
+
+
+def locked(session: Session, kernel: Kernel, comp_id: int) -> CompetitionRow | None:
+    """The competition row, locked for this transaction (PostgreSQL); SQLite serialises the
+    writers with the database's write lock. Every write to a competition or its pairings
+    takes this lock first, so instances racing on one competition take turns."""
+    if not storable_id(comp_id):
+        return None
+    stmt = select(CompetitionRow).where(CompetitionRow.id == comp_id)
+    if kernel.db.engine.dialect.name == "postgresql":
+        stmt = stmt.with_for_update()
+    return session.scalars(stmt.execution_options(populate_existing=True)).first()

@@ -25,6 +25,7 @@ from storage.models import (
 )
 from storage.ratings import START_RATING
 from storage.results import MatchStatus, Outcome
+from storage.usecases.competition_cards import bracket_pending
 from storage.usecases.competition_views import (
     BYE,
     CANCELLED,
@@ -34,10 +35,11 @@ from storage.usecases.competition_views import (
     SIGNUP,
     CompetitionResult,
     CompetitionView,
+    locked,
     read_competition,
     refusal,
 )
-from storage.usecases.kernel import Feature, Kernel, off_loop
+from storage.usecases.kernel import Feature, off_loop
 from storage.usecases.rows import storable_id
 from storage.vacation import register_vacation_guard
 
@@ -48,18 +50,6 @@ SETTINGS = ("kind", "game_type", "length", "move_seconds", "double", "gammons",
 """What the organiser may change on the card until the start."""
 CLOSED = "The sign-up of this competition is closed."
 Change = Callable[[Session, CompetitionRow, datetime], "tuple[str, str] | None"]
-
-
-def locked(session: Session, kernel: Kernel, comp_id: int) -> CompetitionRow | None:
-    """The competition row, locked for this transaction (PostgreSQL); SQLite serialises the
-    writers with the database's write lock. Every write to a competition or its pairings
-    takes this lock first, so instances racing on one competition take turns."""
-    if not storable_id(comp_id):
-        return None
-    stmt = select(CompetitionRow).where(CompetitionRow.id == comp_id)
-    if kernel.db.engine.dialect.name == "postgresql":
-        stmt = stmt.with_for_update()
-    return session.scalars(stmt.execution_options(populate_existing=True)).first()
 
 
 def _valid_settings(changes: dict[str, Any]) -> str | None:
@@ -175,6 +165,13 @@ class CompetitionCases(Feature):
         with self.kernel.sessions.begin() as session:
             session.execute(update(CompetitionRow).where(CompetitionRow.id == comp_id)
                             .values(card_message_id=message_id))
+
+    @off_loop
+    def bracket_pending(self, comp_id: int, chat_id: int) -> bool:
+        """Whether a cup's bracket picture is still to be posted (see
+        :mod:`storage.usecases.competition_cards`)."""
+        with self.kernel.sessions() as session:
+            return bracket_pending(session, chat_id, comp_id)
 
     def _signup_change(self, comp_id: int, version: int | None, change: Change,
                        ) -> CompetitionResult:

@@ -1,13 +1,16 @@
 """The group ladder over three days, and a vacation, end to end through the stand-in with the
-fake clock: players join from the ladder card; each day the card (an outbox notice) pairs the
-players by rung with a Start button for each pair; a resigned match moves the winner up and
-the loser down; a vacation stops the mover's clock and tells the opponent (and the match is
-lost on time once the vacation's days have passed too)."""
+fake clock: whoever opens the ladder chooses its game (the Tavli rotation here) and length;
+players join from the ladder card; each day the card (one message, redrawn in place through
+the outbox) pairs the players by rung with a Start button for each pair; a resigned match
+moves the winner up and the loser down, and the card shows it before the next day; a
+vacation stops the mover's clock and tells the opponent (and the match is lost on time once
+the vacation's days have passed too)."""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 
 from sqlalchemy import select
 
@@ -16,6 +19,7 @@ from standin.players import live_board, next_private_turn
 from storage.models import TimerRow
 from storage.results import MatchStatus
 from tests.bot.conftest import Running
+from tests.bot.helpers.competitions import showing
 from tests.bot.helpers.private import deep_link_match
 
 LADDER_MARK = "Pairings of"
@@ -30,8 +34,13 @@ async def started(standin: StandIn, name: str) -> User:
     return user
 
 
-def day_card(group: Chat, day: str) -> Message | None:
-    return next((m for m in group.bot_messages() if f"{LADDER_MARK} {day}" in m.content), None)
+def ladder_cards(group: Chat) -> list[int]:
+    """The ladder cards in the group (their message ids)."""
+    return [m.message_id for m in group.bot_messages() if "The group's ladder" in m.content]
+
+
+def wins_on(card: Message) -> int:
+    return sum(int(w) for w in re.findall(r"\((\d+) won,", card.content))
 
 
 async def start_pairs(standin: StandIn, group: Chat, users: dict[str, User],
@@ -59,8 +68,16 @@ async def test_a_ladder_over_three_days(standin: StandIn, bot: Running) -> None:
     group = standin.group("Kafeneio", *users.values())
     cmd = users["Ana"].send(group, "/ladder")
     card = await group.wait_for_answer(cmd)
-    assert "Nobody is on the ladder yet" in card.text
-    for user in users.values():
+    # whoever opens it chooses what it plays: the Tavli rotation, to 5 points
+    assert "no ladder yet" in card.text and "Portes · matches to 3 points" in card.text
+    await users["Ana"].tap(card, "Tavli").wait(HANG)
+    card = await showing(standin, card, "Tavli · matches to 3 points")
+    await users["Ana"].tap(card, "5").wait(HANG)
+    card = await showing(standin, card, "Tavli · matches to 5 points")
+    opened = await users["Ana"].tap(card, "🪜 Open the ladder").wait(HANG)
+    assert opened is not None and "The ladder is open" in opened.text
+    card = await showing(standin, card, "Its matches: Tavli · matches to 5 points")
+    for user in list(users.values())[1:]:
         answer = await user.tap(card, "➕ Join the ladder").wait(HANG)
         assert answer is not None and "You are on the ladder" in answer.text
     again = await users["Ana"].tap(card, "➕ Join the ladder")
@@ -71,35 +88,37 @@ async def test_a_ladder_over_three_days(standin: StandIn, bot: Running) -> None:
     for day in range(1, 4):
         bot.clock.advance(days=1)
         today = bot.uc.now().date().isoformat()
-        posted = await standin.wait_for(lambda d=today: day_card(group, d),  # type: ignore[misc]
-                                        timeout=HANG, what=f"the ladder card of day {day}")
+        # the group's one ladder card, redrawn in place with the day's pairings
+        posted = await showing(standin, card, f"{LADDER_MARK} {today}", timeout=HANG)
+        assert ladder_cards(group) == [card.message_id]
         history.append(rungs(posted))
         assert await start_pairs(standin, group, users, posted) == 2
         for _ in range(600):  # a hang guard: both matches under way
             if len(await bot.uc.active_matches_in_chat(group.id)) == 2:
                 break
             await asyncio.sleep(0.1)
-        assert len(await bot.uc.active_matches_in_chat(group.id)) == 2
+        playing = await bot.uc.active_matches_in_chat(group.id)
+        assert len(playing) == 2
+        assert {(mv.state.game_type, mv.state.length) for mv in playing} == {("tavli", 5)}
         # in each match its first player resigns it (from their private chat): a loss
         by_id = {u.id: u for u in users.values()}
-        for mv in await bot.uc.active_matches_in_chat(group.id):
+        for mv in playing:
             player = mv.seats[0].player
             assert player is not None
             quitter = by_id[player.id]
             cmd = quitter.send(quitter.private, "/resign")
-            card = await quitter.private.wait_for_bot_message(
+            reply = await quitter.private.wait_for_bot_message(
                 after=cmd, predicate=lambda m: "🏳 Resign the match" in m.button_texts,
                 timeout=HANG)
-            await quitter.tap(card, "🏳 Resign the match").wait(HANG)
-        for _ in range(600):  # a hang guard: both matches over before the next day
-            if not await bot.uc.active_matches_in_chat(group.id):
-                break
-            await asyncio.sleep(0.1)
+            await quitter.tap(reply, "🏳 Resign the match").wait(HANG)
+        # the card is redrawn with the results, before the next day
+        await standin.wait_for(lambda d=day: wins_on(card.refresh()) == 2 * d,  # type: ignore[misc]
+                               timeout=HANG, what=f"the results of day {day} on the card")
         assert not await bot.uc.active_matches_in_chat(group.id)
     bot.clock.advance(days=1)
-    final = await standin.wait_for(
-        lambda: day_card(group, bot.uc.now().date().isoformat()), timeout=HANG,
-        what="the fourth card")
+    final = await showing(standin, card, f"{LADDER_MARK} {bot.uc.now().date().isoformat()}",
+                          timeout=HANG)
+    assert ladder_cards(group) == [card.message_id]
     history.append(rungs(final))
     assert history[0] == dict.fromkeys(names, 1)
     assert sorted(history[1].values()) == [1, 1, 2, 2]  # one win each for two of them
@@ -162,10 +181,14 @@ async def test_bad_ladder_and_vacation_taps_change_nothing(standin: StandIn, bot
     ana, ben = await started(standin, "Ana"), await started(standin, "Ben")
     group = standin.group("Kafeneio", ana, ben)
     card = await group.wait_for_answer(ana.send(group, "/ladder"))
-    for data in ("ld:0:0:xyz", "ld:0:0:leave", "ld:999:0:start", "ld:0:0"):
+    for data in ("ld:0:0:xyz", "ld:0:0:leave", "ld:999:0:start", "ld:0:0", "ld:0:0:o-v-1",
+                 "ld:0:0:o-q-3"):
         answer = await ana.tap_data(card, data)
         assert answer is not None and answer.show_alert and answer.text, data
     assert await bot.uc.ladder(group.id) == []
+    assert await bot.uc.ladder_settings(group.id) is None
+    joined = await ben.tap_data(card, "ld:0:0:join")  # no ladder opened: nothing to join
+    assert joined is not None and joined.show_alert
     in_private = await ana.private.wait_for_answer(ana.send(ana.private, "/ladder"))
     assert "send /ladder in the group" in in_private.text
     vacation = await ana.private.wait_for_answer(ana.send(ana.private, "/vacation"))

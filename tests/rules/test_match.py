@@ -18,6 +18,7 @@ from rules.match import (
     Match,
     MatchEnded,
     Phase,
+    Stopped,
     TurnPlayed,
     game_kind,
     points_for,
@@ -272,6 +273,20 @@ def test_cancel_only_before_the_first_play() -> None:
     with pytest.raises(InvalidAction):
         played.cancel(0)
 
+
+
+def test_stop_ends_a_match_anywhere_with_no_result() -> None:
+    """A competition's deadline stops a match however far it went: cancelled, no winner,
+    the reason kept (and a match over cannot be stopped)."""
+    source = SeededDice(5)
+    match, _ = Match.new(3).start(source)
+    played, _ = match.play(match.turn, match.legal_plays()[0], source)
+    stopped, events = played.stop("deadline")
+    assert stopped.phase == Phase.CANCELLED and stopped.winner is None
+    assert stopped.end_reason == "deadline" and events == [Stopped("deadline")]
+    assert Match.from_json(stopped.to_json()).end_reason == "deadline"
+    with pytest.raises(GameOver):
+        stopped.stop("deadline")
 
 
 def test_no_cancel_once_a_game_has_a_result() -> None:
