@@ -450,3 +450,17 @@ def test_an_import_cycle_is_found_inside_functions_and_through_packages() -> Non
     ]
     assert import_cycles(import_graph(modules)) == [
         ["bench.a", "bench.b"], ["storage.ratings", "storage.usecases.rating_write"]]
+
+
+def test_no_test_module_imports_another() -> None:
+    """Helpers and fixtures shared by test modules live in ``helpers`` modules and
+    ``conftest.py``; a test module read alone says everything it depends on."""
+    root = Path(__file__).resolve().parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.relative_to(root)}:{node.lineno} imports {name}" for name in names
+                      if name.startswith("tests.") and name.rsplit(".", 1)[-1].startswith("test_")]
+    assert found == []

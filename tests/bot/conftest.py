@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -132,6 +133,17 @@ async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
             await app.post_shutdown(app)
     for db in dbs:
         await db.dispose()
+
+
+@pytest.fixture
+def bot_process(standin: StandIn) -> Iterator[list[subprocess.Popen[str]]]:  # noqa: F811
+    """The bot processes a test starts (append them): any still running is killed after it."""
+    procs: list[subprocess.Popen[str]] = []
+    yield procs
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
 
 
 @pytest.fixture

@@ -8,31 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.settings import RateLimits
 from standin import Chat, StandIn, User
 from standin.players import live_board, play_turn, start_group_match, start_the_bot, turn_board
-from tests.bot.helpers.telegrams_clock import on_telegrams_clock
-
-
-def group_calls(standin: StandIn, group: Chat) -> list[str]:
-    counted = ("send", "edit", "delete")
-    return [c.method for c in standin.calls(chat_id=group.id)
-            if c.ok and c.method.lower().startswith(counted)]
-
-
-def throttled(standin: StandIn) -> list[str]:
-    return [f"{c.method} {c.params.get('chat_id')}" for c in standin.calls(ok=False)
-            if c.error_code == 429]
-
-
-async def telegram_limits(standin: StandIn, make_bot: Any) -> None:
-    """The stand-in enforces Telegram's limits; the bot runs with the rates as shipped, its
-    limiter counting on Telegram's clock (the stand-in's), and a wait for room moves that
-    clock on instead of sleeping (once the taps in hand are answered): the windows pass at
-    once, and Telegram still counts every call at its time."""
-    standin.set_flood_limits()  # 20 a minute per group, ~1 a second per chat, 30 a second
-    running = await make_bot(rate=RateLimits())  # the bot as shipped
-    on_telegrams_clock(standin, running)
+from tests.bot.helpers.budget import group_calls, telegram_limits, throttled
 
 
 def to_move(standin: StandIn, group: Chat, alice: User, bob: User) -> User:

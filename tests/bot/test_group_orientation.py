@@ -34,7 +34,7 @@ from standin.players import (
 )
 from storage.usecases import UseCases
 from tests.bot.conftest import Running
-from tests.bot.test_group_budget import telegram_limits, throttled
+from tests.bot.helpers.budget import telegram_limits, throttled
 
 SIDES = "⚪ Alice: white, at the bottom · ⚫ Bob: black, at the top"
 NAMES = ("Alice", "Bob")

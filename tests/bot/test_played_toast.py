@@ -17,9 +17,9 @@ import pytest
 from bot.settings import RateLimits
 from standin import Chat, StandIn, User
 from standin.players import live_board, start_group_match, tap_and_wait, turn_actions
-from tests.bot.helpers.delivery import up_to_the_last_tap
+from tests.bot.helpers.budget import group_calls, throttled
+from tests.bot.helpers.delivery import deleted, up_to_the_last_tap
 from tests.bot.helpers.telegrams_clock import on_telegrams_clock
-from tests.bot.test_group_budget import group_calls, throttled
 from tests.clocks import Wall
 
 PLAYED = "✅ Played."
@@ -76,6 +76,7 @@ async def turn_with_the_new_board_held(
     await delivery.poll()
     await standin.wait_for(lambda: live_board(group).message_id != board.message_id,  # type: ignore[union-attr]
                            timeout=30, what="the new board")
+    await standin.wait_for(lambda: deleted(board), timeout=30, what="the old board taken down")
     await standin.idle(quiet=0.3)
     return answers, alerts, group_calls(standin, group)[before:]
 

@@ -6,7 +6,6 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,11 +14,10 @@ import pytest
 from sqlalchemy import select, text, update
 
 from standin import Chat, StandIn
-from standin.crashing import command
 from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
-from tests.bot.helpers.processes import ROOT, env_for, run
+from tests.bot.helpers.processes import ROOT, env_for, run, start_at
 from tests.sampling import sample_or_full
 
 
@@ -53,16 +51,6 @@ def test_check_applies_migrations_and_says_ok(standin: StandIn, tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     assert "@portes_test_bot" in result.stdout
     assert (tmp_path / "bot.sqlite3").exists()
-
-
-@pytest.fixture
-def bot_process(standin: StandIn, tmp_path: Path) -> Iterator[list[subprocess.Popen[str]]]:
-    procs: list[subprocess.Popen[str]] = []
-    yield procs
-    for proc in procs:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 def start(standin: StandIn, tmp_path: Path) -> subprocess.Popen[str]:
@@ -228,17 +216,6 @@ CRASH_POINTS = ("committed", "claimed", "sending", "sent", "recorded", "retired"
 CRASH_SAMPLE = ("committed", "sent")
 """The default run's steps (each costs three starts of the bot); ``-m full`` runs them all:
 the commit alone, and a send Telegram made whose outcome the dead process never recorded."""
-
-
-def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
-    log = (tmp_path / "bot.log").open("a")
-    # the default lease: the restarted process releases the dead one's claims at start
-    extra = {}
-    if crash_at:
-        extra["PORTES_TEST_CRASH_AT"] = crash_at
-    env = env_for(standin, tmp_path, **extra)
-    return subprocess.Popen(command(env), cwd=ROOT, text=True, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
 
 
 @pytest.mark.long

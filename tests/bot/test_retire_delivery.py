@@ -18,13 +18,13 @@ from sqlalchemy import select
 
 from bot.delivery.publish import STUB
 from bot.delivery.worker import backoff
-from standin import Chat, Message, StandIn, StandInError, User
+from standin import Chat, Message, StandIn, User
 from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from storage.models import DeliveryRow
 from tests.bot.conftest import Running
-from tests.bot.helpers.delivery import up_to_the_last_tap
+from tests.bot.helpers.delivery import deleted, up_to_the_last_tap
+from tests.bot.helpers.processes import start_at
 from tests.bot.helpers.retries import retries_come_due
-from tests.bot.test_process import bot_process, start_at  # noqa: F401
 from tests.clocks import Wall
 from tests.sampling import sample_or_full
 
@@ -44,14 +44,6 @@ def pending(bot: Running) -> int:
     with bot.uc.kernel.sessions() as session:
         return len(session.scalars(select(DeliveryRow.id).where(
             DeliveryRow.pending.is_(True))).all())
-
-
-def deleted(message: Message) -> bool:
-    try:
-        message.refresh()
-    except StandInError:
-        return True
-    return False
 
 
 def started(bot: Running) -> Any:
@@ -186,7 +178,7 @@ RETIRE_SAMPLE = ("notice-sending:retire",)
 @pytest.mark.parametrize("points", sample_or_full(RETIRE_SAMPLE, RETIRE_POINTS))
 async def test_killed_between_the_cancel_and_the_board_taken_down_it_goes_once(
     standin: StandIn, tmp_path: Path,
-    bot_process: list[subprocess.Popen[str]],  # noqa: F811 (the fixture, imported)
+    bot_process: list[subprocess.Popen[str]],
     points: tuple[str, ...],
 ) -> None:
     """The bot removed from the group of a match whose other player never started it: at

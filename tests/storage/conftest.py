@@ -22,6 +22,7 @@ from storage import migrate
 from storage.db import Database, make_engine
 from storage.models import Base
 from storage.usecases import UseCases
+from tests.storage.helpers import barrier_checkpoint
 
 PG_ENV = "PORTES_TEST_POSTGRES_URL"
 BACKENDS = ("sqlite", "postgresql")
@@ -121,3 +122,25 @@ def _no_resource_warnings() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("default")
         yield
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database, SQLite and PostgreSQL: the migration tests build it up themselves."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    admin = postgres_admin_url()
+    assert admin is not None
+    url = create_database(admin, "portes_mig")
+    yield url
+    drop_database(admin, url)
+
+
+@pytest.fixture
+async def racers(db_url: str, clock: FakeClock) -> AsyncIterator[list[UseCases]]:
+    checkpoint = barrier_checkpoint(2)
+    dbs = [Database.from_url(db_url) for _ in range(2)]
+    yield [UseCases(d, clock=clock, checkpoint=checkpoint) for d in dbs]
+    for d in dbs:
+        await d.dispose()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 
 from sqlalchemy import inspect, text
 
-from storage.db import make_engine
+from storage.db import Database, make_engine
 from storage.results import COMPUTER, ActionResult, Actor, BoardMessageView, MatchView, Outcome
 from storage.usecases import UseCases
 
@@ -102,3 +105,65 @@ def table_columns(url: str, table: str) -> set[str]:
     finally:
         engine.dispose()
 
+
+def barrier_checkpoint(parties: int) -> Callable[[str], Awaitable[None]]:
+    barrier = asyncio.Barrier(parties)
+
+    async def checkpoint(name: str) -> None:
+        if name == "read":
+            await asyncio.wait_for(barrier.wait(), timeout=20)
+
+    return checkpoint
+
+
+def ratings(db: Database, game: str = "portes") -> dict[tuple[int, int], tuple[float, int, int]]:
+    """The ratings of one game: (player, scope) -> (rating, experience, matches)."""
+    with db.engine.connect() as conn:
+        rows = conn.execute(text("SELECT player_id, scope, rating, experience, matches "
+                                 "FROM ratings WHERE game = :g"), {"g": game}).all()
+    return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+
+
+async def resigned(uc: UseCases, author: int, taker: int, chat: int, length: int,
+                   loser: int, game: str = "portes") -> int:
+    created = await uc.create_challenge(author, length=length, chat_id=chat, group=chat < 0,
+                                        game_type=game)
+    assert created.ok and created.challenge is not None
+    accepted = await uc.accept_challenge(created.challenge.id, taker, mix="m")
+    assert accepted.ok and accepted.match is not None
+    ended = await uc.resign_match(accepted.match.id, loser)
+    assert ended.ok
+    return accepted.match.id
+
+
+NOW = datetime(2026, 12, 4, 12, 0, tzinfo=UTC).replace(tzinfo=None)
+
+
+def fill_0007(url: str) -> None:
+    """Two players, a finished 3-point match with a gammon, and its ratings."""
+    for pid, name in ((7, "Alice"), (8, "Bob")):
+        sql_rows(url, "INSERT INTO players (id, display_name, username, can_message, created_at, "
+            "updated_at) VALUES (:p, :n, :u, true, :t, :t)", p=pid, n=name, u=name.lower(), t=NOW)
+    sql_rows(url, "INSERT INTO matches (id, status, version, player0_id, player1_id, length, "
+        "no_triple, score0, score1, winner, end_reason, chat_id, state, state_format, seed, "
+        "commitment, dice_drawn, created_at, updated_at, finished_at) VALUES (1, 'finished', 9, "
+        "7, 8, 3, false, 3, 1, 0, 'score', -100, '{}', 1, :seed, :c, 12, :t, :t, :t)",
+        seed=bytes(32), c="0" * 64, t=NOW)
+    for number, winner, kind, points in ((1, 1, "single", 1), (2, 0, "gammon", 2),
+                                         (3, 0, "single", 1)):
+        sql_rows(url, "INSERT INTO games (match_id, number, winner, kind, points, resigned, "
+            "started_at, ended_at) VALUES (1, :n, :w, :k, :pts, false, :t, :t)",
+            n=number, w=winner, k=kind, pts=points, t=NOW)
+    for pid, scope, rating in ((7, 0, 1517.3), (8, 0, 1482.7), (7, -100, 1517.3),
+                               (8, -100, 1482.7)):
+        sql_rows(url, "INSERT INTO ratings (player_id, scope, rating, experience, matches, "
+            "updated_at) VALUES (:p, :s, :r, 3, 1, :t)", p=pid, s=scope, r=rating, t=NOW)
+
+
+def inspect_tables(url: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            return set(inspect(conn).get_table_names())
+    finally:
+        engine.dispose()

@@ -7,10 +7,9 @@ from datetime import UTC, datetime
 
 from storage import migrate
 from tests.storage.helpers import sql_rows, table_columns
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 
-def test_revision_0012_adds_the_claim_token_keeping_the_places(empty_url: str) -> None:  # noqa: F811
+def test_revision_0012_adds_the_claim_token_keeping_the_places(empty_url: str) -> None:
     run = functools.partial(sql_rows, empty_url)
     # Given a database at 0011 with a match and a place claimed by a worker
     migrate.upgrade(empty_url, "0011")

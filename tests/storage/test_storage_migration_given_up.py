@@ -13,7 +13,6 @@ from rules.common.dice import SeededDice
 from rules.match import Match, Phase
 from storage import migrate
 from tests.storage.helpers import sql_rows
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 
 def given_up_before(length: int, winner: int, reason: str) -> Match:
@@ -31,7 +30,7 @@ def given_up_before(length: int, winner: int, reason: str) -> Match:
 
 
 def test_revision_0016_gives_a_match_given_up_the_points_missing(
-        empty_url: str) -> None:  # noqa: F811
+        empty_url: str) -> None:
     run = functools.partial(sql_rows, empty_url)
     # Given a database at 0015 with matches given up (a 5-point match resigned by the player
     # leading 2-0, a 3-point one lost on time at 0-2 by the player leading), one won on the

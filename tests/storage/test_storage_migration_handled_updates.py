@@ -7,11 +7,10 @@ import functools
 from datetime import UTC, datetime
 
 from storage import migrate
-from tests.storage.helpers import sql_rows
-from tests.storage.test_storage_migrations import empty_url, inspect_tables  # noqa: F401
+from tests.storage.helpers import inspect_tables, sql_rows
 
 
-def test_revision_0015_adds_handled_updates_keeping_the_rest(empty_url: str) -> None:  # noqa: F811
+def test_revision_0015_adds_handled_updates_keeping_the_rest(empty_url: str) -> None:
     run = functools.partial(sql_rows, empty_url)
     # Given a database at 0014 with a player
     migrate.upgrade(empty_url, "0014")

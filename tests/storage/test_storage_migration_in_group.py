@@ -8,11 +8,10 @@ from datetime import UTC, datetime
 
 from storage import migrate
 from tests.storage.helpers import sql_rows, table_columns
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 
 def test_revision_0019_marks_the_group_matches_keeping_the_matches(
-        empty_url: str) -> None:  # noqa: F811
+        empty_url: str) -> None:
     run = functools.partial(sql_rows, empty_url)
     # Given a database at 0018 with a group match, a private one and an inline one
     migrate.upgrade(empty_url, "0018")

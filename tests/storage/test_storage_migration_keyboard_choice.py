@@ -8,12 +8,11 @@ from datetime import UTC, datetime
 
 from storage import migrate
 from tests.storage.helpers import sql_rows, table_columns
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 CHOICE = {"selected", "selected_version", "keyboard_asked"}
 
 
-def test_revision_0018_adds_the_keyboard_choice_keeping_the_places(empty_url: str) -> None:  # noqa: F811
+def test_revision_0018_adds_the_keyboard_choice_keeping_the_places(empty_url: str) -> None:
     run = functools.partial(sql_rows, empty_url)
     # Given a database at 0017 with a match and a place still to deliver
     migrate.upgrade(empty_url, "0017")

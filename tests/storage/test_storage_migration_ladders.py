@@ -10,7 +10,6 @@ from sqlalchemy import create_engine, inspect
 
 from storage import migrate
 from tests.storage.helpers import sql_rows
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 
 def tables(url: str) -> set[str]:
@@ -22,7 +21,7 @@ def tables(url: str) -> set[str]:
         engine.dispose()
 
 
-def test_revision_0024_keeps_the_ladders_played(empty_url: str) -> None:  # noqa: F811
+def test_revision_0024_keeps_the_ladders_played(empty_url: str) -> None:
     run = functools.partial(sql_rows, empty_url)
     # Given a database at 0023 with two players on one group's ladder
     migrate.upgrade(empty_url, "0023")

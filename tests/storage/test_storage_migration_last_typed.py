@@ -8,10 +8,9 @@ from datetime import UTC, datetime
 
 from storage import migrate
 from tests.storage.helpers import sql_rows, table_columns
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 
-def test_revision_0014_adds_last_typed_keeping_the_players(empty_url: str) -> None:  # noqa: F811
+def test_revision_0014_adds_last_typed_keeping_the_players(empty_url: str) -> None:
     run = functools.partial(sql_rows, empty_url)
     # Given a database at 0013 with two players and a match between them
     migrate.upgrade(empty_url, "0013")

@@ -10,9 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from storage import migrate
 from storage.db import make_engine
 from storage.social import leaderboard, player_stats
-from tests.storage.helpers import sql_rows, table_columns
-from tests.storage.test_storage_migration_social import NOW, fill_0007
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
+from tests.storage.helpers import NOW, fill_0007, sql_rows, table_columns
 
 RATING = ("INSERT INTO ratings (player_id, game, scope, rating, experience, matches, updated_at) "
           "VALUES (7, :g, 0, 1600, 3, 1, :t)")
@@ -34,7 +32,7 @@ def keys(url: str) -> tuple[list[str], set[str]]:
 
 
 def test_revision_0013_keeps_the_ratings_as_portes_and_keys_them_by_game(
-        empty_url: str) -> None:  # noqa: F811
+        empty_url: str) -> None:
     # Given a database at 0011 with two players, a finished match, its ratings and changes
     migrate.upgrade(empty_url, "0011")
     fill_0007(empty_url)

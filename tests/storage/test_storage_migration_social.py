@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from sqlalchemy import inspect
 
 from storage import migrate
 from storage.db import make_engine
 from storage.social import leaderboard, player_stats
-from tests.storage.helpers import sql_rows
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
-
-NOW = datetime(2026, 12, 4, 12, 0, tzinfo=UTC).replace(tzinfo=None)
+from tests.storage.helpers import fill_0007, sql_rows
 
 
 def shape(url: str) -> tuple[set[str], set[str], set[str]]:
@@ -27,28 +22,9 @@ def shape(url: str) -> tuple[set[str], set[str], set[str]]:
         engine.dispose()
 
 
-def fill_0007(url: str) -> None:
-    """Two players, a finished 3-point match with a gammon, and its ratings."""
-    for pid, name in ((7, "Alice"), (8, "Bob")):
-        sql_rows(url, "INSERT INTO players (id, display_name, username, can_message, created_at, "
-            "updated_at) VALUES (:p, :n, :u, true, :t, :t)", p=pid, n=name, u=name.lower(), t=NOW)
-    sql_rows(url, "INSERT INTO matches (id, status, version, player0_id, player1_id, length, "
-        "no_triple, score0, score1, winner, end_reason, chat_id, state, state_format, seed, "
-        "commitment, dice_drawn, created_at, updated_at, finished_at) VALUES (1, 'finished', 9, "
-        "7, 8, 3, false, 3, 1, 0, 'score', -100, '{}', 1, :seed, :c, 12, :t, :t, :t)",
-        seed=bytes(32), c="0" * 64, t=NOW)
-    for number, winner, kind, points in ((1, 1, "single", 1), (2, 0, "gammon", 2),
-                                         (3, 0, "single", 1)):
-        sql_rows(url, "INSERT INTO games (match_id, number, winner, kind, points, resigned, "
-            "started_at, ended_at) VALUES (1, :n, :w, :k, :pts, false, :t, :t)",
-            n=number, w=winner, k=kind, pts=points, t=NOW)
-    for pid, scope, rating in ((7, 0, 1517.3), (8, 0, 1482.7), (7, -100, 1517.3),
-                               (8, -100, 1482.7)):
-        sql_rows(url, "INSERT INTO ratings (player_id, scope, rating, experience, matches, "
-            "updated_at) VALUES (:p, :s, :r, 3, 1, :t)", p=pid, s=scope, r=rating, t=NOW)
 
 
-def test_revision_0008_keeps_players_matches_and_ratings(empty_url: str) -> None:  # noqa: F811
+def test_revision_0008_keeps_players_matches_and_ratings(empty_url: str) -> None:
     # Given a database at 0007 with players, a finished match and its ratings
     migrate.upgrade(empty_url, "0007")
     assert "hidden" not in shape(empty_url)[0]

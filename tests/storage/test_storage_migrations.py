@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,12 +11,14 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
-from standin.databases import create_database, drop_database
 from storage import migrate
 from storage.db import make_engine
 from storage.models import Base
-from tests.storage.conftest import postgres_admin_url
-from tests.storage.helpers import sql_rows, table_columns
+from tests.storage.helpers import (
+    inspect_tables,
+    sql_rows,
+    table_columns,
+)
 
 TABLES = {
     "players",
@@ -31,25 +32,6 @@ TABLES = {
 }
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
-        return
-    admin = postgres_admin_url()
-    assert admin is not None
-    url = create_database(admin, "portes_mig")
-    yield url
-    drop_database(admin, url)
-
-
-def inspect_tables(url: str) -> set[str]:
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            return set(inspect(conn).get_table_names())
-    finally:
-        engine.dispose()
 
 
 def autogenerate_diff(url: str) -> list[object]:

@@ -4,34 +4,19 @@ barrier after both have read and before either writes. Exactly one wins."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-
-import pytest
 
 from storage.db import Database
 from storage.results import ActionResult, MatchView, Outcome
 from storage.usecases import UseCases
 from tests.storage.conftest import FakeClock
-from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match, players
-
-
-def barrier_checkpoint(parties: int) -> Callable[[str], Awaitable[None]]:
-    barrier = asyncio.Barrier(parties)
-
-    async def checkpoint(name: str) -> None:
-        if name == "read":
-            await asyncio.wait_for(barrier.wait(), timeout=20)
-
-    return checkpoint
-
-
-@pytest.fixture
-async def racers(db_url: str, clock: FakeClock) -> AsyncIterator[list[UseCases]]:
-    checkpoint = barrier_checkpoint(2)
-    dbs = [Database.from_url(db_url) for _ in range(2)]
-    yield [UseCases(d, clock=clock, checkpoint=checkpoint) for d in dbs]
-    for d in dbs:
-        await d.dispose()
+from tests.storage.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    actor_of,
+    new_match,
+    players,
+)
 
 
 async def ready_to_confirm(uc: UseCases, view: MatchView) -> MatchView:

@@ -8,15 +8,7 @@ from sqlalchemy import text
 from storage.cli import main as storage_cli
 from storage.db import Database
 from storage.usecases import UseCases
-from tests.storage.helpers import ALICE, BOB, CAROL, players
-
-
-def ratings(db: Database, game: str = "portes") -> dict[tuple[int, int], tuple[float, int, int]]:
-    """The ratings of one game: (player, scope) -> (rating, experience, matches)."""
-    with db.engine.connect() as conn:
-        rows = conn.execute(text("SELECT player_id, scope, rating, experience, matches "
-                                 "FROM ratings WHERE game = :g"), {"g": game}).all()
-    return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+from tests.storage.helpers import ALICE, BOB, CAROL, players, ratings, resigned
 
 
 def every_rating(db: Database) -> tuple[set[tuple[object, ...]], list[tuple[object, ...]]]:
@@ -30,16 +22,6 @@ def every_rating(db: Database) -> tuple[set[tuple[object, ...]], list[tuple[obje
     return table, changes
 
 
-async def resigned(uc: UseCases, author: int, taker: int, chat: int, length: int,
-                   loser: int, game: str = "portes") -> int:
-    created = await uc.create_challenge(author, length=length, chat_id=chat, group=chat < 0,
-                                        game_type=game)
-    assert created.ok and created.challenge is not None
-    accepted = await uc.accept_challenge(created.challenge.id, taker, mix="m")
-    assert accepted.ok and accepted.match is not None
-    ended = await uc.resign_match(accepted.match.id, loser)
-    assert ended.ok
-    return accepted.match.id
 
 
 async def test_two_groups_rated_by_hand_then_rebuilt(uc: UseCases, db: Database,

@@ -13,8 +13,7 @@ from storage.db import Database
 from storage.results import COMPUTER
 from storage.social import Forgotten, Ranked, named
 from storage.usecases import UseCases
-from tests.storage.helpers import ALICE, BOB, CAROL, players
-from tests.storage.test_storage_ratings import ratings, resigned
+from tests.storage.helpers import ALICE, BOB, CAROL, players, ratings, resigned
 
 
 async def gammon_then_resign(uc: UseCases, chat: int) -> int:

@@ -13,8 +13,7 @@ from storage.db import Database
 from storage.results import MatchView, Outcome
 from storage.usecases import UseCases
 from tests.storage.conftest import FakeClock
-from tests.storage.helpers import CAROL, actor_of, new_match
-from tests.storage.test_storage_races import barrier_checkpoint
+from tests.storage.helpers import CAROL, actor_of, barrier_checkpoint, new_match
 
 
 def same_checker_twice(view: MatchView) -> tuple[Move, Move]:

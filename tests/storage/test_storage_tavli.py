@@ -19,13 +19,12 @@ from storage.usecases import UseCases
 from storage.usecases.eventlog import DRAW, event_steps
 from tests.storage.conftest import FakeClock
 from tests.storage.helpers import new_match, play_to_end, sql_rows, table_columns
-from tests.storage.test_storage_migrations import empty_url  # noqa: F401 (fixture)
 
 SEED_BYTE = 6
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC).replace(tzinfo=None)
 
 
-def test_revision_0011_makes_every_existing_match_portes(empty_url: str) -> None:  # noqa: F811
+def test_revision_0011_makes_every_existing_match_portes(empty_url: str) -> None:
     # Given a database at 0009 with a player and a match of theirs
     migrate.upgrade(empty_url, "0010")
     assert "game_type" not in table_columns(empty_url, "matches")

@@ -10,7 +10,6 @@ from rules.portes.notation import format_play
 from storage.results import MatchView, Outcome
 from storage.usecases import UseCases
 from tests.storage.helpers import ALICE, BOB, CAROL, actor_of, new_match
-from tests.storage.test_storage_races import racers  # noqa: F401 (fixture)
 
 
 def typed_text(view: MatchView) -> str:
@@ -97,7 +96,7 @@ async def alice_to_move_in_two(uc: UseCases) -> tuple[MatchView, MatchView]:
 
 
 async def test_one_typed_message_racing_into_two_matches_is_played_once(
-        uc: UseCases, racers: list[UseCases]) -> None:  # noqa: F811
+        uc: UseCases, racers: list[UseCases]) -> None:
     # Given Alice to move in two matches
     m1, m2 = await alice_to_move_in_two(uc)
     # When the same typed message (id 100) reaches both at once (both read no last_typed yet)
@@ -114,7 +113,7 @@ async def test_one_typed_message_racing_into_two_matches_is_played_once(
 
 
 async def test_two_copies_racing_into_one_match_are_played_once(
-        uc: UseCases, racers: list[UseCases]) -> None:  # noqa: F811
+        uc: UseCases, racers: list[UseCases]) -> None:
     # Given Alice to move
     m1, _ = await alice_to_move_in_two(uc)
     # When two copies of her typed message reach the match at once

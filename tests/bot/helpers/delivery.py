@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from standin import Chat, Message, StandIn, User
+from standin import Chat, Message, StandIn, StandInError, User
 from standin.players import live_board, start_group_match, tap_and_wait
 
 
@@ -54,3 +54,12 @@ def boards(chat: Chat) -> list[Message]:
 
 def mover(board: Message, alice: User, bob: User) -> tuple[User, User]:
     return (alice, bob) if board.mentions(alice) else (bob, alice)
+
+
+def deleted(message: Message) -> bool:
+    """Whether ``message`` is gone from its chat (taken down by the bot, or never kept)."""
+    try:
+        message.refresh()
+    except StandInError:
+        return True
+    return False

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from standin import StandIn
+from standin.crashing import command
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -34,3 +35,16 @@ def run(
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bot", *args], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
+    """``python -m bot`` through :mod:`standin.crashing`: with ``crash_at``, the process ends
+    itself at that step (:mod:`bot.faults`); its output goes to ``bot.log`` in ``tmp_path``."""
+    log = (tmp_path / "bot.log").open("a")
+    # the default lease: the restarted process releases the dead one's claims at start
+    extra = {}
+    if crash_at:
+        extra["PORTES_TEST_CRASH_AT"] = crash_at
+    env = env_for(standin, tmp_path, **extra)
+    return subprocess.Popen(command(env), cwd=ROOT, text=True, env=env,
+                            stdout=log, stderr=subprocess.STDOUT)
