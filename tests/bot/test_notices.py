@@ -174,6 +174,8 @@ async def test_notices_off_then_on(standin: StandIn, bot: Running) -> None:
     await alice.tap(card, "🔔 Turn notices on")
     await standin.wait_for(lambda: card.refresh().text.startswith("🔔 Your notices are on"),
                            what="the notices card")
+    await standin.idle(quiet=0.5)  # every board of the "off" part counted under it first
+    await watch.check()
     watch.notices[alice.id] = True
     watch.outcomes.clear()
     await watch.play(group, [slow] * 4)

@@ -17,7 +17,7 @@ from standin import Chat, StandIn
 from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
-from tests.bot.helpers.processes import ROOT, env_for, run, start_at
+from tests.bot.helpers.processes import ROOT, env_for, run, start, start_at
 from tests.sampling import sample_or_full
 
 
@@ -51,12 +51,6 @@ def test_check_applies_migrations_and_says_ok(standin: StandIn, tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     assert "@portes_test_bot" in result.stdout
     assert (tmp_path / "bot.sqlite3").exists()
-
-
-def start(standin: StandIn, tmp_path: Path) -> subprocess.Popen[str]:
-    log = (tmp_path / "bot.log").open("a")
-    return subprocess.Popen([sys.executable, "-m", "bot"], env=env_for(standin, tmp_path),
-                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, text=True)
 
 
 @pytest.mark.long

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from standin import StandIn
@@ -46,5 +47,26 @@ def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subproce
     if crash_at:
         extra["PORTES_TEST_CRASH_AT"] = crash_at
     env = env_for(standin, tmp_path, **extra)
-    return subprocess.Popen(command(env), cwd=ROOT, text=True, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
+    return polling(standin, subprocess.Popen(command(env), cwd=ROOT, text=True, env=env,
+                                             stdout=log, stderr=subprocess.STDOUT))
+
+
+def start(standin: StandIn, tmp_path: Path) -> subprocess.Popen[str]:
+    """``python -m bot`` itself; its output goes to ``bot.log`` in ``tmp_path``."""
+    log = (tmp_path / "bot.log").open("a")
+    return polling(standin, subprocess.Popen(
+        [sys.executable, "-m", "bot"], env=env_for(standin, tmp_path), cwd=ROOT, stdout=log,
+        stderr=subprocess.STDOUT, text=True))
+
+
+def polling(standin: StandIn, proc: subprocess.Popen[str],
+            timeout: float = 180.0) -> subprocess.Popen[str]:
+    """``proc`` once it is up: it has asked Telegram to drop any webhook, the last call
+    before it polls (a cold start on a loaded machine takes many seconds; what the test does
+    next must not race it). Returns at once if the process exits meanwhile (the test looks)."""
+    seen = len(standin.calls("deleteWebhook"))
+    for _ in range(int(timeout / 0.05)):  # a hang guard
+        if len(standin.calls("deleteWebhook")) > seen or proc.poll() is not None:
+            return proc
+        time.sleep(0.05)
+    raise AssertionError(f"the bot process did not start polling in {timeout:.0f} s")
