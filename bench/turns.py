@@ -44,6 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
+from standin.model import Call  # noqa: E402
 from storage.db import Database  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
 from storage.usecases import UseCases  # noqa: E402
@@ -228,6 +230,11 @@ async def seed(url: str, count: int) -> None:
     await db.dispose()
 
 
+def calls_per_tap(calls: list[Call], taps: int) -> str:
+    counts = Counter(c.method for c in calls)
+    return "  ".join(f"{method} {n / max(taps, 1):.2f}" for method, n in counts.most_common())
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -252,7 +259,7 @@ async def main(args: argparse.Namespace) -> int:
         with log_path.open("w") as log:
             command = [sys.executable, "-m", "bot"]
             if args.profile:
-                command = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
+                command = [sys.executable, str(ROOT / "bench" / "profile_bot.py"), args.profile]
             proc = subprocess.Popen(command, cwd=ROOT, env=env,
                                     stdout=log, stderr=subprocess.STDOUT)
         try:
@@ -267,10 +274,14 @@ async def main(args: argparse.Namespace) -> int:
                   f"{pct(paced.latencies, .5):6.1f} ms  p95 {pct(paced.latencies, .95):6.1f} ms"
                   f"  errors {paced.errors}")
             cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
+            calls0 = len(standin.calls())
             sustained, sus_s = await phase(standin, tables, args.seconds, None)
-            print(f"  CPU during the sustained phase: bot {cpu_seconds(proc.pid) - cpu0:.1f} s, "
+            bot_cpu = cpu_seconds(proc.pid) - cpu0
+            print(f"  CPU during the sustained phase: bot {bot_cpu:.1f} s, "
                   f"stand-in and players {time.process_time() - own0:.1f} s, "
                   f"in {sus_s:.1f} s")
+            print("  Bot API calls per tap:", calls_per_tap(standin.calls()[calls0:],
+                                                          sustained.taps))
             print(f"sustained: {sustained.taps / sus_s:6.1f} taps/s  p50 "
                   f"{pct(sustained.latencies, .5):6.1f} ms  p95 "
                   f"{pct(sustained.latencies, .95):6.1f} ms  errors {sustained.errors}")
@@ -286,7 +297,8 @@ async def main(args: argparse.Namespace) -> int:
         for note in (paced.notes + sustained.notes + log_errors)[:10]:
             print("  error:", note)
     print(f"turns: taps_per_s={sustained.taps / sus_s:.1f} p50_ms={pct(paced.latencies, .5):.1f} "
-          f"p95_ms={pct(paced.latencies, .95):.1f} errors={errors} rss_mb={rss:.1f}")
+          f"p95_ms={pct(paced.latencies, .95):.1f} errors={errors} rss_mb={rss:.1f} "
+          f"cpu_ms_per_tap={1000 * bot_cpu / max(sustained.taps, 1):.1f}")
     return 0
 
 
@@ -297,5 +309,6 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--background", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=20.0)
-    parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="run the bot under cProfile, every thread (bench/profile_bot.py)")
     sys.exit(asyncio.run(main(parser.parse_args())))
