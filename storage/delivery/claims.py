@@ -145,10 +145,9 @@ def fenced(session: Session, work_id: int, claim: int) -> DeliveryRow | None:
 
 # The worker's statements, built once (building one costs as much as running it): the same
 # SQL as written out each time, the values bound.
-_FENCED = (select(DeliveryRow).where(DeliveryRow.id == bindparam("work_id"))
-           .with_for_update().execution_options(populate_existing=True))
-"""As ``session.get(DeliveryRow, id, with_for_update=True)``: always read, and a row already
-in the session refreshed."""
+_FENCED = select(DeliveryRow).where(DeliveryRow.id == bindparam("work_id")).with_for_update()
+"""As ``session.get(DeliveryRow, id, with_for_update=True)``: always read (the use cases read it
+first in their session)."""
 _LIVE_BOARDS = {
     seat: select(BoardMessageRow).where(
         BoardMessageRow.match_id == bindparam("match_id"), BoardMessageRow.live.is_(True),
