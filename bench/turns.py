@@ -254,7 +254,8 @@ async def main(args: argparse.Namespace) -> int:
         env.update(TELEGRAM_BOT_TOKEN=standin.token, TELEGRAM_API_URL=standin.base_url,
                    TELEGRAM_FILE_URL=standin.base_file_url, DATABASE_URL=url,
                    PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0",
-                   PORTES_RATE_CHAT="0", PORTES_LOG_LEVEL="WARNING")
+                   PORTES_RATE_CHAT="0", PORTES_LOG_LEVEL="WARNING",
+                   PORTES_HTTP_CLIENT=args.http_client)
         log_path = work / "bot.log"
         with log_path.open("w") as log:
             command = [sys.executable, "-m", "bot"]
@@ -309,6 +310,8 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--background", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=20.0)
+    parser.add_argument("--http-client", choices=("httpx", "lean"), default="httpx",
+                        help="the bot's PORTES_HTTP_CLIENT")
     parser.add_argument("--profile", metavar="FILE",
                         help="run the bot under cProfile, every thread (bench/profile_bot.py)")
     sys.exit(asyncio.run(main(parser.parse_args())))
