@@ -6,8 +6,10 @@ httpx's exceptions, which python-telegram-bot turns into ``TimedOut`` and ``Netw
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import httpx
 import pytest
@@ -176,3 +178,29 @@ async def test_python_telegram_bot_over_it(serve) -> None:  # type: ignore[no-un
         refused = MeteredRequest(Metrics(), lean=True, connection_pool_size=1)
         await refused.initialize()
         await Bot("123:ABC", base_url="http://127.0.0.1:1/bot", request=refused).get_me()
+
+
+TLS = Path(__file__).parent / "data"
+"""A self-signed certificate for localhost and its key, for these tests only (100 years)."""
+
+
+async def test_tls_with_the_given_context_and_a_refused_certificate() -> None:
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(TLS / "localhost-cert.pem", TLS / "localhost-key.pem")
+    server = Server(lambda line, body: ok())
+    listening = await asyncio.start_server(server.handle, "127.0.0.1", 0, ssl=served)
+    port = listening.sockets[0].getsockname()[1]
+    trusting = ssl.create_default_context(cafile=str(TLS / "localhost-cert.pem"))
+    try:
+        # Then a transport trusting the certificate talks TLS, kept alive
+        async with httpx.AsyncClient(transport=LeanTransport(ssl_context=trusting)) as client:
+            for _ in range(2):
+                res = await client.post(f"https://localhost:{port}/x", data={"a": "1"})
+                assert res.json() == {"ok": True, "result": True}
+        assert server.connections == 1
+        # And one that does not trust it refuses the server
+        async with httpx.AsyncClient(transport=LeanTransport()) as client:
+            with pytest.raises(httpx.ConnectError):
+                await client.post(f"https://localhost:{port}/x")
+    finally:
+        listening.close()
