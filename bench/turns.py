@@ -19,8 +19,14 @@ process's peak resident memory (VmHWM). The stand-in does not recompress photos 
 compete with the bot for the same two cores; Telegram does that work on its own servers).
 
 The last line is: ``turns: taps_per_s=<sustained> p50_ms=<paced> p95_ms=<paced> errors=<n>
-rss_mb=<peak>``. Targets on the project's machine: p95 <= 100 ms at 20 taps/s; >= 60 taps/s
-sustained with 0 errors; peak RSS <= 150 MB with 1,000 active matches in the database.
+rss_mb=<peak> cpu_ms_per_tap=<x>``: the last is the bot process's CPU (every thread, from
+``/proc``) during the sustained phase per tap answered, less sensitive to the machine's load than
+taps/s (under a load of 10-20 it still varies by a fifth from run to run: taps collapse into
+fewer edits when the bot falls behind). The line above it gives the Bot API calls per tap.
+``--http-client lean`` runs the bot with ``PORTES_HTTP_CLIENT=lean``; ``--profile FILE`` runs it
+under cProfile in every thread (:mod:`bench.profile_bot`). Targets on the project's machine:
+p95 <= 100 ms at 20 taps/s; >= 60 taps/s sustained with 0 errors; peak RSS <= 150 MB with
+1,000 active matches in the database.
 
 Reference figures (the project's 2-core machine, shared with other work): with the delivery
 worker, 73 taps/s sustained, p50 12 ms and p95 27 ms at 20 taps/s, 0 errors; peak RSS 139 MB
@@ -33,6 +39,16 @@ alternating pairs of default runs on that machine under a load average of 11-20 
 work: sustained 19.4 taps/s before, 23.1 after (median ratio of the pairs 1.21, from 0.69 to
 1.73); median p95 at 20 taps/s 1688 ms before, 729 ms after; peak RSS 149-154 MB before,
 134-136 MB after (32 board images kept instead of 256).
+
+Then with the delivery worker's statements built once and the lean transport (opt-in), eight
+alternating triples (base bbdc557, this code, this code with ``--http-client lean``) under a
+load of 8-21: medians 19.8, 15.1 and 27.9 taps/s; cpu_ms_per_tap 26.7, 26.2 and 17.6; p95 at
+20 taps/s 2277, 2034 and 1152 ms (the machine could not hold 20 taps/s); peak RSS 152.8, 151.1
+and 147.3 MB; 0 errors. Median ratios to base: taps/s 0.89 (0.42-1.55) and 1.35 (0.76-2.83),
+CPU per tap 0.94 (0.79-1.53) and 1.53 (1.06-2.09). A tap's CPU (cProfile in every thread and
+per-call timers): drawing 6 ms a board (0.76 boards a tap, half of it JPEG encoding), the
+database 2-3 ms, and 2.5 Bot API calls a tap plus a quarter of a long poll at about 2 ms each
+through httpx and httpcore, 1 ms over the lean transport.
 """
 
 from __future__ import annotations
