@@ -19,8 +19,14 @@ process's peak resident memory (VmHWM). The stand-in does not recompress photos 
 compete with the bot for the same two cores; Telegram does that work on its own servers).
 
 The last line is: ``turns: taps_per_s=<sustained> p50_ms=<paced> p95_ms=<paced> errors=<n>
-rss_mb=<peak>``. Targets on the project's machine: p95 <= 100 ms at 20 taps/s; >= 60 taps/s
-sustained with 0 errors; peak RSS <= 150 MB with 1,000 active matches in the database.
+rss_mb=<peak> cpu_ms_per_tap=<x>``: the last is the bot process's CPU (every thread, from
+``/proc``) during the sustained phase per tap answered, less sensitive to the machine's load than
+taps/s (under a load of 10-20 it still varies by a fifth from run to run: taps collapse into
+fewer edits when the bot falls behind). The line above it gives the Bot API calls per tap.
+``--http-client lean`` runs the bot with ``PORTES_HTTP_CLIENT=lean``; ``--profile FILE`` runs it
+under cProfile in every thread (:mod:`bench.profile_bot`). Targets on the project's machine:
+p95 <= 100 ms at 20 taps/s; >= 60 taps/s sustained with 0 errors; peak RSS <= 150 MB with
+1,000 active matches in the database.
 
 Reference figures (the project's 2-core machine, shared with other work): with the delivery
 worker, 73 taps/s sustained, p50 12 ms and p95 27 ms at 20 taps/s, 0 errors; peak RSS 139 MB
@@ -33,6 +39,16 @@ alternating pairs of default runs on that machine under a load average of 11-20 
 work: sustained 19.4 taps/s before, 23.1 after (median ratio of the pairs 1.21, from 0.69 to
 1.73); median p95 at 20 taps/s 1688 ms before, 729 ms after; peak RSS 149-154 MB before,
 134-136 MB after (32 board images kept instead of 256).
+
+Then with the delivery worker's statements built once and the lean transport (opt-in), eight
+alternating triples (base bbdc557, this code, this code with ``--http-client lean``) under a
+load of 8-21: medians 19.8, 15.1 and 27.9 taps/s; cpu_ms_per_tap 26.7, 26.2 and 17.6; p95 at
+20 taps/s 2277, 2034 and 1152 ms (the machine could not hold 20 taps/s); peak RSS 152.8, 151.1
+and 147.3 MB; 0 errors. Median ratios to base: taps/s 0.89 (0.42-1.55) and 1.35 (0.76-2.83),
+CPU per tap 0.94 (0.79-1.53) and 1.53 (1.06-2.09). A tap's CPU (cProfile in every thread and
+per-call timers): drawing 6 ms a board (0.76 boards a tap, half of it JPEG encoding), the
+database 2-3 ms, and 2.5 Bot API calls a tap plus a quarter of a long poll at about 2 ms each
+through httpx and httpcore, 1 ms over the lean transport.
 """
 
 from __future__ import annotations
@@ -44,6 +60,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +68,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
+from standin.model import Call  # noqa: E402
 from storage.db import Database  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
 from storage.usecases import UseCases  # noqa: E402
@@ -228,6 +246,11 @@ async def seed(url: str, count: int) -> None:
     await db.dispose()
 
 
+def calls_per_tap(calls: list[Call], taps: int) -> str:
+    counts = Counter(c.method for c in calls)
+    return "  ".join(f"{method} {n / max(taps, 1):.2f}" for method, n in counts.most_common())
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -247,12 +270,13 @@ async def main(args: argparse.Namespace) -> int:
         env.update(TELEGRAM_BOT_TOKEN=standin.token, TELEGRAM_API_URL=standin.base_url,
                    TELEGRAM_FILE_URL=standin.base_file_url, DATABASE_URL=url,
                    PORTES_RATE_OVERALL="0", PORTES_RATE_GROUP="0",
-                   PORTES_RATE_CHAT="0", PORTES_LOG_LEVEL="WARNING")
+                   PORTES_RATE_CHAT="0", PORTES_LOG_LEVEL="WARNING",
+                   PORTES_HTTP_CLIENT=args.http_client)
         log_path = work / "bot.log"
         with log_path.open("w") as log:
             command = [sys.executable, "-m", "bot"]
             if args.profile:
-                command = [sys.executable, "-m", "cProfile", "-o", args.profile, "-m", "bot"]
+                command = [sys.executable, str(ROOT / "bench" / "profile_bot.py"), args.profile]
             proc = subprocess.Popen(command, cwd=ROOT, env=env,
                                     stdout=log, stderr=subprocess.STDOUT)
         try:
@@ -267,10 +291,14 @@ async def main(args: argparse.Namespace) -> int:
                   f"{pct(paced.latencies, .5):6.1f} ms  p95 {pct(paced.latencies, .95):6.1f} ms"
                   f"  errors {paced.errors}")
             cpu0, own0 = cpu_seconds(proc.pid), time.process_time()
+            calls0 = len(standin.calls())
             sustained, sus_s = await phase(standin, tables, args.seconds, None)
-            print(f"  CPU during the sustained phase: bot {cpu_seconds(proc.pid) - cpu0:.1f} s, "
+            bot_cpu = cpu_seconds(proc.pid) - cpu0
+            print(f"  CPU during the sustained phase: bot {bot_cpu:.1f} s, "
                   f"stand-in and players {time.process_time() - own0:.1f} s, "
                   f"in {sus_s:.1f} s")
+            print("  Bot API calls per tap:", calls_per_tap(standin.calls()[calls0:],
+                                                          sustained.taps))
             print(f"sustained: {sustained.taps / sus_s:6.1f} taps/s  p50 "
                   f"{pct(sustained.latencies, .5):6.1f} ms  p95 "
                   f"{pct(sustained.latencies, .95):6.1f} ms  errors {sustained.errors}")
@@ -286,7 +314,8 @@ async def main(args: argparse.Namespace) -> int:
         for note in (paced.notes + sustained.notes + log_errors)[:10]:
             print("  error:", note)
     print(f"turns: taps_per_s={sustained.taps / sus_s:.1f} p50_ms={pct(paced.latencies, .5):.1f} "
-          f"p95_ms={pct(paced.latencies, .95):.1f} errors={errors} rss_mb={rss:.1f}")
+          f"p95_ms={pct(paced.latencies, .95):.1f} errors={errors} rss_mb={rss:.1f} "
+          f"cpu_ms_per_tap={1000 * bot_cpu / max(sustained.taps, 1):.1f}")
     return 0
 
 
@@ -297,5 +326,8 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--background", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=20.0)
-    parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile")
+    parser.add_argument("--http-client", choices=("httpx", "lean"), default="httpx",
+                        help="the bot's PORTES_HTTP_CLIENT")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="run the bot under cProfile, every thread (bench/profile_bot.py)")
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -94,6 +94,7 @@ def build_application(
     ``faults``: a test harness's fault injection (:mod:`bot.faults`; none in production)."""
     rate = settings.rate
     metrics = Metrics()
+    lean = settings.http_client == "lean"
     limiter = ChatLimiter(
         overall_per_second=rate.overall_per_second, group_per_minute=rate.group_per_minute,
         chat_per_second=rate.chat_per_second, max_retries=rate.max_retries,
@@ -103,9 +104,9 @@ def build_application(
     builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
         ApplicationBuilder()
         .token(settings.token)
-        .request(MeteredRequest(metrics, connection_pool_size=16,
+        .request(MeteredRequest(metrics, connection_pool_size=16, lean=lean,
                                 read_timeout=settings.read_timeout))
-        .get_updates_request(MeteredRequest(metrics, connection_pool_size=1))
+        .get_updates_request(MeteredRequest(metrics, connection_pool_size=1, lean=lean))
         .rate_limiter(limiter)
         .concurrent_updates(lanes)
         .post_init(_post_init)

@@ -22,6 +22,8 @@ from telegram import Update
 from telegram.error import NetworkError, TimedOut
 from telegram.request import HTTPXRequest
 
+from bot.ops.lean_http import LeanTransport
+
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 TAP_BUCKETS = (0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 THINK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -124,8 +126,15 @@ class MeteredRequest(HTTPXRequest):
     """python-telegram-bot's HTTP client, counting every answer (and every failure to get
     one) before the library turns it into a result or an exception."""
 
-    def __init__(self, metrics: Metrics, **kwargs: Any) -> None:
-        kwargs.setdefault("httpx_kwargs", {"verify": tls_context()})
+    def __init__(self, metrics: Metrics, *, lean: bool = False, **kwargs: Any) -> None:
+        """``lean``: under httpx, :class:`bot.ops.lean_http.LeanTransport` instead of
+        httpcore's (``PORTES_HTTP_CLIENT=lean``)."""
+        httpx_kwargs: dict[str, Any] = {"verify": tls_context()}
+        if lean:
+            httpx_kwargs["transport"] = LeanTransport(
+                max_connections=kwargs.get("connection_pool_size", 1),
+                ssl_context=tls_context())
+        kwargs.setdefault("httpx_kwargs", httpx_kwargs)
         super().__init__(**kwargs)
         self.metrics = metrics
 

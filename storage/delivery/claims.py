@@ -18,11 +18,12 @@ any other change, so the edit is never dropped while a worker holds the place.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, bindparam, or_, select, update
 from sqlalchemy.orm import Session
 
 from storage.delivery.outbox import OwnClaim
@@ -118,32 +119,62 @@ def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> Delivery
     )
 
 
-def due(now: datetime, worker: str | None = None) -> Any:
-    """Pending, due, and free to claim (or already ``worker``'s)."""
+def due(now: Any, worker: Any = None) -> Any:
+    """Pending, due, and free to claim (or already ``worker``'s): ``now`` a time and ``worker``
+    a name, or either a bound parameter."""
     free = or_(DeliveryRow.claimed_until.is_(None), DeliveryRow.claimed_until < now)
     if worker is not None:
-        free = or_(free, DeliveryRow.claimed_by == worker[:64])
+        free = or_(free, DeliveryRow.claimed_by == (
+            worker[:64] if isinstance(worker, str) else worker))
     return and_(DeliveryRow.pending.is_(True), DeliveryRow.due_at <= now, free)
 
 
+def locked(session: Session, work_id: int) -> DeliveryRow | None:
+    """The place's row read ``FOR UPDATE`` (see :mod:`storage.delivery.work`)."""
+    return session.scalar(_FENCED, {"work_id": work_id})
+
+
 def fenced(session: Session, work_id: int, claim: int) -> DeliveryRow | None:
-    """The place's row read ``FOR UPDATE`` (see :mod:`storage.delivery.work`), or ``None``
-    when it is gone or claimed again since ``claim`` (its worker is stale)."""
-    row = session.get(DeliveryRow, work_id, with_for_update=True)
+    """The place's row read ``FOR UPDATE`` (:func:`locked`), or ``None`` when it is gone or
+    claimed again since ``claim`` (its worker is stale)."""
+    row = locked(session, work_id)
     if row is None or row.claim_token != claim:
         return None
     return row
 
 
+# The worker's statements, built once (building one costs as much as running it): the same
+# SQL as written out each time, the values bound.
+_FENCED = select(DeliveryRow).where(DeliveryRow.id == bindparam("work_id")).with_for_update()
+"""As ``session.get(DeliveryRow, id, with_for_update=True)``: always read (the use cases read it
+first in their session)."""
+_LIVE_BOARDS = {
+    seat: select(BoardMessageRow).where(
+        BoardMessageRow.match_id == bindparam("match_id"), BoardMessageRow.live.is_(True),
+        BoardMessageRow.chat_id == bindparam("chat_id"),
+        BoardMessageRow.for_seat.is_(None) if seat is None
+        else BoardMessageRow.for_seat == bindparam("for_seat"))
+    .order_by(BoardMessageRow.id)
+    for seat in (None, 0)
+}
+"""The live boards of a place: a group's (no seat), or one seat's (any seat: bound)."""
+_MATCH_VERSION = select(MatchRow.version).where(MatchRow.id == bindparam("match_id"))
+_CHAT_PLACE = (select(DeliveryRow).where(
+    DeliveryRow.match_id == bindparam("match_id"), DeliveryRow.chat_id == bindparam("chat_id"),
+    DeliveryRow.place.like("chat:%")).with_for_update())
+_TOPS = (select(DeliveryChatRow.chat_id, DeliveryChatRow.last_message_id)
+         .where(DeliveryChatRow.chat_id.in_(bindparam("chats", expanding=True))))
+_CHATS_BOARDS = (select(BoardMessageRow).where(
+    BoardMessageRow.match_id.in_(bindparam("matches", expanding=True)),
+    BoardMessageRow.live.is_(True), BoardMessageRow.chat_id.in_(bindparam("chats", expanding=True)))
+    .order_by(BoardMessageRow.id))
+
+
 def live_boards(session: Session, row: DeliveryRow) -> list[BoardMessageRow]:
     """The live boards of the row's place, oldest first."""
-    same_seat = (BoardMessageRow.for_seat.is_(None) if row.for_seat is None
-                 else BoardMessageRow.for_seat == row.for_seat)
-    return list(session.scalars(
-        select(BoardMessageRow).where(
-            BoardMessageRow.match_id == row.match_id, BoardMessageRow.live.is_(True),
-            BoardMessageRow.chat_id == row.chat_id, same_seat)
-        .order_by(BoardMessageRow.id)))
+    statement = _LIVE_BOARDS[None if row.for_seat is None else 0]
+    return list(session.scalars(statement, {"match_id": row.match_id, "chat_id": row.chat_id,
+                                            "for_seat": row.for_seat}))
 
 
 def _same_place(board: BoardMessageRow, row: DeliveryRow) -> bool:
@@ -152,12 +183,25 @@ def _same_place(board: BoardMessageRow, row: DeliveryRow) -> bool:
             and board.for_seat == row.for_seat)
 
 
-def _due_in_chat(query: Any, now: datetime, worker: str, chat_key: str, limit: int) -> Any:
+def _due_in_chat(query: Any, now: Any, worker: Any, chat_key: Any, limit: int) -> Any:
     """``query`` narrowed to the chat's due places, in the order they are claimed (reposts
     first, then by due time)."""
     return (query.where(due(now, worker), DeliveryRow.chat_key == chat_key)
             .order_by(DeliveryRow.repost_version.is_(None), DeliveryRow.due_at)
             .limit(limit))
+
+
+@functools.cache
+def _due_in_chat_bound(what: str, limit: int) -> Any:
+    """:func:`_due_in_chat` of the rows (``what="rows"``) or their ids, built once per
+    ``limit`` with ``now``, ``worker`` and ``chat_key`` bound at execution."""
+    query = select(DeliveryRow) if what == "rows" else select(DeliveryRow.id)
+    return _due_in_chat(query, bindparam("now", type_=DeliveryRow.due_at.type),
+                        bindparam("worker"), bindparam("chat_key"), limit)
+
+
+def _due_params(now: datetime, worker: str, chat_key: str) -> dict[str, Any]:
+    return {"now": now, "worker": worker[:64], "chat_key": chat_key}
 
 
 @dataclass(frozen=True)
@@ -195,8 +239,8 @@ class ClaimCases(Feature):
         if mine is not None:
             return mine
         with k.db.write_lock(), k.sessions.begin() as session:
-            ids = list(session.scalars(_due_in_chat(select(DeliveryRow.id), now, worker,
-                                                    chat_key, limit + 1)))
+            ids = list(session.scalars(_due_in_chat_bound("ids", limit + 1),
+                                       _due_params(now, worker, chat_key)))
             more = len(ids) > limit
             claimed = []
             for row_id in ids[:limit]:
@@ -218,8 +262,8 @@ class ClaimCases(Feature):
         worker (an action committed in this process, see :meth:`deliver_own_actions`): no
         claim to write. An empty claim when none is due. ``None`` when some must be claimed."""
         with self.kernel.sessions() as session:
-            rows = list(session.scalars(_due_in_chat(select(DeliveryRow), now, worker,
-                                                     chat_key, limit + 1)))
+            rows = list(session.scalars(_due_in_chat_bound("rows", limit + 1),
+                                        _due_params(now, worker, chat_key)))
             more, rows = len(rows) > limit, rows[:limit]
             if any(r.claimed_by != worker[:64] for r in rows):
                 return None
@@ -239,13 +283,9 @@ class ClaimCases(Feature):
         if not chats:
             return [_work(r, [], 0) for r in rows]
         tops: dict[int, int] = {chat: top for chat, top in session.execute(
-            select(DeliveryChatRow.chat_id, DeliveryChatRow.last_message_id)
-            .where(DeliveryChatRow.chat_id.in_(chats)))}
+            _TOPS, {"chats": list(chats)})}
         boards = list(session.scalars(
-            select(BoardMessageRow).where(
-                BoardMessageRow.match_id.in_({r.match_id for r in rows}),
-                BoardMessageRow.live.is_(True), BoardMessageRow.chat_id.in_(chats))
-            .order_by(BoardMessageRow.id)))
+            _CHATS_BOARDS, {"matches": list({r.match_id for r in rows}), "chats": list(chats)}))
         return [_work(r, [b for b in boards if _same_place(b, r)], tops.get(r.chat_id, 0))
                 if r.chat_id is not None else _work(r, [], 0) for r in rows]
 
@@ -325,13 +365,10 @@ def ask_keyboard(k: Kernel, match_id: int, *, version: int, chat_id: int,
     moved on, or shows no board in that chat."""
     now = k.wall_now()
     with k.db.write_lock(), k.sessions.begin() as session:
-        match = session.get(MatchRow, match_id)
-        if match is None or match.version != version:
-            return None
+        if session.scalar(_MATCH_VERSION, {"match_id": match_id}) != version:
+            return None  # gone, or moved on
         # one place of a match per chat: the group's board there, or one player's
-        row = session.scalar(select(DeliveryRow).where(
-            DeliveryRow.match_id == match_id, DeliveryRow.chat_id == chat_id,
-            DeliveryRow.place.like("chat:%")).with_for_update())
+        row = session.scalar(_CHAT_PLACE, {"match_id": match_id, "chat_id": chat_id})
         if row is None:
             return None
         held = row.claimed_until is not None and row.claimed_until >= now

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from storage.delivery.claims import DeliveryWork, due, fenced, live_boards
+from storage.delivery.claims import DeliveryWork, due, fenced, live_boards, locked
 from storage.delivery.notices import move_notices
 from storage.delivery.outbox import Where, outbox_row, places, upsert
 from storage.models import (
@@ -197,7 +197,7 @@ class DeliveryWorkCases(Feature):
         k = self.kernel
         now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id, with_for_update=True)
+            row = locked(session, work_id)
             if row is None or row.chat_id is None:
                 return None
             _raise_top(session, row.chat_id, message_id, now)
@@ -237,7 +237,7 @@ class DeliveryWorkCases(Feature):
     def drop_probes(self, work_id: int, tokens: list[str]) -> None:
         """Unknown sends resolved (their orphan found and retired) or given up."""
         with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
-            row = session.get(DeliveryRow, work_id, with_for_update=True)
+            row = locked(session, work_id)
             if row is not None:
                 row.probes = [p for p in (row.probes or []) if p.get("token") not in tokens]
 

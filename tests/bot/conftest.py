@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -83,6 +84,8 @@ def settings_for(server: StandIn, db_url: str, **changes: Any) -> Settings:
                         max_retries=3),
         timeouts=Timeouts(timer_poll=0.2),
         computer_delay=0.0,
+        # the whole suite can run over the lean transport: PORTES_TEST_HTTP_CLIENT=lean
+        http_client=os.environ.get("PORTES_TEST_HTTP_CLIENT", "httpx"),
     )
     return replace(settings, **changes)
 
