@@ -124,10 +124,10 @@ async def test_downtime_does_not_count_against_the_player(
             for pk, at in session.execute(select(key, column)).all():
                 session.execute(update(model), [{key.key: pk, column.key: at - timedelta(days=8)}])
     db.engine.dispose()
+    beats = rows(url, "SELECT count(*) FROM heartbeats")[0][0]
     proc = start(standin, tmp_path)
     bot_process.append(proc)
     # Then, once the new process has run two timer ticks, nothing fired and the deadlines moved
-    beats = rows(url, "SELECT count(*) FROM heartbeats")[0][0]
     await standin.wait_for(
         lambda: rows(url, "SELECT count(*) FROM heartbeats")[0][0] > beats, what="a new instance",
         timeout=60)  # a cold start (migrations in a child process) on a loaded machine
