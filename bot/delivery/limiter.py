@@ -55,6 +55,7 @@ from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
+from bot.delivery.pacing import spacing
 from bot.delivery.telegram import is_group
 
 log = logging.getLogger("bot.delivery.limiter")
@@ -323,18 +324,12 @@ class ChatLimiter(BaseRateLimiter[int]):
         return max(calls.wait(self.group, now), share)
 
     def _pace(self, chat: int | str, calls: Calls, window: Window, now: float) -> float:
-        """While a match is played on the group's board (each tap a call there), once its
-        window holds half of its calls the game's calls are spaced at the window's average
-        rate (3 s for 20 a minute): the board's minute is not spent in a burst, followed by a
-        wait of up to a minute for its first calls to leave the window; a tap waits a few
-        seconds at most, and taps made meanwhile collapse into the edit that follows."""
-        if self.played.get(chat, 0.0) <= now or window.most < 4:
+        """While a match is played on the group's board, the game's calls there are spaced
+        once its window fills (:func:`bot.delivery.pacing.spacing`)."""
+        if self.played.get(chat, 0.0) <= now:
             return 0.0
-        span = window.seconds + MARGIN
-        recent = [cell[0] for cell in calls.times if cell[0] > now - span]
-        if len(recent) < window.most // 2:
-            return 0.0
-        return max(0.0, max(recent) + window.seconds / window.most - now)
+        return spacing((cell[0] for cell in calls.times), window.most, window.seconds, now,
+                       MARGIN)
 
     @contextlib.contextmanager
     def _waiting(self, chat: int | str | None, low: bool) -> Iterator[None]:
