@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -128,15 +129,18 @@ async def one_group(args: argparse.Namespace, *, both_started: bool
             group = standin.group("Kafeneio", alice, bob)
             await start_group_match(standin, alice, bob, group, length="7 points")
             await standin.idle(quiet=1.0)
-            before = len(counted_calls(standin, group))
+            before = counted_calls(standin, group)
             taps: dict[str, list[float]] = {"Alice": [], "Bob": []}
             every = args.every if both_started else args.fallback_every
             played = await play_group_turns(standin, group, [alice, bob], args.turns,
                                             every, taps)
             await standin.idle(quiet=1.0)
-            calls = len(counted_calls(standin, group)) - before
+            calls = counted_calls(standin, group)[len(before):]
             throttled = sum(1 for c in standin.calls(ok=False) if c.error_code == 429)
-    return taps, calls / max(1, played), throttled
+    kinds = Counter(calls)
+    print(f"  {'both started' if both_started else 'fallback'}: {played} turns, "
+          f"{len(calls)} group calls: " + ", ".join(f"{n} {m}" for m, n in kinds.most_common()))
+    return taps, len(calls) / max(1, played), throttled
 
 
 def counted_calls(standin: StandIn, group: Chat) -> list[str]:

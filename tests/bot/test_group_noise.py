@@ -74,9 +74,10 @@ async def spend_the_minute(standin: StandIn, running: Any, group: Chat, card: Me
 
 async def test_a_turn_on_the_group_board_costs_a_call_per_tap_and_waiting_taps_collapse(
         standin: StandIn, make_bot: Any) -> None:
-    # plays_direct=0: every turn is tapped checker by checker, so each turn has several taps
+    # plays_direct=0, group_moves=0: every turn is tapped checker by checker (a checker, then
+    # its destination), so each turn has several taps
     running, gate, alice, bob, _carol, group, card = await bob_on_the_group_board(
-        standin, make_bot, plays_direct=0)
+        standin, make_bot, plays_direct=0, group_moves=0)
     # Given Bob's taps wait for the group's budget (16 calls in its minute: the board's
     # share, the other 4 kept for answers to commands)
     board = live_board(group)
