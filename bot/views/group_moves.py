@@ -76,4 +76,3 @@ def group_moves_keyboard(t: Tr, match_id: int, version: int, match: Match, *,
     if last:
         rows.append(last)
     return Markup(rows)
-
