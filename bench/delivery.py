@@ -91,6 +91,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # this script's own b
 
 from bench.group_delivery import (  # noqa: E402
     measure_command,
+    measure_fallback,
     measure_group,
     running_bot,
 )
@@ -309,12 +310,15 @@ MEASUREMENTS: list[Callable[[argparse.Namespace], Awaitable[dict[str, float]]]] 
     measure_command,
     measure_crowd,
 ]
+ON_REQUEST = [measure_fallback]
+"""Run only when named in ``--only`` (``group`` has it already)."""
 
 
 async def main(args: argparse.Namespace) -> int:
     figures: dict[str, float] = {}
-    for measure in MEASUREMENTS:
-        if args.only and measure.__name__.removeprefix("measure_") not in args.only.split(","):
+    for measure in MEASUREMENTS + ON_REQUEST:
+        named = args.only and measure.__name__.removeprefix("measure_") in args.only.split(",")
+        if (args.only or measure in ON_REQUEST) and not named:
             continue
         figures.update(await measure(args))
     line = " ".join(f"{k}={v:.0f}" if k.endswith("_ms") or v.is_integer() else f"{k}={v:.2f}"
@@ -338,8 +342,11 @@ if __name__ == "__main__":
     parser.add_argument("--crowd-seconds", type=float, default=150.0)
     parser.add_argument("--fallback-every", type=float, default=1.5,
                         help="a tap every this many seconds on the group's board")
+    parser.add_argument("--fallback-turns", type=int, default=0,
+                        help="turns of the game on the group's board (0: --turns)")
     parser.add_argument("--commands", type=int, default=12)
     parser.add_argument("--command-every", type=float, default=5.0)
     parser.add_argument("--only", help="run only these measurements, comma-separated (heal, "
-                        "flood, group, command, crowd)")
+                        "flood, group, fallback (group's second game alone), command, "
+                        "crowd)")
     sys.exit(asyncio.run(main(parser.parse_args())))
