@@ -4,8 +4,8 @@ Telegram's rate limits, one measurement per function.
     python bench/delivery.py [--tables 8] [--seconds 30] [--flood 100] [--trials 12]
                              [--turns 20] [--every 2] [--crowd 60] [--crowd-taps 20]
                              [--crowd-every 5] [--crowd-seconds 150] [--fallback-every 1.5]
-                             [--commands 12] [--command-every 5]
-                             [--only heal,flood,group,command,crowd]
+                             [--fallback-turns 0] [--commands 12] [--command-every 5]
+                             [--only heal,flood,group,fallback,command,crowd]
 
 Each measurement starts its own stand-in (with Telegram's flood limits on: 20 calls a minute per
 group counting sends, edits and deletions, about 1 a second per chat, 30 a second overall) and
@@ -42,6 +42,9 @@ them all:
   who never started the bot, who plays on the group's board at a tap every
   ``--fallback-every`` s (1.5 by default; reported apart: every one of his taps is an edit in
   the group, so his taps may wait for the group's budget). Target: p95 <= 3 s, 0 x 429.
+  ``--only fallback``: that game alone, of ``--fallback-turns`` turns (0: ``--turns``); a
+  turn there is one or two taps, so a p95 of its taps needs a longer game. Each game prints
+  its group calls by kind.
 
 - ``group_command_p95_s`` (issue 27; ``--only command``): the fallback game again, while a
   spectator sends /top, /rules, /help or /stats in the group every ``--command-every`` s;
