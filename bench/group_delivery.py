@@ -170,7 +170,8 @@ async def measure_fallback(args: argparse.Namespace) -> dict[str, float]:
     print(f"fallback: Bob (never started the bot) {len(bob)} taps on the group's board, p50 "
           f"{pct(bob, .5):.0f} ms, p95 {pct(bob, .95):.0f} ms; Alice (private) p95 "
           f"{pct(fb_taps['Alice'], .95):.0f} ms; {fb_per_turn:.2f} group calls per turn; "
-          f"{fb_throttled} x 429")
+          f"{fb_throttled} x 429; his slowest: "
+          + ", ".join(f"{s:.2f}" for s in sorted(bob, reverse=True)[:4]) + " s")
     return {"fallback_tap_p95_s": pct(bob, .95) / 1000, "fallback_calls_per_turn": fb_per_turn,
             "fallback_429": float(fb_throttled)}
 
