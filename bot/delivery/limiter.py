@@ -29,8 +29,9 @@ chatter so, see :mod:`bot.intake.lanes`) takes a slot in a group while the group
 fewer than ``low_share`` of its calls (``played_share`` while a match is played on the group's
 board, :meth:`ChatLimiter.played_on`: each tap there is a call), or while fewer than
 ``answers_kept`` answers went out there in the window: that many of the group's calls are kept
-for answers (the game's calls leave them free), so a command in a busy group is answered at
-once, before the board's queued edits. Beyond its kept answers a low call never goes while a
+for answers (the game's calls leave them free, or only ``IDLE_KEPT`` while no answer went out
+there in the window), so a command in a busy group is answered at once, before the board's
+queued edits. Beyond its kept answers a low call never goes while a
 call of normal priority waits for that chat; overall, they stop at ``low_share`` of the 30 a
 second (a crowd's private notes must not hold a board's edit). The game's calls (boards,
 their edits, a tap's keyboard) keep the rest of the group's minute. With several instances the
@@ -44,7 +45,6 @@ import asyncio
 import contextlib
 import logging
 import time
-import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextvars import ContextVar
@@ -53,10 +53,9 @@ from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
-from telegram.warnings import PTBDeprecationWarning
 
 from bot.delivery.pacing import spacing
-from bot.delivery.telegram import is_group
+from bot.delivery.telegram import chat_of, is_group, retry_seconds
 
 log = logging.getLogger("bot.delivery.limiter")
 JSONDict = dict[str, Any]
@@ -78,6 +77,10 @@ minute for themselves: the game's calls leave them free, and an answer takes one
 than this many answers went out in the window, whatever the board waits for. A command in a
 busy group is answered before the board's queued edits, and a crowd's commands still take no
 more than their share."""
+IDLE_KEPT = 1
+"""... but while no answer went out there in the window, the game leaves only this many free
+(the first answer takes it at once; the others are kept from then on): a group where nobody
+asks anything gives its board 19 calls a minute, not 16."""
 YIELD = 0.2
 """Seconds a call at low priority waits, then looks again, while a game's call waits."""
 POSTED_KEPT = 64
@@ -162,23 +165,6 @@ class SharedBudget(Protocol):
                              burst_seconds: float = 0.0) -> float: ...
 
     async def restamp_send_slot(self, chat_id: int, taken: float, answered: float) -> None: ...
-
-
-def retry_seconds(exc: RetryAfter) -> float:
-    """How long Telegram asked to wait (read without python-telegram-bot's warning that the
-    attribute's type will change)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        delay = exc.retry_after
-    return float(delay if isinstance(delay, (int, float)) else delay.total_seconds())
-
-
-def chat_of(data: dict[str, Any]) -> int | str | None:
-    chat_id = data.get("chat_id")
-    if isinstance(chat_id, str):
-        with contextlib.suppress(ValueError):
-            return int(chat_id)
-    return chat_id if isinstance(chat_id, (int, str)) else None
 
 
 class ChatLimiter(BaseRateLimiter[int]):
@@ -309,8 +295,13 @@ class ChatLimiter(BaseRateLimiter[int]):
             if self._kept_answer(chat, now):
                 return self.group
             return self._low_window(chat, now)
-        return Window(max(1, self.group.most - self._answers_left(chat, now)),
-                      self.group.seconds)
+        return Window(max(1, self.group.most - self._reserved(chat, now)), self.group.seconds)
+
+    def _reserved(self, chat: int | str, now: float) -> int:
+        """The calls the game leaves free for answers: the kept ones not used once an answer
+        went out in the window (the group is asking); one while none did."""
+        left = self._answers_left(chat, now)
+        return left if left < self.answers.most else min(left, IDLE_KEPT)
 
     def _group_wait(self, chat: int | str, calls: Calls, now: float, low: bool) -> float:
         """Seconds until a call fits in the group's minute (this instance's count)."""

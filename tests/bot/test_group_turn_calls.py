@@ -105,8 +105,8 @@ async def test_an_edit_superseded_while_it_waits_for_the_budget_is_never_sent(
         await standin.idle()
         board = live_board(group)
         assert board is not None
-    # Given the group's minute spent (the board's 16 calls), Bob's last tap waits for room
-    await spend_the_minute(standin, running, group, card, 16)
+    # Given the group's minute spent (the board's 19 calls), Bob's last tap waits for room
+    await spend_the_minute(standin, running, group, card, 19)
     before = len(group_calls(standin, group))
     gate.close()
     by_action = turn_actions(board)
