@@ -74,6 +74,16 @@ session, load average 12-16 then 4-8): ``fallback_tap_p95_s`` 6.32 -> 3.80 (p50 
 the paced board trades its fast taps for no long wait), ``fallback_calls_per_turn`` 3.00 ->
 2.25, ``group_command_p95_s`` none of 8 answered in the group within 60 s -> 0.02 s (6 of 8;
 2 past the kept answers, shed), 0 x 429 both.
+Issue 27 item 5 (branch h27: every move a button on the group's board, the completing one
+ends the turn; spacing from three quarters of the window; one call kept free while nobody
+asks), main (46129bc) and the branch alternating, load average 11-19:
+``--only fallback --fallback-turns 40``: ``fallback_calls_per_turn`` 2.65, 2.25, 2.27 ->
+1.12, 1.05 (calls by kind: main 73-82 editMessageMedia and 16-24 editMessageReplyMarkup, the
+branch editMessageMedia only); ``fallback_tap_p95_s`` 3.93, 4.09, 4.18 (p50 3.80-3.83 s) ->
+3.61 (the test suite running beside it), 2.17 (p50 0.25, 0.28 s); ratios 0.88, 0.52.
+``--only group,command --turns 20 --commands 8``: ``group_command_p95_s`` 0.09, 0.09 ->
+0.14 (6 of 8 answered, 2 shed, both), Bob's taps meanwhile p95 4.8, 3.7 -> 3.5 s;
+``group_tap_p95_s`` 0.49, 0.38 -> 0.43, 0.26; 0 x 429 in every run.
 """
 
 from __future__ import annotations

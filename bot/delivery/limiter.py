@@ -78,9 +78,9 @@ than this many answers went out in the window, whatever the board waits for. A c
 busy group is answered before the board's queued edits, and a crowd's commands still take no
 more than their share."""
 IDLE_KEPT = 1
-"""... but while no answer went out there in the window, the game leaves only this many free
-(the first answer takes it at once; the others are kept from then on): a group where nobody
-asks anything gives its board 19 calls a minute, not 16."""
+"""... but the game leaves free only this many more than the answers that went out there in
+the window (the first answer takes it at once): a group where nobody asks anything gives its
+board 19 calls a minute, not 16, and an answer takes one call more from the game, not four."""
 YIELD = 0.2
 """Seconds a call at low priority waits, then looks again, while a game's call waits."""
 POSTED_KEPT = 64
@@ -298,10 +298,11 @@ class ChatLimiter(BaseRateLimiter[int]):
         return Window(max(1, self.group.most - self._reserved(chat, now)), self.group.seconds)
 
     def _reserved(self, chat: int | str, now: float) -> int:
-        """The calls the game leaves free for answers: the kept ones not used once an answer
-        went out in the window (the group is asking); one while none did."""
+        """The calls the game leaves free for answers: one more than the answers that went out
+        in the window, up to the kept ones not used (so an answer squeezes the game's minute
+        by one call at most, not by the whole reserve at once)."""
         left = self._answers_left(chat, now)
-        return left if left < self.answers.most else min(left, IDLE_KEPT)
+        return min(left, IDLE_KEPT + self.answers.most - left)
 
     def _group_wait(self, chat: int | str, calls: Calls, now: float, low: bool) -> float:
         """Seconds until a call fits in the group's minute (this instance's count)."""
