@@ -4,8 +4,8 @@ Telegram's rate limits, one measurement per function.
     python bench/delivery.py [--tables 8] [--seconds 30] [--flood 100] [--trials 12]
                              [--turns 20] [--every 2] [--crowd 60] [--crowd-taps 20]
                              [--crowd-every 5] [--crowd-seconds 150] [--fallback-every 1.5]
-                             [--commands 12] [--command-every 5]
-                             [--only heal,flood,group,command,crowd]
+                             [--fallback-turns 0] [--commands 12] [--command-every 5]
+                             [--only heal,flood,group,fallback,command,crowd]
 
 Each measurement starts its own stand-in (with Telegram's flood limits on: 20 calls a minute per
 group counting sends, edits and deletions, about 1 a second per chat, 30 a second overall) and
@@ -42,6 +42,9 @@ them all:
   who never started the bot, who plays on the group's board at a tap every
   ``--fallback-every`` s (1.5 by default; reported apart: every one of his taps is an edit in
   the group, so his taps may wait for the group's budget). Target: p95 <= 3 s, 0 x 429.
+  ``--only fallback``: that game alone, of ``--fallback-turns`` turns (0: ``--turns``); a
+  turn there is one or two taps, so a p95 of its taps needs a longer game. Each game prints
+  its group calls by kind.
 
 - ``group_command_p95_s`` (issue 27; ``--only command``): the fallback game again, while a
   spectator sends /top, /rules, /help or /stats in the group every ``--command-every`` s;
@@ -71,6 +74,16 @@ session, load average 12-16 then 4-8): ``fallback_tap_p95_s`` 6.32 -> 3.80 (p50 
 the paced board trades its fast taps for no long wait), ``fallback_calls_per_turn`` 3.00 ->
 2.25, ``group_command_p95_s`` none of 8 answered in the group within 60 s -> 0.02 s (6 of 8;
 2 past the kept answers, shed), 0 x 429 both.
+Issue 27 item 5 (branch h27: every move a button on the group's board, the completing one
+ends the turn; spacing from three quarters of the window; one call kept free while nobody
+asks), main (46129bc) and the branch alternating, load average 11-19:
+``--only fallback --fallback-turns 40``: ``fallback_calls_per_turn`` 2.65, 2.25, 2.27 ->
+1.12, 1.05 (calls by kind: main 73-82 editMessageMedia and 16-24 editMessageReplyMarkup, the
+branch editMessageMedia only); ``fallback_tap_p95_s`` 3.93, 4.09, 4.18 (p50 3.80-3.83 s) ->
+3.61 (the test suite running beside it), 2.17 (p50 0.25, 0.28 s); ratios 0.88, 0.52.
+``--only group,command --turns 20 --commands 8``: ``group_command_p95_s`` 0.09, 0.09 ->
+0.14 (6 of 8 answered, 2 shed, both), Bob's taps meanwhile p95 4.8, 3.7 -> 3.5 s;
+``group_tap_p95_s`` 0.49, 0.38 -> 0.43, 0.26; 0 x 429 in every run.
 """
 
 from __future__ import annotations
@@ -91,6 +104,7 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))  # this script's own b
 
 from bench.group_delivery import (  # noqa: E402
     measure_command,
+    measure_fallback,
     measure_group,
     running_bot,
 )
@@ -309,12 +323,15 @@ MEASUREMENTS: list[Callable[[argparse.Namespace], Awaitable[dict[str, float]]]] 
     measure_command,
     measure_crowd,
 ]
+ON_REQUEST = [measure_fallback]
+"""Run only when named in ``--only`` (``group`` has it already)."""
 
 
 async def main(args: argparse.Namespace) -> int:
     figures: dict[str, float] = {}
-    for measure in MEASUREMENTS:
-        if args.only and measure.__name__.removeprefix("measure_") not in args.only.split(","):
+    for measure in MEASUREMENTS + ON_REQUEST:
+        named = args.only and measure.__name__.removeprefix("measure_") in args.only.split(",")
+        if (args.only or measure in ON_REQUEST) and not named:
             continue
         figures.update(await measure(args))
     line = " ".join(f"{k}={v:.0f}" if k.endswith("_ms") or v.is_integer() else f"{k}={v:.2f}"
@@ -338,8 +355,11 @@ if __name__ == "__main__":
     parser.add_argument("--crowd-seconds", type=float, default=150.0)
     parser.add_argument("--fallback-every", type=float, default=1.5,
                         help="a tap every this many seconds on the group's board")
+    parser.add_argument("--fallback-turns", type=int, default=0,
+                        help="turns of the game on the group's board (0: --turns)")
     parser.add_argument("--commands", type=int, default=12)
     parser.add_argument("--command-every", type=float, default=5.0)
     parser.add_argument("--only", help="run only these measurements, comma-separated (heal, "
-                        "flood, group, command, crowd)")
+                        "flood, group, fallback (group's second game alone), command, "
+                        "crowd)")
     sys.exit(asyncio.run(main(parser.parse_args())))

@@ -79,6 +79,10 @@ class Settings:
     log_level: str = "INFO"
     plays_direct: int = 6
     """Offer whole plays as buttons when there are at most this many legal plays."""
+    group_moves: int = 24
+    """On a group's board its mover plays on (they never started the bot), every single move
+    is a button at once when there are at most this many, and the move that completes the
+    play ends the turn (:mod:`bot.views.group_moves`); 0: checker by checker there too."""
     read_timeout: float = 5.0
     """Seconds a call waits for Telegram's answer before its outcome is taken as unknown
     (python-telegram-bot's read timeout; the long poll has its own)."""

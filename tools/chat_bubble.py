@@ -186,6 +186,30 @@ def _pin(d: ImageDraw.ImageDraw, box: Box) -> None:
     d.ellipse((x + .24 * s, y + .04 * s, x + .76 * s, y + .56 * s), fill=(222, 56, 56))
 
 
+def _padlock(d: ImageDraw.ImageDraw, box: Box) -> None:
+    x, y, s = box
+    gold, edge = (247, 190, 40), (196, 136, 18)
+    d.arc((x + .26 * s, y + .06 * s, x + .74 * s, y + .62 * s), 180, 360, fill=(245, 245, 245),
+          width=max(2, round(s / 9)))
+    d.line((x + .28 * s, y + .34 * s, x + .28 * s, y + .46 * s), fill=(245, 245, 245),
+           width=max(2, round(s / 9)))
+    d.line((x + .72 * s, y + .34 * s, x + .72 * s, y + .46 * s), fill=(245, 245, 245),
+           width=max(2, round(s / 9)))
+    d.rounded_rectangle((x + .14 * s, y + .44 * s, x + .86 * s, y + .94 * s), radius=.1 * s,
+                        fill=gold, outline=edge, width=max(1, round(s / 20)))
+    d.ellipse((x + .44 * s, y + .58 * s, x + .56 * s, y + .7 * s), fill=edge)
+
+
+def _stopwatch(d: ImageDraw.ImageDraw, box: Box) -> None:
+    x, y, s = box
+    grey, w = (120, 120, 120), max(2, round(s / 11))
+    d.rectangle((x + .42 * s, y + .02 * s, x + .58 * s, y + .12 * s), fill=grey)
+    d.ellipse((x + .12 * s, y + .14 * s, x + .88 * s, y + .9 * s), fill="white", outline=grey,
+              width=w)
+    cx, cy = x + .5 * s, y + .52 * s
+    d.line(((cx, cy), (cx + .16 * s, cy - .2 * s)), fill=(222, 56, 56), width=max(1, w // 2))
+
+
 def _other(d: ImageDraw.ImageDraw, box: Box) -> None:
     """An emoji without a drawing here: a plain grey square (never an empty font box)."""
     x, y, s = box
@@ -197,6 +221,7 @@ EMOJI: dict[str, Callable[[ImageDraw.ImageDraw, Box], None]] = {
     "🎲": _die, "👉": _hand, "🏁": _chequered_flag, "🏆": _trophy, "✅": _check, "💡": _bulb,
     "⏰": _alarm_clock, "🔁": _on_square("⇄", (66, 133, 244)), "📊": _chart, "🏳": _white_flag,
     "⏮": _on_square("⇤", (66, 133, 244)), "⏭": _on_square("⇥", (66, 133, 244)), "📍": _pin,
+    "🔒": _padlock, "⏱": _stopwatch,
 }
 
 

@@ -29,8 +29,9 @@ chatter so, see :mod:`bot.intake.lanes`) takes a slot in a group while the group
 fewer than ``low_share`` of its calls (``played_share`` while a match is played on the group's
 board, :meth:`ChatLimiter.played_on`: each tap there is a call), or while fewer than
 ``answers_kept`` answers went out there in the window: that many of the group's calls are kept
-for answers (the game's calls leave them free), so a command in a busy group is answered at
-once, before the board's queued edits. Beyond its kept answers a low call never goes while a
+for answers (the game's calls leave them free, or only ``IDLE_KEPT`` while no answer went out
+there in the window), so a command in a busy group is answered at once, before the board's
+queued edits. Beyond its kept answers a low call never goes while a
 call of normal priority waits for that chat; overall, they stop at ``low_share`` of the 30 a
 second (a crowd's private notes must not hold a board's edit). The game's calls (boards,
 their edits, a tap's keyboard) keep the rest of the group's minute. With several instances the
@@ -44,7 +45,6 @@ import asyncio
 import contextlib
 import logging
 import time
-import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from contextvars import ContextVar
@@ -53,9 +53,9 @@ from typing import Any, Protocol
 
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
-from telegram.warnings import PTBDeprecationWarning
 
-from bot.delivery.telegram import is_group
+from bot.delivery.pacing import spacing
+from bot.delivery.telegram import chat_of, is_group, retry_seconds
 
 log = logging.getLogger("bot.delivery.limiter")
 JSONDict = dict[str, Any]
@@ -77,6 +77,10 @@ minute for themselves: the game's calls leave them free, and an answer takes one
 than this many answers went out in the window, whatever the board waits for. A command in a
 busy group is answered before the board's queued edits, and a crowd's commands still take no
 more than their share."""
+IDLE_KEPT = 1
+"""... but the game leaves free only this many more than the answers that went out there in
+the window (the first answer takes it at once): a group where nobody asks anything gives its
+board 19 calls a minute, not 16, and an answer takes one call more from the game, not four."""
 YIELD = 0.2
 """Seconds a call at low priority waits, then looks again, while a game's call waits."""
 POSTED_KEPT = 64
@@ -161,23 +165,6 @@ class SharedBudget(Protocol):
                              burst_seconds: float = 0.0) -> float: ...
 
     async def restamp_send_slot(self, chat_id: int, taken: float, answered: float) -> None: ...
-
-
-def retry_seconds(exc: RetryAfter) -> float:
-    """How long Telegram asked to wait (read without python-telegram-bot's warning that the
-    attribute's type will change)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PTBDeprecationWarning)
-        delay = exc.retry_after
-    return float(delay if isinstance(delay, (int, float)) else delay.total_seconds())
-
-
-def chat_of(data: dict[str, Any]) -> int | str | None:
-    chat_id = data.get("chat_id")
-    if isinstance(chat_id, str):
-        with contextlib.suppress(ValueError):
-            return int(chat_id)
-    return chat_id if isinstance(chat_id, (int, str)) else None
 
 
 class ChatLimiter(BaseRateLimiter[int]):
@@ -308,8 +295,14 @@ class ChatLimiter(BaseRateLimiter[int]):
             if self._kept_answer(chat, now):
                 return self.group
             return self._low_window(chat, now)
-        return Window(max(1, self.group.most - self._answers_left(chat, now)),
-                      self.group.seconds)
+        return Window(max(1, self.group.most - self._reserved(chat, now)), self.group.seconds)
+
+    def _reserved(self, chat: int | str, now: float) -> int:
+        """The calls the game leaves free for answers: one more than the answers that went out
+        in the window, up to the kept ones not used (so an answer squeezes the game's minute
+        by one call at most, not by the whole reserve at once)."""
+        left = self._answers_left(chat, now)
+        return min(left, IDLE_KEPT + self.answers.most - left)
 
     def _group_wait(self, chat: int | str, calls: Calls, now: float, low: bool) -> float:
         """Seconds until a call fits in the group's minute (this instance's count)."""
@@ -323,18 +316,12 @@ class ChatLimiter(BaseRateLimiter[int]):
         return max(calls.wait(self.group, now), share)
 
     def _pace(self, chat: int | str, calls: Calls, window: Window, now: float) -> float:
-        """While a match is played on the group's board (each tap a call there), once its
-        window holds half of its calls the game's calls are spaced at the window's average
-        rate (3 s for 20 a minute): the board's minute is not spent in a burst, followed by a
-        wait of up to a minute for its first calls to leave the window; a tap waits a few
-        seconds at most, and taps made meanwhile collapse into the edit that follows."""
-        if self.played.get(chat, 0.0) <= now or window.most < 4:
+        """While a match is played on the group's board, the game's calls there are spaced
+        once its window fills (:func:`bot.delivery.pacing.spacing`)."""
+        if self.played.get(chat, 0.0) <= now:
             return 0.0
-        span = window.seconds + MARGIN
-        recent = [cell[0] for cell in calls.times if cell[0] > now - span]
-        if len(recent) < window.most // 2:
-            return 0.0
-        return max(0.0, max(recent) + window.seconds / window.most - now)
+        return spacing((cell[0] for cell in calls.times), window.most, window.seconds, now,
+                       MARGIN)
 
     @contextlib.contextmanager
     def _waiting(self, chat: int | str | None, low: bool) -> Iterator[None]:

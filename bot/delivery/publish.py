@@ -28,6 +28,7 @@ from bot.views import texts
 from bot.views.accuracy import end_lines as accuracy_lines
 from bot.views.board_image import SHARED_SIDE
 from bot.views.games import draw_text, game_title
+from bot.views.group_moves import group_moves_keyboard
 from bot.views.i18n import Tr
 from bot.views.keyboards import rematch_keyboard, turn_keyboard, url_keyboard
 from bot.views.play import block_button
@@ -213,7 +214,7 @@ class Publisher:
         player who plays here gets their turns in private from then on."""
         if mv.status == MatchStatus.ACTIVE and plays_privately(mv, mv.to_act):
             return url_keyboard("▶ " + t._("Play in the private chat"), self.p.link(f"m{mv.id}"))
-        markup = self.keyboard(t, mv, selected=selected)
+        markup = self.moves_at_once(t, mv) or self.keyboard(t, mv, selected=selected)
         seat = mv.to_act
         if markup is None or seat is None or mv.seats[seat].is_computer:
             return markup
@@ -221,6 +222,17 @@ class Publisher:
         # and their turns come to a private board, where taps cost the group nothing
         return Markup([*markup.inline_keyboard, [Button(
             "🔒 " + t._("Play privately: start the bot"), url=self.p.link(f"m{mv.id}"))]])
+
+    def moves_at_once(self, t: Tr, mv: MatchView) -> Markup | None:
+        """A group's board its mover plays on: every move a button, the one that completes
+        the play ending the turn (:mod:`bot.views.group_moves`: each tap there is a call in
+        the group's 20 a minute); ``None``: the usual keyboard (against the computer too,
+        with its Hint)."""
+        if mv.status != MatchStatus.ACTIVE or mv.computer_level is not None:
+            return None
+        return group_moves_keyboard(t, mv.id, mv.version, mv.state,
+                                    direct_limit=self.p.settings.plays_direct,
+                                    most=self.p.settings.group_moves)
 
     def seat_keyboard(self, t: Tr, mv: MatchView, seat: int, *,
                       selected: int | None = None) -> Markup | None:

@@ -4,13 +4,16 @@ not stop the rest logged instead of raised."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import warnings
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from telegram import Chat
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger("bot")
 T = TypeVar("T")
@@ -73,3 +76,20 @@ async def quietly(coro: Awaitable[T]) -> T | None:
     except TelegramError as exc:
         log.warning("Telegram call failed: %s", exc)
     return None
+
+
+def retry_seconds(exc: RetryAfter) -> float:
+    """How long Telegram asked to wait (read without python-telegram-bot's warning that the
+    attribute's type will change)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        delay = exc.retry_after
+    return float(delay if isinstance(delay, (int, float)) else delay.total_seconds())
+
+
+def chat_of(data: dict[str, Any]) -> int | str | None:
+    chat_id = data.get("chat_id")
+    if isinstance(chat_id, str):
+        with contextlib.suppress(ValueError):
+            return int(chat_id)
+    return chat_id if isinstance(chat_id, (int, str)) else None

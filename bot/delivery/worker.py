@@ -36,11 +36,11 @@ from telegram import InlineKeyboardMarkup as Markup
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from bot.delivery.game_logs import GameLogs
-from bot.delivery.limiter import ChatLimiter, normal_priority, retry_seconds
+from bot.delivery.limiter import ChatLimiter, normal_priority
 from bot.delivery.notices import Notices
 from bot.delivery.publish import HTML, Publisher, take_down
 from bot.delivery.reach import blocked_us, left_group, player_blocked
-from bot.delivery.telegram import Stale, Unreachable, gone, not_modified
+from bot.delivery.telegram import Stale, Unreachable, gone, not_modified, retry_seconds
 from bot.state import Portes, is_group_match, plays_privately
 from bot.views.board_image import Look, draw_board_async
 from rules.match import Phase

@@ -163,7 +163,10 @@ def intent_of(cb: Callback, plays_direct: int) -> Intent | None:
     if cb.action == Action.UNDO:
         return Undo()
     if cb.action == Action.CONFIRM:
-        return Confirm()
+        if cb.arg is None:
+            return Confirm()
+        src, dest, route = cb.move()  # a move that completes the play, then Confirm
+        return Confirm(MoveTo(src, dest, route))
     return None
 
 

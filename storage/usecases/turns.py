@@ -61,7 +61,11 @@ class Undo:
 
 @dataclass(frozen=True)
 class Confirm:
-    """End the turn with the moves chosen."""
+    """End the turn with the moves chosen; with ``last``, that move first (a move that
+    completes the play and ends the turn in one tap: a group's board, where each tap is a
+    call in the group's budget)."""
+
+    last: MoveTo | None = None
 
 
 Intent = Checker | MoveTo | OfferedPlay | BackToList | Undo | Confirm
@@ -205,20 +209,19 @@ class TurnCases(Feature):
         selected: list[int | None] = []
 
         def decide(m: Match, seat: int, d: DiceSource) -> tuple[Match, list[Event]]:
-            if isinstance(intent, Checker | MoveTo):
-                point = intent.point if isinstance(intent, Checker) else intent.from_point
-                dests = destinations(m, point)
-                if isinstance(intent, MoveTo):
-                    dests = [x for x in dests
-                             if (x.to_point, x.route) == (intent.to_point, intent.route)]
+            if isinstance(intent, MoveTo):
+                return move_to(m, seat, intent), []
+            if isinstance(intent, Checker):
+                dests = destinations(m, intent.point)
                 if not dests:
                     raise IllegalPlay("That checker cannot move there.")
                 if len(dests) > 1:
-                    selected.append(point)
+                    selected.append(intent.point)
                     raise Unchanged
-                for move in dests[0].moves:
-                    m = m.step(seat, move)
-                return m, []
+                return move_to(m, seat, MoveTo(intent.point, dests[0].to_point,
+                                               dests[0].route)), []
+            if isinstance(intent, Confirm) and intent.last is not None:
+                m = move_to(m, seat, intent.last)
             if isinstance(intent, BackToList):
                 selected.append(None)
                 raise Unchanged
@@ -259,6 +262,18 @@ class TurnCases(Feature):
             return ActionResult(Outcome.STALE, code="stale", message=STALE_MESSAGE)
         return ActionResult(Outcome.OK, match=res.match, keyboard=asked,
                             chat_keys=(asked.chat_key,))
+
+
+def move_to(m: Match, seat: int, move: MoveTo) -> Match:
+    """``m`` with the checker on ``move.from_point`` taken to ``move.to_point`` by its route
+    (refused as an illegal play when it cannot go there)."""
+    found = [x for x in destinations(m, move.from_point)
+             if (x.to_point, x.route) == (move.to_point, move.route)]
+    if not found:
+        raise IllegalPlay("That checker cannot move there.")
+    for single in found[0].moves:
+        m = m.step(seat, single)
+    return m
 
 
 class _NotOffered(Exception):

@@ -111,7 +111,7 @@ async def test_a_checker_moved_with_both_dice_is_one_step(standin: StandIn, make
     from bot.views.turn_choices import destinations, sources
 
     # Given a group match on the tap-by-tap keyboard
-    bot: Running = await make_bot(plays_direct=0)
+    bot: Running = await make_bot(plays_direct=0, group_moves=0)
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     group = standin.group("Kafeneio", alice, bob)

@@ -115,8 +115,8 @@ def several_ways(board: Message, state: Any) -> str:
 
 async def test_a_late_copy_of_a_checker_tap_does_not_bring_back_an_old_keyboard(
         standin: StandIn, make_bot: Any, db_url: str, clock: Clock) -> None:
-    first: Running = await make_bot(plays_direct=0)
-    async with other_instance(standin, db_url, clock, plays_direct=0) as second:
+    first: Running = await make_bot(plays_direct=0, group_moves=0)
+    async with other_instance(standin, db_url, clock, plays_direct=0, group_moves=0) as second:
         mover, _other, group, board = await group_match(standin)
         mv = (await first.uc.load_match(1)).match
         assert mv is not None

@@ -74,15 +74,16 @@ async def spend_the_minute(standin: StandIn, running: Any, group: Chat, card: Me
 
 async def test_a_turn_on_the_group_board_costs_a_call_per_tap_and_waiting_taps_collapse(
         standin: StandIn, make_bot: Any) -> None:
-    # plays_direct=0: every turn is tapped checker by checker, so each turn has several taps
+    # plays_direct=0, group_moves=0: every turn is tapped checker by checker (a checker, then
+    # its destination), so each turn has several taps
     running, gate, alice, bob, _carol, group, card = await bob_on_the_group_board(
-        standin, make_bot, plays_direct=0)
-    # Given Bob's taps wait for the group's budget (16 calls in its minute: the board's
-    # share, the other 4 kept for answers to commands)
+        standin, make_bot, plays_direct=0, group_moves=0)
+    # Given Bob's taps wait for the group's budget (19 calls in its minute: the board's
+    # share while nobody asked anything there, one kept for an answer)
     board = live_board(group)
     assert board is not None and board.mentions(bob)
     first, second = sources(board)[:2]
-    await spend_the_minute(standin, running, group, card, 16)
+    await spend_the_minute(standin, running, group, card, 19)
     before = len(group_calls(standin, group))
     gate.close()
     # When he picks one checker, then another, on the same board, before it could change
@@ -123,8 +124,9 @@ async def test_a_command_in_a_busy_group_is_answered_before_the_boards_queued_ed
         standin, make_bot)
     board = live_board(group)
     assert board is not None
-    # Given the group's minute nearly spent (16 of its 20 calls), Bob's tap waits for room
-    await spend_the_minute(standin, running, group, card, 16)
+    # Given the group's minute nearly spent (19 of its 20 calls: the board's while nobody
+    # asked anything, one kept for an answer), Bob's tap waits for room
+    await spend_the_minute(standin, running, group, card, 19)
     start = len(standin.calls(chat_id=group.id))
     gate.close()
     by_action = turn_actions(board)

@@ -124,7 +124,7 @@ async def test_the_groups_board_keeps_the_first_seats_side_with_the_names_by_the
     made: list[Running] = []
 
     async def tap_by_tap(**options: Any) -> Running:
-        running: Running = await make_bot(plays_direct=0, **options)
+        running: Running = await make_bot(plays_direct=0, group_moves=0, **options)
         made.append(running)
         return running
 

@@ -17,7 +17,7 @@ def first_turn_button(board: Message) -> tuple[str, str]:
     """The text and data of the first button of the turn's keyboard."""
     for row in board.buttons:
         for b in row:
-            if b.callback_data and b.callback_data[0] in "fp":
+            if b.callback_data and b.callback_data[0] in "fpm":
                 return b.text, b.callback_data
     raise AssertionError(f"no turn button in {board.button_texts}")
 

@@ -379,7 +379,7 @@ async def test_a_message_too_old_to_show_takes_only_board_taps(standin: StandIn,
     assert look(board) == seen and look(top) == shown
     mover = alice if board.mentions(alice) else bob
     play = next(b.callback_data for row in board.buttons for b in row
-                if b.callback_data and b.callback_data[:2] in ("p:", "f:"))
+                if b.callback_data and b.callback_data[:2] in ("p:", "f:", "m:"))
     answer = await carol.tap_data(board, play, inaccessible=True)
     assert answer.show_alert and "not playing" in (answer.text or "")
     assert look(board) == seen

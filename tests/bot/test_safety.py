@@ -106,7 +106,7 @@ async def test_forged_malformed_and_stale_callbacks_change_nothing(
 async def test_a_double_tap_applies_once(
     standin: StandIn, make_bot: Any, no_errors: pytest.LogCaptureFixture
 ) -> None:
-    bot: Running = await make_bot(plays_direct=0)
+    bot: Running = await make_bot(plays_direct=0, group_moves=0)
     alice, bob, board = await group_match(standin)
     mover, _ = mover_of(board, alice, bob)
     # a move tapped twice at once (the first legal destination of that checker)
@@ -145,7 +145,7 @@ async def test_the_opponent_tapping_the_button_just_applied_is_told_it_is_not_th
 ) -> None:
     # The mover's tap was applied; a moment later the opponent taps the same button (same
     # data, same version): that is not an honest double tap, it gets the alert.
-    bot: Running = await make_bot(plays_direct=0)
+    bot: Running = await make_bot(plays_direct=0, group_moves=0)
     alice, bob, board = await group_match(standin)
     mover, other = mover_of(board, alice, bob)
     version, _, _, move_data = await first_move(standin, bot, mover, board)
@@ -159,7 +159,7 @@ async def test_the_opponent_tapping_the_button_just_applied_is_told_it_is_not_th
 
 
 async def test_undo_takes_back_a_move(standin: StandIn, make_bot: Any) -> None:
-    bot: Running = await make_bot(plays_direct=0)
+    bot: Running = await make_bot(plays_direct=0, group_moves=0)
     alice, bob, board = await group_match(standin)
     mover, _ = mover_of(board, alice, bob)
     await mover.tap(board, first_button(board, "f"))

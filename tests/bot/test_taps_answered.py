@@ -62,7 +62,7 @@ async def the_choice_shows(standin: StandIn, group: Chat, src: int) -> Message:
 async def test_a_checker_chosen_while_the_worker_holds_the_place_shows_once_it_is_done(
     standin: StandIn, make_bot: Any
 ) -> None:
-    bot: Running = await make_bot(plays_direct=0)
+    bot: Running = await make_bot(plays_direct=0, group_moves=0)
     alice, bob, group, board = await players_in_a_group(standin, started=False)
     player, other = mover(board, alice, bob)
     board, final = await up_to_the_last_tap(standin, player, group)
@@ -90,7 +90,7 @@ async def test_a_checker_chosen_while_the_worker_holds_the_place_shows_once_it_i
 async def test_a_checker_chosen_on_a_board_posted_twice_shows_on_the_board_kept(
     standin: StandIn, make_bot: Any
 ) -> None:
-    bot: Running = await make_bot(plays_direct=0, read_timeout=READ_TIMEOUT)
+    bot: Running = await make_bot(plays_direct=0, group_moves=0, read_timeout=READ_TIMEOUT)
     alice, bob, group, board = await players_in_a_group(standin, started=False)
     player, other = mover(board, alice, bob)
     board, final = await up_to_the_last_tap(standin, player, group)
@@ -125,7 +125,7 @@ BELOW = ("This is an old copy of the board of match #1: play on the newest one, 
 async def test_after_a_restart_a_checker_chosen_shows_on_the_board_posted_again(
     standin: StandIn, make_bot: Any
 ) -> None:
-    first: Running = await make_bot(plays_direct=0)
+    first: Running = await make_bot(plays_direct=0, group_moves=0)
     alice, bob, group, board = await players_in_a_group(standin, started=False)
     player, _other = mover(board, alice, bob)
     # Given the bot killed while it posted the board again (its place still claimed by that
@@ -138,7 +138,7 @@ async def test_after_a_restart_a_checker_chosen_shows_on_the_board_posted_again(
     dead = f"{socket.gethostname()}:{os.getpid()}:9999"
     assert len(await first.uc.delivery.claim_deliveries(dead, chat_key=str(group.id),
                                                         lease=600)) == 1
-    bot: Running = await make_bot(plays_direct=0)
+    bot: Running = await make_bot(plays_direct=0, group_moves=0)
     label, src = await checker_with_choices(bot, board)
     # When the player chooses a checker on the board they see, as the new run starts
     answer = await player.tap(board, label)
