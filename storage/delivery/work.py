@@ -64,15 +64,18 @@ def _release(row: DeliveryRow) -> None:
     row.claimed_until = None
 
 
-def _raise_top(session: Session, chat_id: int, message_id: int, now: datetime) -> None:
-    """The chat's highest message id the bot got back moves up to ``message_id``."""
-    mark = session.get(DeliveryChatRow, chat_id)
-    if mark is None:
-        session.add(DeliveryChatRow(chat_id=chat_id, last_message_id=message_id,
-                                    updated_at=now))
-    elif mark.last_message_id < message_id:
-        mark.last_message_id = message_id
-        mark.updated_at = now
+def _raise_top(session: Session, insert: Any, chat_id: int, message_id: int,
+               now: datetime) -> None:
+    """The chat's highest message id the bot got back moves up to ``message_id``: an insert
+    that yields to another instance's (both may post in a chat new to them at once) and a
+    conditional update, so the mark only ever rises."""
+    session.execute(insert(DeliveryChatRow).values(
+        chat_id=chat_id, last_message_id=0, updated_at=now).on_conflict_do_nothing(
+        index_elements=[DeliveryChatRow.chat_id]))
+    session.execute(update(DeliveryChatRow).where(
+        DeliveryChatRow.chat_id == chat_id, DeliveryChatRow.last_message_id < message_id)
+        .values(last_message_id=message_id, updated_at=now)
+        .execution_options(synchronize_session=False))
 
 
 def _has_work(row: DeliveryRow) -> bool:
@@ -144,14 +147,7 @@ class DeliveryWorkCases(Feature):
         now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
             for chat_id, message_id in sorted(marks.items()):  # (another instance's too)
-                session.execute(k.insert(DeliveryChatRow).values(
-                    chat_id=chat_id, last_message_id=0, updated_at=now).on_conflict_do_nothing(
-                    index_elements=[DeliveryChatRow.chat_id]))
-                session.execute(update(DeliveryChatRow).where(
-                    DeliveryChatRow.chat_id == chat_id,
-                    DeliveryChatRow.last_message_id < message_id)
-                    .values(last_message_id=message_id, updated_at=now)
-                    .execution_options(synchronize_session=False))
+                _raise_top(session, k.insert, chat_id, message_id, now)
 
     @off_loop
     def mark_sending(self, work_id: int, *, claim: int, caption: str, markup: Any,
@@ -200,7 +196,7 @@ class DeliveryWorkCases(Feature):
             row = locked(session, work_id)
             if row is None or row.chat_id is None:
                 return None
-            _raise_top(session, row.chat_id, message_id, now)
+            _raise_top(session, k.insert, row.chat_id, message_id, now)
             if row.claim_token != claim:
                 row.probes = [{**p, "after": message_id - 1, "tries": 0, "at": now.isoformat()}
                               if p.get("token") == token else p for p in (row.probes or [])]
