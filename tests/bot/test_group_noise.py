@@ -14,40 +14,14 @@ from typing import Any
 from standin import Chat, Message, StandIn, User
 from standin.players import live_board, play_turn, start_group_match, start_the_bot, turn_actions
 from tests.bot.helpers.budget import (
-    Gate,
+    bob_on_the_group_board,
     group_calls,
+    spend_the_minute,
     taps_answered,
     telegram_limits,
     throttled,
+    to_move,
 )
-
-
-def to_move(group: Chat, alice: User, bob: User) -> User:
-    board = live_board(group)
-    assert board is not None
-    return alice if board.mentions(alice) else bob
-
-
-async def bob_on_the_group_board(standin: StandIn, make_bot: Any, **settings: Any
-                                 ) -> tuple[Any, Gate, User, User, User, Chat, Message]:
-    """Alice started the bot, Bob never did: he plays on the group's board. Returns with
-    Bob to move (Alice's turn played first when it was hers), the bot idle; Carol watches."""
-    running, gate = await telegram_limits(standin, make_bot, **settings)
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    carol = standin.user("Carol", username="carol")
-    await start_the_bot(alice)
-    group = standin.group("Kafeneio", alice, bob, carol)
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_answer(cmd)
-    await alice.tap(card, "5 points")
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the card")
-    await bob.tap(card.refresh(), "🎲 Accept")
-    await standin.wait_for(lambda: live_board(group), what="the first board")
-    if to_move(group, alice, bob) is alice:
-        await play_turn(standin, alice, group)
-    await standin.idle()
-    return running, gate, alice, bob, carol, group, card
 
 
 def silent(call: Any) -> bool:
@@ -59,17 +33,6 @@ def sources(board: Message) -> list[str]:
     return turn_actions(board).get("f", [])
 
 
-async def spend_the_minute(standin: StandIn, running: Any, group: Chat, card: Message,
-                           calls: int) -> None:
-    """The group's last minute holds ``calls`` calls, the bot's own (edits of the old card,
-    as if the bot had just been busy there), and its last few seconds none. (No more than
-    the board's share: a call over it would wait, and the stand-in's clock move on, for the
-    first of them to leave the minute.)"""
-    standin.advance_clock(61.0)  # what came before is out of the window
-    for i in range(calls):
-        await running.app.bot.edit_message_text(f"… {i}", chat_id=group.id,
-                                                message_id=card.message_id)
-    standin.advance_clock(4.0)  # the chat's few seconds are free again, the minute is not
 
 
 async def test_a_turn_on_the_group_board_costs_a_call_per_tap_and_waiting_taps_collapse(

@@ -23,8 +23,14 @@ from standin.players import (
     turn_actions,
 )
 from tests.bot.conftest import Running
-from tests.bot.helpers.budget import group_calls, taps_answered, throttled
-from tests.bot.test_group_noise import bob_on_the_group_board, spend_the_minute, to_move
+from tests.bot.helpers.budget import (
+    bob_on_the_group_board,
+    group_calls,
+    spend_the_minute,
+    taps_answered,
+    throttled,
+    to_move,
+)
 
 SEED = hashlib.sha256(b"issue 27 item 5: a turn on the group's board").digest()
 
