@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import signal
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
 from standin import Message, StandIn
-from standin.crashing import command
 from storage.db import make_engine
 from storage.models import CompetitionRow
 from tests.bot.conftest import Running
 from tests.bot.helpers.competitions import opened, showing, signed_up
-from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.processes import start_at
 
 CUP = "Knockout cup"
 
@@ -59,25 +57,6 @@ async def test_the_bracket_arrives_once_after_a_fault(standin: StandIn, bot: Run
     assert (await bot.uc.resign_match(match.match_id, match.player1)).ok  # type: ignore[arg-type]
     picture = await showing(standin, picture, "Round 2 of 2", timeout=30)
     assert len(brackets(group)) == 1
-
-
-@pytest.fixture
-def bot_process(standin: StandIn, tmp_path: Path) -> Iterator[list[subprocess.Popen[str]]]:
-    procs: list[subprocess.Popen[str]] = []
-    yield procs
-    for proc in procs:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait(timeout=10)
-
-
-def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
-    """The real bot process; ``crash_at``: it ends itself at that step (:mod:`bot.faults`)."""
-    log = (tmp_path / "bot.log").open("a")
-    extra = {"PORTES_TEST_CRASH_AT": crash_at} if crash_at else {}
-    env = env_for(standin, tmp_path, **extra)
-    return subprocess.Popen(command(env), cwd=ROOT, text=True, env=env, stdout=log,
-                            stderr=subprocess.STDOUT)
 
 
 @pytest.mark.long
