@@ -18,20 +18,13 @@ from telegram import InlineKeyboardMarkup as Markup
 
 from bot.views.callbacks import Action, encode, move_arg
 from bot.views.i18n import Tr
-from bot.views.turn_choices import Destination, destinations, direct_plays, point_label, sources
+from bot.views.keyboards import point_name
+from bot.views.turn_choices import Destination, destinations, direct_plays, sources
 from rules.match import Match, Phase
 
 MOST_MOVES = 24
 """At most this many move buttons on one group board (more: checker by checker)."""
 PER_ROW = 4
-
-
-def _label(t: Tr, point: int) -> str:
-    if point == 25:
-        return t._("bar")
-    if point == 0:
-        return t._("off")
-    return point_label(point)
 
 
 def completes(match: Match, dest: Destination) -> bool:
@@ -45,8 +38,8 @@ def move_button(t: Tr, match_id: int, version: int, match: Match, source: int,
                 dest: Destination) -> Btn:
     """One move's button; a move that completes the play is Confirm with that move."""
     arg = move_arg(source, dest.to_point) + (f"-{dest.route}" if dest.route else "")
-    steps = " → ".join(f"{_label(t, m.to_point)}{'*' if m.hit else ''}" for m in dest.moves)
-    text = f"{_label(t, source)} → {steps}"
+    steps = " → ".join(f"{point_name(t, m.to_point)}{'*' if m.hit else ''}" for m in dest.moves)
+    text = f"{point_name(t, source)} → {steps}"
     if completes(match, dest):
         return Btn(text + " ✅", callback_data=encode(Action.CONFIRM, match_id, version, arg))
     return Btn(text, callback_data=encode(Action.MOVE, match_id, version, arg))

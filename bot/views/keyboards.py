@@ -34,7 +34,8 @@ def _rows(buttons: list[Btn], per_row: int = PER_ROW) -> list[list[Btn]]:
     return [buttons[i : i + per_row] for i in range(0, len(buttons), per_row)]
 
 
-def _label(t: Tr, point: int) -> str:
+def point_name(t: Tr, point: int) -> str:
+    """A point as a button says it: its number, or the bar, or off."""
     if point == 25:
         return t._("bar")
     if point == 0:
@@ -75,11 +76,11 @@ def turn_keyboard(
         buttons = []
         for d in dests:
             arg = move_arg(selected, d.to_point) + (f"-{d.route}" if d.route else "")
-            text = f"{_label(t, selected)} → {_label(t, d.to_point)}{'*' if d.hit else ''}"
+            text = f"{point_name(t, selected)} → {point_name(t, d.to_point)}{'*' if d.hit else ''}"
             if d.route:
-                text = " → ".join(f"{_label(t, m.to_point)}{'*' if m.hit else ''}"
+                text = " → ".join(f"{point_name(t, m.to_point)}{'*' if m.hit else ''}"
                                   for m in d.moves)
-                text = f"{_label(t, selected)} → {text}"
+                text = f"{point_name(t, selected)} → {text}"
             buttons.append(Btn(text, callback_data=encode(Action.MOVE, match_id, version, arg)))
         rows.extend(_rows(buttons, 3))
         if len(froms) > 1:
@@ -87,7 +88,7 @@ def turn_keyboard(
                              callback_data=encode(Action.BACK, match_id, version))])
     else:
         buttons = [
-            Btn(_label(t, p), callback_data=encode(Action.FROM, match_id, version, p))
+            Btn(point_name(t, p), callback_data=encode(Action.FROM, match_id, version, p))
             for p in froms
         ]
         rows.extend(_rows(buttons))

@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from rules.match import TurnPlayed
 from rules.position import Move
-from storage.db import Database
 from storage.results import MatchView, Outcome
 from storage.usecases import UseCases
-from tests.storage.conftest import FakeClock
-from tests.storage.helpers import CAROL, actor_of, barrier_checkpoint, new_match
+from tests.storage.helpers import CAROL, actor_of, new_match
 
 
 def same_checker_twice(view: MatchView) -> tuple[Move, Move]:
@@ -82,15 +79,6 @@ async def test_stale_wrong_player_and_no_moves(uc: UseCases) -> None:
     loaded = await uc.load_match(view.id)
     assert loaded.match is not None
     assert (loaded.match.version, loaded.match.state.chosen) == (view.version, ())
-
-
-@pytest.fixture
-async def racers(db_url: str, clock: FakeClock) -> AsyncIterator[list[UseCases]]:
-    checkpoint = barrier_checkpoint(2)
-    dbs = [Database.from_url(db_url) for _ in range(2)]
-    yield [UseCases(d, clock=clock, checkpoint=checkpoint) for d in dbs]
-    for d in dbs:
-        await d.dispose()
 
 
 async def test_a_double_tap_applies_the_moves_once(uc: UseCases, racers: list[UseCases]) -> None:
