@@ -14,7 +14,10 @@ from typing import Any
 import pytest
 
 from bot.app import build_application
+from bot.delivery.worker import Delivery
+from bot.intake.lanes import ChatLanes
 from bot.settings import RateLimits, Settings, Timeouts
+from bot.state import Portes
 from standin import StandIn
 from standin.fixtures import standin  # noqa: F401
 from storage.db import Database
@@ -97,6 +100,27 @@ class Running:
         self.clock = clock
 
 
+def working(app: Any) -> bool:
+    """Whether the bot still works on what it was sent: an update fetched and not yet handled
+    (queued, or in its chat's lane), work an update started in the background (a computer's
+    turn, a review), or a chat's deliveries being sent (a board drawn and not yet sent). The
+    stand-in's idle() waits for this too: a handler busy with the database has no request in
+    flight, and a loaded machine made it look quiet."""
+    if app.update_queue.qsize() > 0:
+        return True
+    processor = app.update_processor
+    if isinstance(processor, ChatLanes) and (processor.lanes
+                                             or processor.current_concurrent_updates > 0):
+        return True
+    portes = app.bot_data.get("portes")
+    if not isinstance(portes, Portes):
+        return False
+    if any(not task.done() for task in portes.background):
+        return True
+    delivery = portes.delivery
+    return isinstance(delivery, Delivery) and bool(delivery.running)
+
+
 @pytest.fixture
 async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
                    ) -> AsyncIterator[Callable[..., Any]]:
@@ -114,6 +138,7 @@ async def make_bot(standin: StandIn, db_url: str, clock: Clock  # noqa: F811
         uc = UseCases(db, timers=policy, clock=clock, wall=wall,
                       seeds=None if seed is None else (lambda: seed))
         app = build_application(settings, usecases=uc, migrate=False)
+        standin.busy.append(lambda: app.running and working(app))
         await app.initialize()
         assert app.post_init is not None
         await app.post_init(app)  # what run_polling does after initialize()
