@@ -74,9 +74,11 @@ async def finish_a_match(standin: StandIn, s: Scene) -> None:
     menu = await reply(s.carol, s.group, "/resign",
                        lambda m: "🏳 Resign the match" in m.button_texts)
     await s.carol.tap(menu, "🏳 Resign the match")
+    # (its last state: the accuracy figure, judged in the background, is edited in under it)
     s.messages["end-of-match board"] = await standin.wait_for(
-        lambda: (b := live_board(s.group)) is not None and "wins the match" in b.caption and b,
-        what="the end of the finished match")
+        lambda: (b := live_board(s.group)) is not None and "wins the match" in b.caption
+        and "Accuracy by" in b.caption and b, what="the end of the finished match, judged",
+        timeout=60)
     s.messages["seed reveal"] = await standin.wait_for(
         lambda: next((m for m in s.group.bot_messages() if "🔐 The dice seed was" in m.content),
                      None), what="the seed reveal")

@@ -119,7 +119,9 @@ async def test_a_fevga_match_in_private_chats_with_a_typed_play(
     assert final.state.results[-1].game_key == "fevga"
     # /rules names a game; in Greek for Bob
     cmd = bob.send(bob.private, "/rules fevga")
-    rules = await bob.private.wait_for_bot_message(after=cmd)
+    # (the match's last notices, the dice seed's reveal, may still be on their way)
+    rules = await bob.private.wait_for_bot_message(after=cmd,
+                                                   predicate=lambda m: "Φεύγα" in m.text)
     assert "Φεύγα" in rules.text and "πρώτο πούλι" in rules.text
 
 
