@@ -208,28 +208,32 @@ class World:
             delay = self._take_delay(name, params)
             if delay:
                 self.pause(delay)
-        try:
-            with self.cond:
-                injected = self._take_injection(name, params) or self._flooded(name, params)
-                if injected is not None:
-                    raise injected
-                lost = self._take_injection(name, params, applied=True)
-                result = handler(params)
-                if lost is not None:
-                    raise lost
-            status, body = 200, {"ok": True, "result": result}
-        except ApiError as err:
-            status, body = err.code, err.envelope()
+        # the call is recorded under the same hold of the lock as its effect: a test that sees
+        # the effect (a photo edited) finds the call in calls() too
         with self.cond:
-            if not is_poll or body.get("result"):
-                self.last_activity = time.monotonic()
-            if not is_poll:
-                self.in_flight -= 1
-            self.calls.append(Call(
-                method=name, params=_loggable(raw), time=self.now(), ok=body["ok"],
-                error_code=body.get("error_code"), description=body.get("description"),
-                result=copy.deepcopy(body.get("result"))))
-            self.cond.notify_all()
+            try:
+                try:
+                    injected = (self._take_injection(name, params)
+                                or self._flooded(name, params))
+                    if injected is not None:
+                        raise injected
+                    lost = self._take_injection(name, params, applied=True)
+                    result = handler(params)
+                    if lost is not None:
+                        raise lost
+                    status, body = 200, {"ok": True, "result": result}
+                except ApiError as err:
+                    status, body = err.code, err.envelope()
+                if not is_poll or body.get("result"):
+                    self.last_activity = time.monotonic()
+                self.calls.append(Call(
+                    method=name, params=_loggable(raw), time=self.now(), ok=body["ok"],
+                    error_code=body.get("error_code"), description=body.get("description"),
+                    result=copy.deepcopy(body.get("result"))))
+            finally:
+                if not is_poll:
+                    self.in_flight -= 1  # (even when the handler broke: idle() must not hang)
+                self.cond.notify_all()
         return status, body
 
     def _take_delay(self, method: str, params: Params) -> float:
