@@ -23,7 +23,7 @@ from standin.players import live_board, play_turn, start_group_match, start_the_
 from storage.models import DeliveryRow
 from tests.bot.conftest import Running
 from tests.bot.helpers.delivery import deleted, up_to_the_last_tap
-from tests.bot.helpers.processes import start_at
+from tests.bot.helpers.processes import delivered, start_at
 from tests.bot.helpers.retries import retries_come_due
 from tests.clocks import Wall
 from tests.sampling import sample_or_full
@@ -197,6 +197,9 @@ async def test_killed_between_the_cancel_and_the_board_taken_down_it_goes_once(
             await play_turn(standin, bob, group)
         old = await standin.wait_for(lambda: live_board(alice.private), what="her board")
         await standin.wait_for(lambda o=old: o.refresh().has_keyboard, what="her buttons")
+        # (killed once every board is sent: a kill mid-edit would have the next process heal
+        # it, which is not this test's business)
+        await standin.wait_for(lambda: delivered(tmp_path), what="every board sent")
         await standin.idle()
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)

@@ -54,6 +54,22 @@ def migrated(tmp_path: Path) -> None:
         shutil.copy(_migrated(), target)
 
 
+def delivered(tmp_path: Path) -> bool:
+    """Whether the outbox of the bot process on ``tmp_path``'s database has nothing left to
+    send (a process cannot tell the stand-in it is busy: its database can)."""
+    from sqlalchemy import text
+
+    from storage.db import make_engine
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
+    try:
+        with engine.connect() as conn:
+            return not conn.execute(text("SELECT count(*) FROM deliveries WHERE pending")
+                                    ).scalar()
+    finally:
+        engine.dispose()
+
+
 def run(
     args: list[str], env: dict[str, str], timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
