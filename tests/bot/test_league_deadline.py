@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 
 from standin import StandIn, StandInError
-from standin.players import start_the_bot
+from standin.players import board_version, start_the_bot
 from tests.bot.conftest import Running
 from tests.bot.helpers.competitions import opened, showing, signed_up
 
@@ -57,9 +57,18 @@ async def test_the_deadline_ends_the_boards_of_the_matches_still_going(
     # (hang guards: on a loaded machine the reviews computed for the ended matches, which go
     # before her other deliveries, take their time)
     await standin.wait_for(redrawn, timeout=120, what="the group boards ended")
-    await standin.wait_for(lambda: not any(m.has_keyboard for m in alice.private.bot_messages()
-                                           if m.photo_bytes), timeout=120,
-                           what="Alice's boards ended")
+    def her_live_boards() -> list[str]:
+        return [f"#{m.message_id} v{board_version(m)}: {m.content[:160]!r}"
+                for m in alice.private.bot_messages() if m.photo_bytes and m.has_keyboard]
+
+    try:
+        await standin.wait_for(lambda: not her_live_boards(), timeout=120,
+                               what="Alice's boards ended")
+    except StandInError as err:
+        sent = [(c.method, c.params.get("message_id"), c.error_code, c.description)
+                for c in standin.calls(chat_id=alice.private.id)]
+        raise AssertionError(f"{err}: still live {her_live_boards()}; her chat's calls "
+                             f"{sent}") from err
     # her board of her turn: taken down, or edited to the match's end, as any match's end
     for board in live:
         with contextlib.suppress(StandInError):
