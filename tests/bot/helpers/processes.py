@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import shutil
@@ -39,7 +40,9 @@ def _migrated() -> Path:
     """An SQLite file at the head revision, made once per test process."""
     from storage.migrate import upgrade
 
-    path = Path(tempfile.mkdtemp(prefix="portes-template-")) / "template.sqlite3"
+    folder = tempfile.mkdtemp(prefix="portes-template-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = Path(folder) / "template.sqlite3"
     upgrade(f"sqlite:///{path}")
     return path
 
