@@ -39,6 +39,8 @@ stopped after 230-250 games for lack of time (the last ``progress`` lines)::
         a_points_per_game=1.084 a_think_p95_ms=175.9 a_cpu_p95_ms=57.2
 
 Target: the interval's lower end >= 0.60 over 1,000 games in each game, think p95 <= 200 ms.
+(Those are the first training's Plakoto and Fevga nets; the 12,000-game nets' figures are in
+docs/computer.md, "The strong level against medium".)
 
 Reference figures: ``nice python bench/strength.py --tavli --games 200 --jobs 2`` (seed 1,
 default options, medium at 2-ply, six candidates within 12 pips, 150 ms deadline; 34 minutes on
