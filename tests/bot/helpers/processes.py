@@ -12,8 +12,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from sqlalchemy import text
+
 from standin import StandIn
 from standin.crashing import command
+from storage.db import make_engine
+from storage.migrate import upgrade
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -38,8 +42,6 @@ def env_for(standin: StandIn, tmp_path: Path, **extra: str) -> dict[str, str]:
 @functools.cache
 def _migrated() -> Path:
     """An SQLite file at the head revision, made once per test process."""
-    from storage.migrate import upgrade
-
     folder = tempfile.mkdtemp(prefix="portes-template-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     path = Path(folder) / "template.sqlite3"
@@ -60,10 +62,6 @@ def migrated(tmp_path: Path) -> None:
 def delivered(tmp_path: Path) -> bool:
     """Whether the outbox of the bot process on ``tmp_path``'s database has nothing left to
     send (a process cannot tell the stand-in it is busy: its database can)."""
-    from sqlalchemy import text
-
-    from storage.db import make_engine
-
     engine = make_engine(f"sqlite:///{tmp_path / 'bot.sqlite3'}")
     try:
         with engine.connect() as conn:
