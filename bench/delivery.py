@@ -84,6 +84,17 @@ branch editMessageMedia only); ``fallback_tap_p95_s`` 3.93, 4.09, 4.18 (p50 3.80
 ``--only group,command --turns 20 --commands 8``: ``group_command_p95_s`` 0.09, 0.09 ->
 0.14 (6 of 8 answered, 2 shed, both), Bob's taps meanwhile p95 4.8, 3.7 -> 3.5 s;
 ``group_tap_p95_s`` 0.49, 0.38 -> 0.43, 0.26; 0 x 429 in every run.
+Issue 27, the pacing counting only the calls that stay in the window one average spacing on,
+from half of it (``bot/delivery/pacing.py``), against the spacing from three quarters counting
+every call; ``--only fallback --fallback-turns 80`` (40 turns for the first two), a quiet
+machine (load under 1), one session, the last three of the old runs side by side with the new
+ones: ``fallback_tap_p95_s`` 3.32, 3.20 (40 turns), 3.19, 2.22, 1.56, 3.32 -> 2.88, 2.89, 2.88
+(p50 0.09-0.63 -> 0.84-1.15 s: the waits spread over more taps; his slowest 3.4-4.2 -> 4.6-4.9
+s: once in the first minute, while the window still held the match's card, twice in a bear-off's
+quick turns); ``fallback_calls_per_turn`` 1.01-1.11 -> 1.04-1.15; 0 x 429
+in every run. Spacing from 0.6 of the window instead: 6.48 and 2.81 (one tap waited 16.5 s:
+the window full while the card's calls were its oldest); no spacing at all: 3.37 (6.31 at
+worst).
 """
 
 from __future__ import annotations
