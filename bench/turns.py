@@ -276,7 +276,9 @@ async def main(args: argparse.Namespace) -> int:
         with log_path.open("w") as log:
             command = [sys.executable, "-m", "bot"]
             if args.profile:
-                command = [sys.executable, str(ROOT / "bench" / "profile_bot.py"), args.profile]
+                # as a module from the checkout: run as a script, bench/ would come first on
+                # sys.path and its storage.py would stand in for the storage package
+                command = [sys.executable, "-m", "bench.profile_bot", args.profile]
             proc = subprocess.Popen(command, cwd=ROOT, env=env,
                                     stdout=log, stderr=subprocess.STDOUT)
         try:
