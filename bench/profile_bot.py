@@ -1,4 +1,4 @@
-"""``python -m bench.profile_bot OUT``, from the checkout: ``python -m bot`` under cProfile, every thread.
+"""``python -m bench.profile_bot OUT`` (from the checkout): the bot under cProfile, every thread.
 
 ``python -m cProfile`` sees the main thread only, and the bot's CPU is spread over it (the
 event loop: handlers, the delivery worker, the HTTP client), the database's worker threads and
