@@ -15,6 +15,13 @@ prints the figures so far every K games, so that a run stopped early still repor
     progress[<game>]: <A> vs <B> games=<k> a_win_rate=<x> ci95=<lo>-<hi> a_points_per_game=<x>
         a_think_p95_ms=<x> a_cpu_p95_ms=<x>
 
+``--record DIR`` keeps every game played in ``DIR/<game>-<A>-<B>-seed<S>.jsonl``
+(:mod:`bench._strength_record`) and, started again, plays only the games not in it: the 1,000
+games of a game, about 85 minutes of two cores, can be gathered over several sessions, and the
+figures are those of one uninterrupted run. A record of other code (the ``computer`` and
+``rules`` sources, the game's net) is refused. ``bench/results/`` holds the reference runs'
+records; rerun the same command to print their figures at once.
+
 Single games with default options; game ``i`` uses ``random.Random(seed * 1_000_003 + i)`` for
 its dice and the players alternate who starts (the starter plays a random first roll; there is
 no opening roll in this bench). A drawn Plakoto counts half. Thinking time is per decision with a
@@ -37,6 +44,14 @@ stopped after 230-250 games for lack of time (the last ``progress`` lines)::
         a_points_per_game=0.504 a_think_p95_ms=183.3 a_cpu_p95_ms=60.8
     progress[nardy]: strong vs medium games=250 a_win_rate=0.768 ci95=0.712-0.816
         a_points_per_game=1.084 a_think_p95_ms=175.9 a_cpu_p95_ms=57.2
+
+The 12,000-game Plakoto net, ``python bench/strength.py --tavli plakoto --games 1000 --jobs 2
+--seed 1 --progress 25 --record bench/results`` (2026-12-03, 09:53-11:20 UTC, the 2-core
+machine running only this at first, then test runs at ``nice -n 10`` beside it)::
+
+    strength[plakoto]: strong_vs_medium=0.707 ci95=0.678-0.734 games=1000 think_p95_ms=142.2
+    think[plakoto]: strong p50_ms=121.95 p95_ms=142.24 max_ms=361.12 cpu_p95_ms=90.08
+        cpu_max_ms=225.46 decisions=40306
 
 Target: the interval's lower end >= 0.60 over 1,000 games in each game, think p95 <= 200 ms.
 (Those are the first training's Plakoto and Fevga nets; the 12,000-game nets' figures are in
@@ -92,12 +107,13 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._stats import percentile, wilson
+from bench._strength_record import Game, Record, Think
 from computer.players import ComputerPlayer
 from computer.steps_medium import steps_player
 from rules.games import game_outcome, legal_plays, start_position
@@ -106,9 +122,6 @@ from rules.steps.board import Variant
 GAMES = (Variant.PLAKOTO, Variant.FEVGA, Variant.NARDY)
 DEFAULT_PAIRS = (("strong", "medium"),)
 PLAYERS = ("random", "easy", "medium", "strong")
-Think = tuple[float, float]
-"""One decision's thinking time in ms: wall clock, and the CPU time of the thread (what the
-search itself cost; the difference is the machine's other work)."""
 
 
 def _player(level: str, seed: int) -> ComputerPlayer | None:
@@ -144,23 +157,18 @@ def play_game(
         side = 1 - side
 
 
-def _run(
-    variant: Variant, levels: tuple[str, str], indices: Sequence[int], seed: int,
-    progress: int = 0,
-) -> tuple[list[float], list[Think], list[Think]]:
+def _one(variant: Variant, levels: tuple[str, str], seed: int, i: int) -> Game:
+    """Game ``i`` of a pairing: A's points, and both sides' think times."""
     thinks: tuple[list[Think], list[Think]] = ([], [])
-    points = []
-    for i in indices:
-        points.append(play_game(variant, levels, seed * 1_000_003 + i, i % 2 == 0, thinks))
-        if progress and len(points) % progress == 0:
-            _progress(variant, levels, points, thinks[0])
-    return points, thinks[0], thinks[1]
+    points = play_game(variant, levels, seed * 1_000_003 + i, i % 2 == 0, thinks)
+    return Game(i, points, thinks[0], thinks[1])
 
 
-def _progress(variant: Variant, levels: tuple[str, str], points: list[float],
-              think_a: list[Think]) -> None:
+def _progress(variant: Variant, levels: tuple[str, str], games: Sequence[Game]) -> None:
     """The figures so far (``--progress``): a long run cut short still says what it found."""
-    n = len(points)
+    n = len(games)
+    points = [g.points for g in games]
+    think_a = [t for g in games for t in g.think_a]
     wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
     lo, hi = wilson(round(wins), n)
     wall = percentile([w for w, _ in think_a], 0.95) if think_a else 0.0
@@ -173,22 +181,42 @@ def _progress(variant: Variant, levels: tuple[str, str], points: list[float],
 
 def run_pair(
     variant: Variant, levels: tuple[str, str], games: int, seed: int, jobs: int,
-    progress: int = 0,
-) -> tuple[list[float], list[Think], list[Think]]:
+    progress: int = 0, record: Path | None = None,
+) -> list[Game]:
+    """Games ``0 .. games-1``; with ``record``, those already in it are read, not played, and
+    each game played is added to it as soon as it ends."""
+    book = Record.open(record, variant, levels, seed) if record else None
+    done = {g.index: g for g in book.games if g.index < games} if book else {}
+    if done:
+        print(f"record[{variant}]: {len(done)} of {games} games read from {record}", flush=True)
+    todo = [i for i in range(games) if i not in done]
+
+    def finished(game: Game) -> None:
+        done[game.index] = game
+        if book:
+            book.add(game)
+        if progress and len(done) % progress == 0:
+            _progress(variant, levels, sorted(done.values(), key=lambda g: g.index))
+
     if jobs <= 1:
-        return _run(variant, levels, range(games), seed, progress)
-    chunks = [list(range(j, games, jobs)) for j in range(jobs)]
-    with ProcessPoolExecutor(jobs) as pool:
-        parts = list(pool.map(_run, [variant] * jobs, [levels] * jobs, chunks, [seed] * jobs))
-    return ([x for p in parts for x in p[0]], [x for p in parts for x in p[1]],
-            [x for p in parts for x in p[2]])
+        for i in todo:
+            finished(_one(variant, levels, seed, i))
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = [pool.submit(_one, variant, levels, seed, i) for i in todo]
+            for future in as_completed(futures):
+                finished(future.result())
+    return [done[i] for i in range(games)]
 
 
 def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed: int,
-           jobs: int, progress: int = 0) -> None:
+           jobs: int, progress: int = 0, record_dir: Path | None = None) -> None:
     think: dict[str, list[Think]] = {}
     for a, b in pairs:
-        points, think_a, think_b = run_pair(variant, (a, b), games, seed, jobs, progress)
+        record = record_dir / f"{variant}-{a}-{b}-seed{seed}.jsonl" if record_dir else None
+        played = run_pair(variant, (a, b), games, seed, jobs, progress, record)
+        points = [g.points for g in played]
+        think_a = [t for g in played for t in g.think_a]
         wins = sum(1.0 if p > 0 else 0.5 if p == 0 else 0.0 for p in points)
         lo, hi = wilson(round(wins), games)
         print(f"steps_strength[{variant}]: {a} vs {b} games={games} "
@@ -199,7 +227,7 @@ def report(variant: Variant, pairs: Sequence[tuple[str, str]], games: int, seed:
             print(f"strength[{variant}]: strong_vs_medium={wins / games:.3f} "
                   f"ci95={lo:.3f}-{hi:.3f} games={games} think_p95_ms={p95:.1f}", flush=True)
         think.setdefault(a, []).extend(think_a)
-        think.setdefault(b, []).extend(think_b)
+        think.setdefault(b, []).extend(t for g in played for t in g.think_b)
     for level, pairs_ms in think.items():
         if pairs_ms:
             times = [wall for wall, _ in pairs_ms]
@@ -232,13 +260,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--progress", type=int, default=0, metavar="K",
-                        help="with --jobs 1: print the figures so far every K games")
+                        help="print the figures so far every K games")
+    parser.add_argument("--record", type=Path, default=None, metavar="DIR",
+                        help="keep every game in DIR/<game>-<A>-<B>-seed<S>.jsonl and resume "
+                             "from it (bench/results/ holds the reference runs)")
     args = parser.parse_args(argv)
     if (args.a is None) != (args.b is None):
         parser.error("give two players, or none for the default set")
     pairs = [(args.a, args.b)] if args.a else list(DEFAULT_PAIRS)
     for variant in args.tavli:
-        report(variant, pairs, args.games, args.seed, args.jobs, args.progress)
+        report(variant, pairs, args.games, args.seed, args.jobs, args.progress,
+               args.record)
     return 0
 
 
