@@ -70,7 +70,8 @@ class Record:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(header) + "\n")
             return record
-        lines = path.read_text().splitlines()
+        text = path.read_text()
+        lines = text.splitlines()
         first = json.loads(lines[0])
         if first != header:
             differs = sorted(k for k in header if first.get(k) != header[k])
@@ -87,7 +88,7 @@ class Record:
             seen.add(item["i"])
             record.games.append(Game(item["i"], float(item["points"]),
                                      _read_times(item["a"]), _read_times(item["b"])))
-        if lines and not path.read_text().endswith("\n"):
+        if not text.endswith("\n"):
             with path.open("a") as out:
                 out.write("\n")  # so that the next game starts a line of its own
         return record
