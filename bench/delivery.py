@@ -68,7 +68,11 @@ Reference figures (the project's 2-core machine, shared with other work):
 ``flood_other_p95_ms`` 205 and 162 ms in two runs (48 taps each, none lost; the flooded group
 got 5 cards and 1 notice); ``heal_p95_s`` 2.05 s (the worker's back-off after three failures);
 ``crowd_mover_p95_s=0.90 crowd_mover_dropped=0 crowd_429=0`` at load average 8-18 (20 taps,
-p50 58 ms; 1 card, 89 private notes), and 0.32 s in another run.
+p50 58 ms; 1 card, 89 private notes), and 0.32 s in another run. Since a turn on the group's
+board of players who both never started the bot became a new board (posted silently, the old
+one deleted: two calls) it was 20.96 s; with a busy group's board edited in place instead (one
+call), main then the change in one run on a quiet machine: ``crowd_mover_p95_s`` 20.96 -> 0.42
+(p50 66 -> 56 ms), 0 dropped, 0 x 429 both.
 Issue 27 (``--only group,command --turns 12 --commands 8``, main then this branch in one
 session, load average 12-16 then 4-8): ``fallback_tap_p95_s`` 6.32 -> 3.80 (p50 0.28 -> 3.37 s:
 the paced board trades its fast taps for no long wait), ``fallback_calls_per_turn`` 3.00 ->

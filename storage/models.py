@@ -365,6 +365,11 @@ class DeliveryRow(Base):
     """The match version delivered last."""
     repost_version: Mapped[int | None] = mapped_column(Integer)
     """Set: a new message is wanted (someone must act: a new message notifies)."""
+    firm_version: Mapped[int | None] = mapped_column(Integer)
+    """Set: that new message is wanted whatever the group's budget (revision 0025): a
+    ``/games``, a reminder, the match's end. Unset while ``repost_version`` is set: a turn's
+    new board that a busy group gets as an edit of the live one
+    (:attr:`storage.delivery.outbox.Where.edit_if_busy`)."""
     media_version: Mapped[int | None] = mapped_column(Integer)
     """Set: the image changed (a turn ended), not only the caption and keyboard."""
     notify_version: Mapped[int | None] = mapped_column(Integer)

@@ -54,7 +54,7 @@ from typing import Any, Protocol
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.delivery.pacing import spacing
+from bot.delivery.pacing import FROM, spacing
 from bot.delivery.telegram import chat_of, is_group, retry_seconds
 
 log = logging.getLogger("bot.delivery.limiter")
@@ -269,6 +269,21 @@ class ChatLimiter(BaseRateLimiter[int]):
             if low and self.urgent.get(chat) and not self._kept_answer(chat, now):
                 wait = max(wait, YIELD)
         return wait
+
+    async def busy(self, chat: int) -> bool:
+        """Whether a group's minute is already half spent by this instance's count (where its
+        board's calls start to be spaced, :mod:`bot.delivery.pacing`), or a call there must
+        wait now (by the shared count too): a turn's new board there then costs the next
+        mover a second call's wait, and an edit of the live board is chosen instead."""
+        if not (self.group.on and is_group(chat)):
+            return False
+        now = self.clock()
+        calls = self.calls.get(chat)
+        span = self.group.seconds + MARGIN
+        if calls is not None and sum(1 for cell in calls.times
+                                     if cell[0] > now - span) >= int(self.group.most * FROM):
+            return True
+        return self.room(chat) > 0 or (await self._shared(chat, take=False))[0] > 0
 
     def _kept_answer(self, chat: int | str, now: float) -> bool:
         """Whether a call at low priority in ``chat`` is one of the answers the group keeps

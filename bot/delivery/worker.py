@@ -340,7 +340,9 @@ class Delivery:
         caption, markup, viewer = self._look(work, mv, await self._game_log(mv))
         boards = list(work.boards)
         live = boards[-1] if boards else None
-        edited = live is not None and not work.repost and await self._edit(
+        repost = work.repost and not (live is not None and work.edit_if_busy
+                                      and await self._busy(work))
+        edited = live is not None and not repost and await self._edit(
             work, live, mv, caption, markup, viewer)
         if edited and live is not None:
             await self._retire(work, boards[:-1])
@@ -350,6 +352,13 @@ class Delivery:
                 mv.to_act != work.for_seat or not plays_privately(mv, work.for_seat)):
             return  # a group match's private board is posted only for its player's turn
         await self._post(work, mv, caption, markup, viewer)
+
+    async def _busy(self, work: DeliveryWork) -> bool:
+        """A turn's new board in a group both players play in: edited in place instead while
+        the group's minute is half spent (:meth:`~bot.delivery.limiter.ChatLimiter.busy`)."""
+        limiter = getattr(self.bot, "rate_limiter", None)
+        return (isinstance(limiter, ChatLimiter) and work.chat_id is not None
+                and work.for_seat is None and await limiter.busy(work.chat_id))
 
     async def _edit(self, work: DeliveryWork, live: BoardMessageView, mv: MatchView,
                     caption: str, markup: Markup | None, viewer: int) -> bool:

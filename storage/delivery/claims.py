@@ -92,6 +92,9 @@ class DeliveryWork:
     :mod:`storage.delivery.notices`)."""
     notice: dict[str, Any] | None = None
     """A notice's kind (``kind``) and, once sent, its ``message_id``."""
+    edit_if_busy: bool = False
+    """The new board asked for may be an edit of the live one when the group is busy
+    (:attr:`storage.delivery.outbox.Where.edit_if_busy`)."""
 
     @property
     def choice(self) -> tuple[int | None, int]:
@@ -116,6 +119,7 @@ def _work(row: DeliveryRow, boards: list[BoardMessageRow], top: int) -> Delivery
         selected=row.selected if row.selected_version == row.version else None,
         keyboard_asked=row.keyboard_asked, place=row.place,
         notice=dict(row.notes[0]) if row.place.startswith("note:") and row.notes else None,
+        edit_if_busy=row.repost_version is not None and row.firm_version is None,
     )
 
 

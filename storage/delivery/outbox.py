@@ -48,6 +48,10 @@ class Where:
     only_live: bool = False
     """Edit the place's board if one is live; never post one (a group match's private board
     of a player whose turn it is not)."""
+    edit_if_busy: bool = False
+    """The new message asked for is a turn's new board in a group whose both players play on
+    its board: when the group's minute is already half spent, the delivery worker edits the
+    live board instead (one call, where a new board and the old one's deletion are two)."""
 
 
 def places(
@@ -115,17 +119,21 @@ def group_places(
     that turn anyway) is edited in place: one call, where a new board and the old one's
     deletion were two. When both play on the group's board, each turn is a new board posted
     for the next mover, the old one retired (the delivery worker posts it silently: no
-    notification to every member each turn). The match's end is a new message in the group.
+    notification to every member each turn), or, when the group's minute is already half
+    spent (a busy group: a crowd's commands, fast play), the group's board edited in place:
+    the next mover is not kept waiting behind the second call (``edit_if_busy``). The match's
+    end is a new message in the group.
     A move made or taken back (``moved``) redraws the picture of the board the mover plays
     on, and only that one: the group's budget pays for no picture of another's private turn."""
     mover_private = plays_privately(private, players, to_act, over)
     after_private = to_act is not None and plays_privately(private, players, 1 - to_act, over)
+    both_shared = not (mover_private or after_private)
     found: list[Where] = []
     if turn_changed or not mover_private:
         found.append(Where(f"chat:{chat_id}:g", str(chat_id), chat_id, None, None,
-                           repost=turn_changed and (over or not (mover_private
-                                                                 or after_private)),
-                           media=turn_changed or moved))
+                           repost=turn_changed and (over or both_shared),
+                           media=turn_changed or moved,
+                           edit_if_busy=turn_changed and both_shared and not over))
     for seat, player in enumerate(players):
         if player is None or not private[seat]:
             continue
@@ -194,6 +202,7 @@ def outbox_row(where: Where, match_id: int, version: int, now: datetime,
         "version": version,
         "shown": 0,
         "repost_version": version if where.repost else None,
+        "firm_version": version if where.repost and not where.edit_if_busy else None,
         "media_version": version if where.media else None,
         "notify_version": None,
         "notes": notes,
@@ -228,6 +237,7 @@ def upsert(insert: Any, dialect: str) -> Executable:
             set_={
                 "version": new.version,
                 "repost_version": func.coalesce(new.repost_version, old.repost_version),
+                "firm_version": func.coalesce(new.firm_version, old.firm_version),
                 "media_version": func.coalesce(new.media_version, old.media_version),
                 "notify_version": func.coalesce(new.notify_version, old.notify_version),
                 "notes": case((new.notes_version.is_not(None), new.notes), else_=old.notes),

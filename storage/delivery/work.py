@@ -209,7 +209,7 @@ class DeliveryWorkCases(Feature):
                 for_seat=row.for_seat, version=version, live=True, created_at=now))
             row.probes = [p for p in (row.probes or []) if p.get("token") != token]
             # asked for and done: a crash from here on must not post yet another board
-            for name in ("repost_version", "media_version"):
+            for name in ("repost_version", "firm_version", "media_version"):
                 asked = getattr(row, name)
                 if asked is not None and asked <= version:
                     setattr(row, name, None)
@@ -252,7 +252,7 @@ class DeliveryWorkCases(Feature):
             if row is None:
                 return False
             row.shown = max(row.shown, version)
-            for name in ("repost_version", "media_version", "notify_version"):
+            for name in ("repost_version", "firm_version", "media_version", "notify_version"):
                 asked = getattr(row, name)
                 if asked is not None and asked <= version:
                     setattr(row, name, None)
@@ -385,7 +385,8 @@ class DeliveryWorkCases(Feature):
         if shown:
             session.execute(update(DeliveryRow).where(
                 DeliveryRow.match_id == match.id, DeliveryRow.place == where.place)
-                .values(shown=match.version, repost_version=None, media_version=None,
+                .values(shown=match.version, repost_version=None, firm_version=None,
+                        media_version=None,
                         pending=False).execution_options(synchronize_session=False))
         return not shown
 

@@ -47,6 +47,9 @@ async def turn_with_the_new_board_held(
     group's calls from the last tap on."""
     board, final = await up_to_the_last_tap(standin, mover, group)
     await standin.idle()
+    # a game played at leisure: the group's minute is free, so its next board is a new
+    # message below (in a busy group it is this one edited: tests/bot/test_busy_group_board.py)
+    standin.advance_clock(61.0)
     before = len(group_calls(standin, group))
     standin.inject_error("sendPhoto", 502, chat_id=group.id, description="Bad Gateway")
     taps = [(board, final)]

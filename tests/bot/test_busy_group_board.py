@@ -1,0 +1,87 @@
+"""A match whose both players never started the bot is played on the group's board, and each
+turn is a new board at the bottom of the group for the next mover, posted silently, the old
+one deleted: two calls. In a busy group (its minute already half spent: a crowd's commands, a
+fast game) that second call kept the next mover waiting (issue 28's crowd: 21 s at the 95th
+percentile), so there the board is edited in place instead, one call. Played against a
+stand-in enforcing Telegram's limits, with the bot's rates as shipped."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from standin import Chat, Message, StandIn, User
+from standin.players import live_board, play_turn
+from tests.bot.helpers.budget import (
+    group_calls,
+    spend_the_minute,
+    telegram_limits,
+    throttled,
+    to_move,
+)
+
+
+async def both_on_the_group_board(standin: StandIn, make_bot: Any
+                                  ) -> tuple[Any, User, User, Chat, Message]:
+    """Alice and Bob never started the bot: both play on the group's board."""
+    running, _gate = await telegram_limits(standin, make_bot)
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    group = standin.group("Kafeneio", alice, bob, standin.user("Carol", username="carol"))
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_answer(cmd)
+    await alice.tap(card, "5 points")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the card")
+    await bob.tap(card.refresh(), "🎲 Accept")
+    await standin.wait_for(lambda: live_board(group), what="the first board")
+    await standin.idle()
+    return running, alice, bob, group, card
+
+
+def photos(group: Chat) -> list[Message]:
+    return [m for m in group.bot_messages() if m.photo_bytes]
+
+
+async def test_in_a_quiet_group_the_next_mover_gets_a_new_board_below(
+        standin: StandIn, make_bot: Any) -> None:
+    _running, alice, bob, group, _card = await both_on_the_group_board(standin, make_bot)
+    for _ in range(2):
+        standin.advance_clock(61.0)  # a game played slowly: the group's minute is free
+        board = live_board(group)
+        assert board is not None
+        mover = to_move(group, alice, bob)
+        calls = len(group_calls(standin, group))
+        await play_turn(standin, mover, group)
+        await standin.idle()
+        made = group_calls(standin, group)[calls:]
+        # a new board for the other player, below; the old one deleted
+        new = live_board(group)
+        assert new is not None and new.message_id > board.message_id
+        assert new.mentions(bob if mover is alice else alice)
+        assert made.count("sendPhoto") == 1 and made.count("deleteMessage") == 1, made
+        assert len(photos(group)) == 1
+    assert throttled(standin) == []
+
+
+async def test_in_a_busy_group_the_board_is_edited_for_the_next_mover(
+        standin: StandIn, make_bot: Any) -> None:
+    running, alice, bob, group, card = await both_on_the_group_board(standin, make_bot)
+    board = live_board(group)
+    assert board is not None
+    for _ in range(2):
+        # Given the group's minute half spent (12 of its 20 calls)
+        await spend_the_minute(standin, running, group, card, 12)
+        mover = to_move(group, alice, bob)
+        calls = len(group_calls(standin, group))
+        # When the mover ends the turn
+        await play_turn(standin, mover, group)
+        await standin.idle()
+        made = group_calls(standin, group)[calls:]
+        # Then the same board now awaits the other player: edited, nothing posted or deleted
+        shown = live_board(group)
+        assert shown is not None and shown.message_id == board.message_id
+        assert shown.mentions(bob if mover is alice else alice)
+        assert "sendPhoto" not in made and "deleteMessage" not in made, made
+        assert made and set(made) <= {"editMessageMedia", "editMessageReplyMarkup",
+                                      "editMessageCaption"}, made
+    assert len(photos(group)) == 1
+    assert throttled(standin) == []
