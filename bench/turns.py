@@ -18,11 +18,17 @@ been accepted, waits that timed out, and ERROR lines in the bot's log. ``rss_mb`
 process's peak resident memory (VmHWM). The stand-in does not recompress photos here (it would
 compete with the bot for the same two cores; Telegram does that work on its own servers).
 
-The last line is: ``turns: taps_per_s=<sustained> p50_ms=<paced> p95_ms=<paced> errors=<n>
-rss_mb=<peak> cpu_ms_per_tap=<x>``: the last is the bot process's CPU (every thread, from
-``/proc``) during the sustained phase per tap answered, less sensitive to the machine's load than
-taps/s (under a load of 10-20 it still varies by a fifth from run to run: taps collapse into
-fewer edits when the bot falls behind). The line above it gives the Bot API calls per tap.
+The last line is: ``turns: taps_per_s=<sustained> turns_per_s=<sustained> p50_ms=<paced>
+p95_ms=<paced> errors=<n> rss_mb=<peak> cpu_ms_per_tap=<x>``: ``turns_per_s`` counts the taps
+that ended a turn (Confirm, a whole play, or a move marked ✅ that completes the play), what
+players wait for; since a turn on the group's board takes as few taps as it can (issue 27: every
+move a button, the completing one ends the turn) a tap there does a whole turn's work (a new
+board, the old one deleted), so taps/s no longer compares with code from before that.
+``cpu_ms_per_tap`` is the bot process's CPU (every thread, from ``/proc``) during the sustained
+phase per tap answered, less sensitive to the machine's load than taps/s (under a load of 10-20
+it still varies by a fifth from run to run: taps collapse into fewer edits when the bot falls
+behind).
+The line above it gives the Bot API calls per tap.
 ``--http-client lean`` runs the bot with ``PORTES_HTTP_CLIENT=lean``; ``--profile FILE`` runs it
 under cProfile in every thread (:mod:`bench.profile_bot`). Targets on the project's machine:
 p95 <= 100 ms at 20 taps/s; >= 60 taps/s sustained with 0 errors; peak RSS <= 150 MB with
@@ -49,6 +55,18 @@ CPU per tap 0.94 (0.79-1.53) and 1.53 (1.06-2.09). A tap's CPU (cProfile in ever
 per-call timers): drawing 6 ms a board (0.76 boards a tap, half of it JPEG encoding), the
 database 2-3 ms, and 2.5 Bot API calls a tap plus a quarter of a long poll at about 2 ms each
 through httpx and httpcore, 1 ms over the lean transport.
+
+In turns (2026-12-03, issue 21 again, after issue 27's group board): five alternating runs of
+base (bbdc557, with the same turn counter patched in) and this code, default options, on the
+2-core machine with nothing else running (load 0.1-2.4): sustained turns/s 4.52, 4.55, 3.57,
+3.30, 3.97 (base) against 11.12, 8.94, 12.48, 11.80, 12.22; ratios of the pairs 2.46, 1.96,
+3.50, 3.58, 3.08 (median 3.08). Taps/s fell (20.9, 19.4, 15.1 -> 12.9, 11.0, 14.3: 1.16 taps a
+turn now against 4.6, each with a new board and a deletion), and the bot's CPU per turn fell
+from about 210 ms to 88 ms. At an equal load in turns (base at ``--rate 20``, 4.6 taps a turn:
+about 4 turns/s; this code at ``--rate 5``, about 4.2 turns/s) the paced p95 was 1238 and 2249
+ms (base) against 61 and 61 ms (p50 463-1104 against 49 ms); this code at ``--rate 20`` asks for
+17 turns/s, beyond what it sustains, and waits 2.4-3.0 s. Peak RSS 151.9-154.2 MB (base)
+against 140.2-143.3 MB; 0 errors in every run.
 """
 
 from __future__ import annotations
@@ -78,6 +96,9 @@ from storage.usecases import UseCases  # noqa: E402
 class Stats:
     latencies: list[float] = field(default_factory=list)
     taps: int = 0
+    turns: int = 0
+    """Taps that ended a turn (Confirm, a whole play, a completing move marked ✅): what a
+    player counts, since a turn on the group's board takes as few taps as it can."""
     errors: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -139,6 +160,15 @@ def pick(board: Message) -> str | None:
     return None
 
 
+def ends_turn(board: Message, text: str) -> bool:
+    """Whether the button ``text`` on ``board`` ends the turn."""
+    for row in board.buttons:
+        for b in row:
+            if b.text == text and b.callback_data:
+                return b.callback_data.split(":")[0] in ("c", "p") or "✅" in b.text
+    return False
+
+
 async def wait_until(predicate, timeout: float = 10.0, poll: float = 0.01):  # type: ignore[no-untyped-def]
     deadline = time.perf_counter() + timeout
     while True:
@@ -195,6 +225,7 @@ async def player(standin: StandIn, group: Chat, a: User, b: User, pacer: Pacer, 
             continue
         stats.latencies.append(time.perf_counter() - t0)
         stats.taps += 1
+        stats.turns += ends_turn(before, text)
 
 
 async def phase(standin: StandIn, tables: list[tuple[Chat, User, User]], seconds: float,
@@ -315,7 +346,8 @@ async def main(args: argparse.Namespace) -> int:
         errors = paced.errors + sustained.errors + len(log_errors)
         for note in (paced.notes + sustained.notes + log_errors)[:10]:
             print("  error:", note)
-    print(f"turns: taps_per_s={sustained.taps / sus_s:.1f} p50_ms={pct(paced.latencies, .5):.1f} "
+    print(f"turns: taps_per_s={sustained.taps / sus_s:.1f} "
+          f"turns_per_s={sustained.turns / sus_s:.2f} p50_ms={pct(paced.latencies, .5):.1f} "
           f"p95_ms={pct(paced.latencies, .95):.1f} errors={errors} rss_mb={rss:.1f} "
           f"cpu_ms_per_tap={1000 * bot_cpu / max(sustained.taps, 1):.1f}")
     return 0
