@@ -12,6 +12,7 @@ from typing import Any
 from standin import Chat, Message, StandIn, User
 from standin.players import live_board, play_turn
 from tests.bot.helpers.budget import (
+    five_points,
     group_calls,
     spend_the_minute,
     telegram_limits,
@@ -27,18 +28,26 @@ async def both_on_the_group_board(standin: StandIn, make_bot: Any
     alice = standin.user("Alice", username="alice")
     bob = standin.user("Bob", username="bob")
     group = standin.group("Kafeneio", alice, bob, standin.user("Carol", username="carol"))
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_answer(cmd)
-    await alice.tap(card, "5 points")
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the card")
-    await bob.tap(card.refresh(), "🎲 Accept")
-    await standin.wait_for(lambda: live_board(group), what="the first board")
+    card = await five_points(standin, alice, bob, group)
     await standin.idle()
     return running, alice, bob, group, card
 
 
 def photos(group: Chat) -> list[Message]:
     return [m for m in group.bot_messages() if m.photo_bytes]
+
+
+async def a_turn(standin: StandIn, group: Chat, alice: User, bob: User
+                 ) -> tuple[Message, list[str]]:
+    """The player to move plays a turn; the group's live board after it (it awaits the other
+    player) and the calls the bot made in the group meanwhile."""
+    mover = to_move(group, alice, bob)
+    calls = len(group_calls(standin, group))
+    await play_turn(standin, mover, group)
+    await standin.idle()
+    board = live_board(group)
+    assert board is not None and board.mentions(bob if mover is alice else alice)
+    return board, group_calls(standin, group)[calls:]
 
 
 async def test_in_a_quiet_group_the_next_mover_gets_a_new_board_below(
@@ -48,15 +57,9 @@ async def test_in_a_quiet_group_the_next_mover_gets_a_new_board_below(
         standin.advance_clock(61.0)  # a game played slowly: the group's minute is free
         board = live_board(group)
         assert board is not None
-        mover = to_move(group, alice, bob)
-        calls = len(group_calls(standin, group))
-        await play_turn(standin, mover, group)
-        await standin.idle()
-        made = group_calls(standin, group)[calls:]
+        new, made = await a_turn(standin, group, alice, bob)
         # a new board for the other player, below; the old one deleted
-        new = live_board(group)
-        assert new is not None and new.message_id > board.message_id
-        assert new.mentions(bob if mover is alice else alice)
+        assert new.message_id > board.message_id
         assert made.count("sendPhoto") == 1 and made.count("deleteMessage") == 1, made
         assert len(photos(group)) == 1
     assert throttled(standin) == []
@@ -70,16 +73,10 @@ async def test_in_a_busy_group_the_board_is_edited_for_the_next_mover(
     for _ in range(2):
         # Given the group's minute half spent (12 of its 20 calls)
         await spend_the_minute(standin, running, group, card, 12)
-        mover = to_move(group, alice, bob)
-        calls = len(group_calls(standin, group))
         # When the mover ends the turn
-        await play_turn(standin, mover, group)
-        await standin.idle()
-        made = group_calls(standin, group)[calls:]
+        shown, made = await a_turn(standin, group, alice, bob)
         # Then the same board now awaits the other player: edited, nothing posted or deleted
-        shown = live_board(group)
-        assert shown is not None and shown.message_id == board.message_id
-        assert shown.mentions(bob if mover is alice else alice)
+        assert shown.message_id == board.message_id
         assert "sendPhoto" not in made and "deleteMessage" not in made, made
         assert made and set(made) <= {"editMessageMedia", "editMessageReplyMarkup",
                                       "editMessageCaption"}, made

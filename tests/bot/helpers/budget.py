@@ -76,6 +76,18 @@ def to_move(group: Chat, alice: User, bob: User) -> User:
     return alice if board.mentions(alice) else bob
 
 
+async def five_points(standin: StandIn, alice: User, bob: User, group: Chat) -> Message:
+    """Alice challenges the group to 5 points, Bob accepts; returns the challenge's card once
+    the match's first board is there."""
+    cmd = alice.send(group, "/new")
+    card = await group.wait_for_answer(cmd)
+    await alice.tap(card, "5 points")
+    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the card")
+    await bob.tap(card.refresh(), "🎲 Accept")
+    await standin.wait_for(lambda: live_board(group), what="the first board")
+    return card
+
+
 async def bob_on_the_group_board(standin: StandIn, make_bot: Any, **settings: Any
                                  ) -> tuple[Any, Gate, User, User, User, Chat, Message]:
     """Alice started the bot, Bob never did: he plays on the group's board. Returns with
@@ -86,12 +98,7 @@ async def bob_on_the_group_board(standin: StandIn, make_bot: Any, **settings: An
     carol = standin.user("Carol", username="carol")
     await start_the_bot(alice)
     group = standin.group("Kafeneio", alice, bob, carol)
-    cmd = alice.send(group, "/new")
-    card = await group.wait_for_answer(cmd)
-    await alice.tap(card, "5 points")
-    await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""), what="the card")
-    await bob.tap(card.refresh(), "🎲 Accept")
-    await standin.wait_for(lambda: live_board(group), what="the first board")
+    card = await five_points(standin, alice, bob, group)
     if to_move(group, alice, bob) is alice:
         await play_turn(standin, alice, group)
     await standin.idle()
