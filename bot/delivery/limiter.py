@@ -54,7 +54,7 @@ from typing import Any, Protocol
 from telegram.error import RetryAfter
 from telegram.ext import BaseRateLimiter
 
-from bot.delivery.pacing import FROM, spacing
+from bot.delivery.pacing import half_spent, spacing
 from bot.delivery.telegram import chat_of, is_group, retry_seconds
 
 log = logging.getLogger("bot.delivery.limiter")
@@ -277,11 +277,9 @@ class ChatLimiter(BaseRateLimiter[int]):
         mover a second call's wait, and an edit of the live board is chosen instead."""
         if not (self.group.on and is_group(chat)):
             return False
-        now = self.clock()
         calls = self.calls.get(chat)
-        span = self.group.seconds + MARGIN
-        if calls is not None and sum(1 for cell in calls.times
-                                     if cell[0] > now - span) >= int(self.group.most * FROM):
+        if calls is not None and half_spent((cell[0] for cell in calls.times), self.group.most,
+                                            self.group.seconds, self.clock(), MARGIN):
             return True
         return self.room(chat) > 0 or (await self._shared(chat, take=False))[0] > 0
 

@@ -42,3 +42,11 @@ def spacing(times: Iterable[float], most: int, seconds: float, now: float,
         return 0.0
     fuller = min(1.0, (len(staying) - start) / (most - start))
     return max(0.0, max(staying) + fuller * average - now)
+
+
+def half_spent(times: Iterable[float], most: int, seconds: float, now: float,
+               margin: float = 0.0) -> bool:
+    """Whether the window (``most`` calls in ``seconds``, widened by ``margin``) holds at least
+    the share from which the calls are spaced (:data:`FROM`): a turn's new board there (two
+    calls) would keep the next mover waiting behind the second."""
+    return sum(1 for t in times if t > now - seconds - margin) >= int(most * FROM)
