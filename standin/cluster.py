@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
+from bot.views.callbacks import Action, decode
 from rules.match import Match
 from standin import Chat, Message, StandIn, StandInError, Tap, User
 from standin.crashing import command
@@ -70,8 +71,12 @@ class Cluster:
 
     def __init__(self, standin: StandIn, admin_url: str, logs: Path, *, n: int = 2,
                  duplicate_every: int = 0, duplicate_actions: tuple[str, ...] = (),
-                 each: dict[int, dict[str, str]] | None = None, **env: str) -> None:
+                 each: dict[int, dict[str, str]] | None = None, migrated: bool = True,
+                 **env: str) -> None:
         self.standin = standin
+        self.migrated = migrated
+        """Start on a database at the newest revision (a restart's case); ``False``: on a new
+        one, which the instances, all starting together, migrate themselves."""
         self.admin_url = admin_url
         self.logs = logs
         self.n = n
@@ -103,9 +108,9 @@ class Cluster:
         return env
 
     async def start(self) -> None:
-        """A fresh database (migrated by the instances themselves, all starting together),
-        the instances, the proxy, the webhook."""
-        self.url = create_database(self.admin_url, prefix="portes_instances")
+        """A fresh database (see :attr:`migrated`), the instances, the proxy, the webhook."""
+        self.url = create_database(self.admin_url, prefix="portes_instances",
+                                   migrated=self.migrated)
         self.ports = [free_port() for _ in range(self.n)]
         for i, port in enumerate(self.ports):
             log = (self.logs / f"bot{i}.log").open("a")
@@ -206,8 +211,8 @@ class Seen:
 def match_id_of(board: Message) -> int:
     for row in board.buttons:
         for b in row:
-            if b.callback_data and b.callback_data.count(":") >= 2:
-                return int(b.callback_data.split(":")[1])
+            if (data := decode(b.callback_data)) is not None:
+                return data.match_id
             if b.url and "?start=m" in b.url:  # "▶ Play in the private chat"
                 return int(b.url.rsplit("?start=m", 1)[1])
     return 0
@@ -217,7 +222,8 @@ def pick(board: Message) -> tuple[str, bool] | None:
     """The button to tap (a whole play or Confirm first: they end the turn), and whether it
     ends the turn."""
     acts = turn_actions(board)
-    for action, final in (("c", True), ("p", True), ("m", False), ("f", False)):
+    for action, final in ((Action.CONFIRM, True), (Action.PLAY, True), (Action.MOVE, False),
+                          (Action.FROM, False)):
         if acts.get(action):
             return acts[action][0], final
     return None

@@ -14,7 +14,6 @@ from telegram.ext import ExtBot
 from bot.delivery.limiter import ChatLimiter
 from standin import FloodLimits, StandIn
 from standin.databases import create_database, drop_database
-from storage import migrate
 from storage.db import Database
 from storage.usecases import UseCases
 
@@ -34,8 +33,7 @@ def standin() -> Iterator[StandIn]:
 @pytest.fixture
 async def shared_db() -> AsyncIterator[UseCases]:
     assert PG is not None
-    url = create_database(PG, prefix="portes_budget")
-    migrate.upgrade(url)
+    url = create_database(PG, prefix="portes_budget", migrated=True)
     db = Database.from_url(url)
     yield UseCases(db)
     await db.dispose()
