@@ -9,6 +9,7 @@ import pytest
 from standin import StandIn
 from standin.players import live_board, play_turn
 from tests.bot.conftest import Running
+from tests.sampling import sample_or_full
 
 
 async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -> None:
@@ -44,7 +45,11 @@ async def test_group_challenge_and_first_turns(standin: StandIn, bot: Running) -
 
 
 @pytest.mark.long
-async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any) -> None:
+@pytest.mark.parametrize("points", sample_or_full(1, 3))
+async def test_a_match_played_out_in_a_group(standin: StandIn, make_bot: Any,
+                                             points: int) -> None:
+    """Played to its end on the group's board: one point in the default run, three (several
+    games, the score carried) in CI's ``-m full``."""
     # whole plays are offered up to 40 at a time, so most turns are one tap (the tap-by-tap
     # keyboard is exercised above)
     bot: Running = await make_bot(plays_direct=40)
@@ -53,7 +58,7 @@ async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any
     group = standin.group("Kafeneio", alice, bob)
     cmd = alice.send(group, "/new")
     card = await group.wait_for_answer(cmd)
-    await alice.tap(card, "3 points")
+    await alice.tap(card, "1 point" if points == 1 else f"{points} points")
     await standin.idle()
     await bob.tap(card.refresh(), "🎲 Accept")
     board = await standin.wait_for(lambda: live_board(group), what="the first board")
@@ -76,7 +81,7 @@ async def test_full_three_point_match_in_a_group(standin: StandIn, make_bot: Any
     # one live board per match in the chat
     assert len([m for m in group.bot_messages() if m.photo_bytes is not None]) == 1
     record = await bot.uc.match_record(1)
-    assert record is not None and max(record.match.state.score) >= 3
+    assert record is not None and max(record.match.state.score) >= points
 
 
 async def test_a_match_in_a_forum_topic_stays_in_its_topic(standin: StandIn, bot: Running) -> None:

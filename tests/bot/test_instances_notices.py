@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select, update
 
+from bot.views.callbacks import Action
 from standin import Chat, StandIn, User
 from standin.cluster import Cluster, open_group_match
 from storage.db import make_engine
@@ -24,10 +25,10 @@ from tests.sampling import sample_or_full
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
-CLOSED = sample_or_full(2, 4)
-"""Matches closed: two in the default run, four in CI's ``-m full``."""
-CLOSE = "k:"
-"""The Close button's callback data (``bot.views.callbacks.Action.CLOSE_UNREADABLE``)."""
+CLOSED = sample_or_full(1, 4)
+"""Matches closed: one in the default run, four in CI's ``-m full``."""
+CLOSE = f"{Action.CLOSE_UNREADABLE}:"
+"""The Close button's callback data (its prefix)."""
 
 
 def told(chat: Chat, closer: User) -> list[str]:

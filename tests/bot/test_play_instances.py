@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
+from bot.views.callbacks import Action
 from standin import StandIn, User
 from standin.cluster import Cluster
 from storage.models import ChallengeRow, MatchRow
@@ -23,7 +24,8 @@ from tests.sampling import sample_or_full
 
 PG = os.environ.get("PORTES_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not PG, reason="needs PORTES_TEST_POSTGRES_URL (.ci/postgres.sh)")
-PLAYERS = sample_or_full(8, 16)
+PLAYERS = sample_or_full(4, 16)
+"""Players pairing at once: two pairs in the default run, eight in CI's ``-m full``."""
 HANG = 120.0
 FOUND, START = "Opponent found", "▶ Start"
 
@@ -38,7 +40,7 @@ async def test_two_instances_pair_everyone_once(tmp_path: Path, players: int) ->
     assert PG is not None
     with StandIn(recompress_photos=False) as standin:
         cluster = Cluster(standin, PG, tmp_path, n=2, duplicate_every=2,
-                          duplicate_actions=("pl:",))
+                          duplicate_actions=(f"{Action.FIND}:",))
         try:
             await cluster.start()
             await pair_and_check(standin, cluster, players)

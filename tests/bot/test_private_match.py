@@ -12,6 +12,7 @@ from standin import Message, StandIn, User
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
 from tests.bot.helpers.private import deep_link_match
+from tests.sampling import sample_or_full
 
 
 async def test_deep_link_challenge_starts_a_private_match(standin: StandIn, bot: Running) -> None:
@@ -29,9 +30,13 @@ async def test_deep_link_challenge_starts_a_private_match(standin: StandIn, bot:
 
 
 @pytest.mark.long
-async def test_full_three_point_match_in_private_chats(standin: StandIn, make_bot: Any) -> None:
+@pytest.mark.parametrize("points", sample_or_full(1, 3))
+async def test_a_match_played_out_in_private_chats(standin: StandIn, make_bot: Any,
+                                                   points: int) -> None:
+    """Played to its end by taps, each player on their own board: a one-point match in the
+    default run, three points (several games, the score carried) in CI's ``-m full``."""
     bot: Running = await make_bot(plays_direct=40)
-    alice, bob, _ = await deep_link_match(standin)
+    alice, bob, _ = await deep_link_match(standin, "1 point" if points == 1 else f"{points} points")
     version = 0
     turns = 0
     while True:
@@ -54,7 +59,7 @@ async def test_full_three_point_match_in_private_chats(standin: StandIn, make_bo
         # only one live board per player
         assert len([m for m in user.private.bot_messages() if m.photo_bytes]) == 1
     record = await bot.uc.match_record(1)
-    assert record is not None and max(record.match.state.score) >= 3
+    assert record is not None and max(record.match.state.score) >= points
 
 
 async def test_a_play_typed_in_notation(standin: StandIn, bot: Running) -> None:

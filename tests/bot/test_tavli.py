@@ -197,6 +197,8 @@ async def computer_card(standin: StandIn, alice: User, game: str) -> Message:
 
 
 @pytest.mark.long
+@pytest.mark.full  # CI's -m full: the default run plays Long Nardy out in a group (above) and
+# tests the medium player's Long Nardy on its own (tests/computer/test_steps_medium.py)
 async def test_a_long_nardy_match_against_the_medium_computer(
         standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=40)

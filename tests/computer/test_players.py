@@ -20,13 +20,16 @@ def assert_legal(position: Position, dice: Dice, play: Play) -> None:
 
 
 @pytest.mark.long
+@pytest.mark.parametrize("share", sample_or_full(4, 1))
 @pytest.mark.parametrize("name", BENCH_PLAYERS)
-def test_never_an_illegal_play_on_random_positions(name: str) -> None:
+def test_never_an_illegal_play_on_random_positions(name: str, share: int) -> None:
+    """Each player's choice on the corpus's positions is a legal play (``[sample]``: every
+    4th of them; ``[full]``: all)."""
     player = make_player(name, seed=5)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(11)
     count = 600 if name in ("strong", "easy") else 2500
-    for position in POSITIONS[:count]:
+    for position in POSITIONS[:count:share]:
         dice = Dice(rng.randint(1, 6), rng.randint(1, 6))
         assert_legal(position, dice, player.choose_play(position, dice))
 

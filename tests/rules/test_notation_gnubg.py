@@ -29,14 +29,15 @@ from tests.sampling import sample_or_full
 START = Position.start()
 
 
-EVERY = sample_or_full(4, 1)
-"""Every n-th self-play position (and of each trap's crafted ones, 4 / n)."""
+EVERY = sample_or_full(8, 1)
+"""Every n-th self-play position (and of each trap's crafted ones, 4 // n: one each in the
+sampled run, which every trap keeps)."""
 
 
 def sample(step: int) -> list[Position]:
     positions = selfplay_positions(120, seed=17)[::step]
     for name in TRAPS:
-        positions += crafted(name, 4 // step)
+        positions += crafted(name, max(1, 4 // step))
     return positions
 
 

@@ -26,7 +26,7 @@ def fast(position, roll, options=None):  # type: ignore[no-untyped-def]
     return {play.position for play in legal_plays(position, roll, options)}
 
 
-EVERY = sample_or_full(5, 1)
+EVERY = sample_or_full(10, 1)
 """Every n-th position of each corpus."""
 
 
