@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from .clock import Clock, RealClock
 from .flood import TELEGRAM_LIMITS, Flood, FloodLimits
 from .model import Call, ChatRec, Delay, Injection, Upload, UserRec
-from .sim import Chat, Message, StandInError, Until, User, snapshot
+from .sim import HANG_GUARD, Chat, Message, StandInError, Until, User, snapshot
 from .world import World
 
 T = TypeVar("T")
@@ -449,7 +449,7 @@ class StandIn:
             return self.world.in_flight
 
     # ---- waiting -------------------------------------------------------------------------------
-    def wait_for(self, predicate: Callable[[], T], timeout: float = 10.0,
+    def wait_for(self, predicate: Callable[[], T], timeout: float = HANG_GUARD,
                  what: str = "the condition") -> Until:
         """Awaitable (or ``.wait_sync()``): polls ``predicate`` until truthy; gives its value."""
         return Until(predicate, what, timeout)
@@ -464,12 +464,12 @@ class StandIn:
                           and time.monotonic() - w.last_activity >= quiet)
         return quiet_here and not any(busy() for busy in self.busy)
 
-    async def idle(self, quiet: float = 0.15, timeout: float = 30.0) -> None:
+    async def idle(self, quiet: float = 0.15, timeout: float = 2 * HANG_GUARD) -> None:
         """Wait until every update was fetched by the bot, no request is in
         flight, no request finished in the last ``quiet`` seconds, and the bot is not
         :attr:`busy` (``timeout``: a hang guard; a review judged in the background on a
         loaded machine takes its time)."""
         await Until(lambda: self.is_idle(quiet), IDLE, timeout)
 
-    def idle_sync(self, quiet: float = 0.15, timeout: float = 30.0) -> None:
+    def idle_sync(self, quiet: float = 0.15, timeout: float = 2 * HANG_GUARD) -> None:
         Until(lambda: self.is_idle(quiet), IDLE, timeout).wait_sync()
