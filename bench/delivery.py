@@ -124,6 +124,7 @@ from bench.group_delivery import (  # noqa: E402
     running_bot,
 )
 from bench.turns import live_board, moved_on, open_match, pct, pick, wait_until  # noqa: E402
+from bot.views.callbacks import Action, decode  # noqa: E402
 from standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 from standin.players import start_group_match, start_the_bot, tap_and_wait  # noqa: E402
 
@@ -173,19 +174,23 @@ def boards(chat: Chat) -> list[Message]:
     return [m for m in chat.bot_messages() if m.photo_bytes is not None and m.has_keyboard]
 
 
-def buttons(board: Message, kinds: str) -> list[str]:
+ENDS_TURN = (Action.CONFIRM, Action.PLAY)
+GOES_ON = (Action.MOVE, Action.FROM)
+
+
+def buttons(board: Message, kinds: tuple[Action, ...]) -> list[str]:
     return [b.text for row in board.buttons for b in row
-            if b.callback_data and b.callback_data.split(":")[0] in kinds]
+            if (data := decode(b.callback_data)) is not None and data.action in kinds]
 
 
 async def last_tap(standin: StandIn, user: User, chat: Chat) -> tuple[Message, str]:
     """Tap through the turn until only the tap that ends it is left."""
     for _ in range(12):
         board = boards(chat)[-1]
-        final = buttons(board, "cp")
+        final = buttons(board, ENDS_TURN)
         if final:
             return board, final[0]
-        assert await tap_and_wait(standin, user, board, buttons(board, "mf")[0]) is None
+        assert await tap_and_wait(standin, user, board, buttons(board, GOES_ON)[0]) is None
     raise AssertionError("a turn took more than 12 taps")
 
 
@@ -205,7 +210,7 @@ async def trial(standin: StandIn, chat: Chat, alice: User, bob: User) -> float |
     def healed() -> float | None:
         live = boards(chat)
         if len(live) == 1 and (live[0].message_id != board.message_id or (
-                live[0].edit_count > edits and final not in buttons(live[0], "cp"))):
+                live[0].edit_count > edits and final not in buttons(live[0], ENDS_TURN))):
             return standin.now()
         return None
     try:

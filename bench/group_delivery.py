@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bench.turns import live_board, moved_on, pct, pick, wait_until
+from bot.views.callbacks import Action, decode
 from standin import Chat, Message, StandIn, StandInError, User
 from standin.players import start_group_match, start_the_bot
 from storage.migrate import upgrade
@@ -81,7 +82,9 @@ def where_to_tap(user: User, group: Chat) -> Message | None:
     found = [b for b in (live_board(user.private), mine)
              if b is not None and pick(b) is not None]
     found = [b for b in found if any(
-        btn.callback_data and btn.callback_data[0] in "fmpc" for row in b.buttons for btn in row)]
+        (data := decode(btn.callback_data)) is not None
+        and data.action in (Action.FROM, Action.MOVE, Action.PLAY, Action.CONFIRM)
+        for row in b.buttons for btn in row)]
     return found[0] if found else None
 
 
@@ -98,12 +101,12 @@ async def play_group_turns(standin: StandIn, group: Chat, players: list[User], t
         user, board = found
         text = pick(board)
         assert text is not None
-        action = next(btn.callback_data.split(":")[0] for row in board.buttons for btn in row
-                      if btn.text == text and btn.callback_data)
+        action = next(data.action for row in board.buttons for btn in row
+                      if btn.text == text and (data := decode(btn.callback_data)) is not None)
         latency = await timed_group_tap(standin, user, board, text, group)
         if latency is not None:
             taps[user.first_name].append(latency)
-        if action in ("c", "p"):  # Confirm, or a whole play: the turn ends
+        if action in (Action.CONFIRM, Action.PLAY):  # Confirm, or a whole play: the turn ends
             played += 1
         await asyncio.sleep(max(0.0, every - (latency or 0.0)))
     return played

@@ -85,6 +85,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bot.views.callbacks import Action, decode  # noqa: E402
 from standin import Chat, Message, StandIn, StandInError, User  # noqa: E402
 from standin.model import Call  # noqa: E402
 from storage.db import Database  # noqa: E402
@@ -149,12 +150,12 @@ def moved_on(board: Message, group: Chat, *, in_group_only: bool = False) -> boo
 
 def pick(board: Message) -> str | None:
     """The button a player taps next: Confirm or a whole play, else a move, else a checker."""
-    by_action: dict[str, str] = {}
+    by_action: dict[Action, str] = {}
     for row in board.buttons:
         for b in row:
-            if b.callback_data:
-                by_action.setdefault(b.callback_data.split(":")[0], b.text)
-    for action in ("c", "p", "m", "f"):
+            if (data := decode(b.callback_data)) is not None:
+                by_action.setdefault(data.action, b.text)
+    for action in (Action.CONFIRM, Action.PLAY, Action.MOVE, Action.FROM):
         if action in by_action:
             return by_action[action]
     return None
@@ -164,8 +165,8 @@ def ends_turn(board: Message, text: str) -> bool:
     """Whether the button ``text`` on ``board`` ends the turn."""
     for row in board.buttons:
         for b in row:
-            if b.text == text and b.callback_data:
-                return b.callback_data.split(":")[0] in ("c", "p") or "✅" in b.text
+            if b.text == text and (data := decode(b.callback_data)) is not None:
+                return data.action in (Action.CONFIRM, Action.PLAY) or "✅" in b.text
     return False
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.views.callbacks import Action, decode
 from standin import Chat, Message, StandIn, StandInError, User
 
 CONFIRM = "✅ Confirm"
@@ -81,13 +82,13 @@ def turn_board(user: User, chat: Chat) -> Message | None:
     return max(found, key=board_version, default=None)
 
 
-def turn_actions(board: Message) -> dict[str, list[str]]:
+def turn_actions(board: Message) -> dict[Action, list[str]]:
     """The board's buttons by what they do (their callback data's action)."""
-    by_action: dict[str, list[str]] = {}
+    by_action: dict[Action, list[str]] = {}
     for row in board.buttons:
         for b in row:
-            if b.callback_data:
-                by_action.setdefault(b.callback_data.split(":")[0], []).append(b.text)
+            if (data := decode(b.callback_data)) is not None:
+                by_action.setdefault(data.action, []).append(b.text)
     return by_action
 
 
@@ -109,7 +110,8 @@ async def play_turn(standin: StandIn, user: User, chat: Chat, *, wait: bool = Tr
         if current is None:
             return first
         by_action = turn_actions(current)
-        final = next(iter(by_action.get("c") or by_action.get("p") or []), None)
+        final = next(iter(by_action.get(Action.CONFIRM) or by_action.get(Action.PLAY) or []),
+                     None)
         if final is not None:
             look = group_look(chat)
             alert = await tap_and_wait(standin, user, current, final)
@@ -119,19 +121,24 @@ async def play_turn(standin: StandIn, user: User, chat: Chat, *, wait: bool = Tr
                     return group_look(chat) != seen
                 await standin.wait_for(passed, what="the board to show the turn passed")
             return first
-        choice = next(iter(by_action.get("m") or by_action.get("f") or []), None)
+        choice = next(iter(by_action.get(Action.MOVE) or by_action.get(Action.FROM) or []), None)
         assert choice is not None, current.button_texts
         alert = await tap_and_wait(standin, user, current, choice)
         assert alert is None, (alert, current.button_texts, current.caption)
     raise AssertionError("a turn took more than 12 taps")
 
 
+TURN = frozenset({Action.FROM, Action.PLAY, Action.MOVE, Action.CONFIRM, Action.UNDO})
+"""The buttons of a turn: they carry the match's version."""
+
+
 def board_version(board: Message) -> int:
     """The match version the board's buttons carry (-1 without a turn keyboard)."""
     for row in board.buttons:
         for b in row:
-            if b.callback_data and b.callback_data[0] in "fpmcu":
-                return int(b.callback_data.split(":")[2])
+            data = decode(b.callback_data)
+            if data is not None and data.action in TURN:
+                return data.version
     return -1
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import re
 
+from bot.views.callbacks import Action, encode
 from standin import StandIn
 from standin.sim import Chat, Message, User
 from storage.usecases.competition_views import CompetitionView
@@ -80,7 +81,7 @@ async def test_a_double_league_played_out(standin: StandIn, bot: Running) -> Non
         await p.tap(card.refresh(), "➕ Join")
     again = await bob.tap(card.refresh(), "➕ Join")
     assert again.show_alert and "already signed up" in again.text
-    forged = await bob.tap_data(card.refresh(), f"t:{999}:1:go")
+    forged = await bob.tap_data(card.refresh(), encode(Action.TOURNAMENT, 999, 1, "go"))
     assert forged.show_alert
     early = await bob.tap(card.refresh(), "▶ Start now")
     assert early.show_alert and "Only the organiser" in early.text
@@ -92,7 +93,7 @@ async def test_a_double_league_played_out(standin: StandIn, bot: Running) -> Non
     assert not card.has_keyboard and "12 matches left" in card.text
     eve = standin.user("Eve", username="eve")
     standin.join(group, eve)
-    stale = await eve.tap_data(card, f"t:{comp.id}:1:j")
+    stale = await eve.tap_data(card, encode(Action.TOURNAMENT, comp.id, 1, "j"))
     assert stale.show_alert  # the started competition's card has no Join any more
     assert len((await bot.uc.get_competition(comp.id)).entrants) == 4  # type: ignore[union-attr]
     comp = await opened(bot, comp.id)
@@ -211,7 +212,7 @@ async def test_bad_input_changes_nothing(standin: StandIn, bot: Running) -> None
     assert leave.show_alert and "not signed up" in leave.text
     comp = await bot.uc.open_competition(group.id)
     assert comp is not None
-    forged = await people[1].tap_data(card, f"t:{comp.id}:{comp.version}:zz")
+    forged = await people[1].tap_data(card, encode(Action.TOURNAMENT, comp.id, comp.version, "zz"))
     assert forged.show_alert
     await people[0].tap(card, "✖ Cancel")
     card = await showing(standin, card, "cancelled")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.computer_player import ComputerSide, decisions_from_record
-from bot.views.callbacks import Action, encode
+from bot.views.callbacks import Action, decode, encode
 from standin import Message, StandIn
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.results import MatchStatus
@@ -24,9 +24,9 @@ def side_of(bot: Running) -> ComputerSide:
     return value
 
 
-def callback_actions(board: Message) -> set[str]:
-    return {b.callback_data.split(":")[0] for row in board.buttons for b in row
-            if b.callback_data}
+def callback_actions(board: Message) -> set[Action]:
+    return {data.action for row in board.buttons for b in row
+            if (data := decode(b.callback_data)) is not None}
 
 
 
@@ -43,7 +43,7 @@ async def test_a_full_match_against_the_computer(standin: StandIn, bot: Running)
         if "wins the match" in (board.caption or ""):
             break
         version = board_version(board)
-        if not hinted and "h" in callback_actions(board):
+        if not hinted and Action.HINT in callback_actions(board):
             answer = await alice.tap(board, "💡 Hint")
             assert answer is not None and answer.show_alert
             assert "Best play" in (answer.text or "") and "Win" in (answer.text or "")
@@ -81,7 +81,7 @@ async def test_a_full_match_against_the_computer(standin: StandIn, bot: Running)
 async def test_no_hint_between_people(standin: StandIn, bot: Running) -> None:
     alice, bob, _ = await deep_link_match(standin)
     mover, board = await next_private_turn(standin, [alice, bob], 0)
-    assert "h" not in callback_actions(board)
+    assert Action.HINT not in callback_actions(board)
     assert not any("Hint" in text or "Υπόδειξη" in text for text in board.button_texts)
     # a forged Hint tap is refused: the board has no such button
     answer = await mover.tap_data(board, encode(Action.HINT, 1, board_version(board)))

@@ -16,6 +16,7 @@ from telegram.ext import ExtBot
 from bot.delivery.limiter import ChatLimiter, is_low, low_priority
 from bot.intake.lanes import ChatLanes
 from bot.settings import Limits, RateLimits
+from bot.views.callbacks import Action
 from standin import Answer, Chat, FloodLimits, Message, StandIn, StandInError, Tap, User
 from standin.players import (
     board_version,
@@ -48,8 +49,8 @@ async def play_a_turn(standin: StandIn, mover: User, group: Chat) -> list[Answer
         board = live_board(group)
         assert board is not None and board.mentions(mover), "the board is not the mover's"
         by_action = turn_actions(board)
-        finals = by_action.get("c") or by_action.get("p") or []
-        choices = by_action.get("m") or by_action.get("f") or []
+        finals = by_action.get(Action.CONFIRM) or by_action.get(Action.PLAY) or []
+        choices = by_action.get(Action.MOVE) or by_action.get(Action.FROM) or []
         assert finals or choices, board.button_texts
         final = finals[0] if finals else None
         text = final or choices[0]
@@ -141,7 +142,7 @@ async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
     # share of the group's minute spent
     board = live_board(scene.group)
     assert board is not None
-    stray = scene.crowd[1].tap_data(board, "zz")
+    stray = scene.crowd[1].tap_data(board, "zz")  # malformed on purpose
     await scene.play(TURNS)
     answer = await answer_of(stray)
     assert answer is not None and answer.show_alert and BUSY in (answer.text or ""), answer

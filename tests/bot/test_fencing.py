@@ -19,6 +19,7 @@ from telegram.ext import Application
 
 from bot.app import build_application
 from bot.settings import Timeouts
+from bot.views.callbacks import Action, decode
 from bot.views.turn_choices import destinations
 from standin import Chat, Message, StandIn, User
 from standin.players import (
@@ -107,8 +108,9 @@ def several_ways(board: Message, state: Any) -> str:
     keyboard)."""
     for row in board.buttons:
         for b in row:
-            data = b.callback_data or ""
-            if data.startswith("f:") and len(destinations(state, int(data.split(":")[-1]))) > 1:
+            data = decode(b.callback_data)
+            if (data is not None and data.action is Action.FROM
+                    and len(destinations(state, data.int_arg())) > 1):
                 return b.text
     raise AssertionError(f"no checker with several destinations: {board.button_texts}")
 
@@ -129,11 +131,11 @@ async def test_a_late_copy_of_a_checker_tap_does_not_bring_back_an_old_keyboard(
         [tap] = standin.take_updates()
         await second.process_update(Update.de_json(tap, second.bot))
         await tapped
-        await standin.wait_for(lambda: "m" in turn_actions(board.refresh()),
+        await standin.wait_for(lambda: Action.MOVE in turn_actions(board.refresh()),
                                what="the destinations")
         # When the mover goes on on the first instance (a destination: a step is played)
         await first.app.updater.start_polling(poll_interval=0, timeout=1)
-        await mover.tap(board.refresh(), turn_actions(board.refresh())["m"][0])
+        await mover.tap(board.refresh(), turn_actions(board.refresh())[Action.MOVE][0])
         stepped = mv.version + 1
         await standin.wait_for(lambda: board_version(live_board(group) or board) >= stepped,
                                what="the board after the step")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.views.callbacks import Action
 from standin import Chat, Message, StandIn, User
 from standin.players import live_board, play_turn, start_group_match, start_the_bot, turn_actions
 from tests.bot.helpers.budget import (
@@ -30,7 +31,7 @@ def silent(call: Any) -> bool:
 
 
 def sources(board: Message) -> list[str]:
-    return turn_actions(board).get("f", [])
+    return turn_actions(board).get(Action.FROM, [])
 
 
 
@@ -60,8 +61,8 @@ async def test_a_turn_on_the_group_board_costs_a_call_per_tap_and_waiting_taps_c
     # Then the board was edited once, with the latest choice: the second checker's moves
     assert group_calls(standin, group)[before:] == ["editMessageReplyMarkup"]
     shown = board.refresh()
-    assert all(t.startswith(f"{second} →") for t in turn_actions(shown).get("m", []))
-    assert turn_actions(shown).get("m")
+    assert all(t.startswith(f"{second} →") for t in turn_actions(shown).get(Action.MOVE, []))
+    assert turn_actions(shown).get(Action.MOVE)
     # And a whole turn costs the group one call per tap on its board, and nothing else: no
     # new board at each turn, no deletion of the old one (Alice's turn, on her private
     # board, is one edit of the group's)
@@ -93,7 +94,8 @@ async def test_a_command_in_a_busy_group_is_answered_before_the_boards_queued_ed
     start = len(standin.calls(chat_id=group.id))
     gate.close()
     by_action = turn_actions(board)
-    tap = next(iter(by_action.get("p") or by_action.get("m") or by_action.get("f") or []))
+    tap = next(iter(by_action.get(Action.PLAY) or by_action.get(Action.MOVE)
+                    or by_action.get(Action.FROM) or []))
     answer = await bob.tap(board, tap).wait(10)
     assert answer is None or not answer.show_alert
     # When Carol asks for the rules meanwhile

@@ -16,6 +16,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from bot.views.board_image import SHARED_SIDE, Look, _draw, board_key, draw_board_async
+from bot.views.callbacks import Action
 from rendering.geometry import HEIGHT, WIDTH, board_geometry
 from rendering.table_sprites import TITLE_H
 from rendering.theme import CLASSIC
@@ -105,8 +106,9 @@ async def bobs_turn_tap_by_tap(standin: StandIn, uc: UseCases, bob: User,
         board = live_board(group)
         assert board is not None
         actions = turn_actions(board)
-        final = next(iter(actions.get("c") or actions.get("p") or []), None)
-        choice = final or next(iter(actions.get("m") or actions.get("f") or []), None)
+        final = next(iter(actions.get(Action.CONFIRM) or actions.get(Action.PLAY) or []), None)
+        choice = final or next(iter(actions.get(Action.MOVE) or actions.get(Action.FROM) or []),
+                               None)
         assert choice is not None, board.button_texts
         before = await state(uc)
         alert = await tap_and_wait(standin, bob, board, choice)  # until the board changed

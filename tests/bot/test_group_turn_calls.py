@@ -14,6 +14,7 @@ import hashlib
 from typing import Any
 
 from bot.views.board_image import SHARED_SIDE, Look, draw_board_async
+from bot.views.callbacks import Action
 from standin import Chat, Message, StandIn, User
 from standin.players import (
     board_version,
@@ -79,7 +80,8 @@ async def test_a_turn_on_the_group_board_costs_a_call_or_two_and_the_board_is_th
 
 def private_turn(alice: User) -> Message | None:
     board = live_board(alice.private)
-    return board if board is not None and set(turn_actions(board)) & set("fmpc") else None
+    turn = {Action.FROM, Action.MOVE, Action.PLAY, Action.CONFIRM}
+    return board if board is not None and set(turn_actions(board)) & turn else None
 
 
 async def alice_plays_in_private(standin: StandIn, alice: User) -> None:
@@ -88,8 +90,8 @@ async def alice_plays_in_private(standin: StandIn, alice: User) -> None:
     for _ in range(12):
         board = await standin.wait_for(lambda: private_turn(alice), what="her private board")
         by_action = turn_actions(board)
-        final = next(iter(by_action.get("c") or by_action.get("p") or []), None)
-        choice = final or next(iter(by_action.get("m") or by_action.get("f") or []))
+        final = next(iter(by_action.get(Action.CONFIRM) or by_action.get(Action.PLAY) or []), None)
+        choice = final or next(iter(by_action.get(Action.MOVE) or by_action.get(Action.FROM) or []))
         standin.advance_clock(4.0)
         if final is not None:
             answer = await alice.tap(board, final)
@@ -105,9 +107,10 @@ async def test_an_edit_superseded_while_it_waits_for_the_budget_is_never_sent(
         standin, make_bot, seed=SEED)
     board = live_board(group)
     assert board is not None and board.mentions(bob)
-    while not (set(turn_actions(board)) & set("cp")):  # Bob's turn up to its last tap
+    while not (set(turn_actions(board)) & {Action.CONFIRM, Action.PLAY}):  # up to its last tap
         by_action = turn_actions(board)
-        await tap_and_wait(standin, bob, board, (by_action.get("m") or by_action["f"])[0])
+        tap = (by_action.get(Action.MOVE) or by_action[Action.FROM])[0]
+        await tap_and_wait(standin, bob, board, tap)
         await standin.idle()
         board = live_board(group)
         assert board is not None
@@ -116,7 +119,7 @@ async def test_an_edit_superseded_while_it_waits_for_the_budget_is_never_sent(
     before = len(group_calls(standin, group))
     gate.close()
     by_action = turn_actions(board)
-    final = next(iter(by_action.get("c") or by_action.get("p") or []))
+    final = next(iter(by_action.get(Action.CONFIRM) or by_action.get(Action.PLAY) or []))
     answer = await bob.tap(board, final).wait(10)
     assert answer is not None and "Played" in (answer.text or ""), answer
     await standin.wait_for(lambda: gate.waiting > 0, what="the group's edit to wait")

@@ -44,7 +44,7 @@ async def test_history_download_replay_and_position(standin: StandIn, bot: Runni
         assert refused.show_alert and "not your match" in (refused.text or ""), label
     # and data the card does not carry, whoever sends it
     for user, data in ((carol, encode(Action.POSITION, match_id, 0, 0)),
-                       (alice, f"hr:{match_id}:0"),  # no owner: by hand (encode refuses)
+                       (alice, f"hr:{match_id}:0"),  # malformed on purpose: no owner
                        (alice, encode(Action.REPLAY, match_id, 0, 0, owner=carol.id))):
         forged = await user.tap_data(listing, data)
         assert forged.show_alert and "not on this message" in (forged.text or ""), data

@@ -14,6 +14,7 @@ import re
 
 from sqlalchemy import select
 
+from bot.views.callbacks import Action, encode
 from standin import Chat, Message, StandIn, User
 from standin.players import live_board, next_private_turn
 from storage.models import TimerRow
@@ -181,19 +182,23 @@ async def test_bad_ladder_and_vacation_taps_change_nothing(standin: StandIn, bot
     ana, ben = await started(standin, "Ana"), await started(standin, "Ben")
     group = standin.group("Kafeneio", ana, ben)
     card = await group.wait_for_answer(ana.send(group, "/ladder"))
-    for data in ("ld:0:0:xyz", "ld:0:0:leave", "ld:999:0:start", "ld:0:0", "ld:0:0:o-v-1",
-                 "ld:0:0:o-q-3"):
+    for data in (encode(Action.LADDER, 0, 0, "xyz"), encode(Action.LADDER, 0, 0, "leave"),
+                 encode(Action.LADDER, 999, 0, "start"), encode(Action.LADDER, 0, 0),
+                 encode(Action.LADDER, 0, 0, "o-v-1"), encode(Action.LADDER, 0, 0, "o-q-3")):
         answer = await ana.tap_data(card, data)
         assert answer is not None and answer.show_alert and answer.text, data
     assert await bot.uc.ladder(group.id) == []
     assert await bot.uc.ladder_settings(group.id) is None
-    joined = await ben.tap_data(card, "ld:0:0:join")  # no ladder opened: nothing to join
+    # no ladder opened: nothing to join
+    joined = await ben.tap_data(card, encode(Action.LADDER, 0, 0, "join"))
     assert joined is not None and joined.show_alert
     in_private = await ana.private.wait_for_answer(ana.send(ana.private, "/ladder"))
     assert "send /ladder in the group" in in_private.text
     vacation = await ana.private.wait_for_answer(ana.send(ana.private, "/vacation"))
-    for data in (f"vc:0:0:99@{ana.id}", f"vc:0:0:0@{ana.id}", f"vc:0:0:x@{ana.id}",
-                 f"vc:0:0:3@{ben.id}"):
+    for data in (encode(Action.VACATION, 0, 0, 99, owner=ana.id),
+                 encode(Action.VACATION, 0, 0, 0, owner=ana.id),
+                 encode(Action.VACATION, 0, 0, "x", owner=ana.id),
+                 encode(Action.VACATION, 0, 0, 3, owner=ben.id)):
         answer = await ana.tap_data(vacation, data)
         assert answer is not None and answer.show_alert and answer.text, data
     assert (await bot.uc.vacation_status(ana.id)).ends_at is None
@@ -201,7 +206,8 @@ async def test_bad_ladder_and_vacation_taps_change_nothing(standin: StandIn, bot
     assert answer is not None and not answer.show_alert
     status = await bot.uc.vacation_status(ana.id)
     assert status.ends_at is not None and status.days_left == 0
-    again = await ana.tap_data(vacation, f"vc:0:0:1@{ana.id}")  # the card has none now
+    # the card has no buttons now
+    again = await ana.tap_data(vacation, encode(Action.VACATION, 0, 0, 1, owner=ana.id))
     assert again is not None and again.show_alert
     card = await ana.private.wait_for_answer(ana.send(ana.private, "/vacation"))
     assert "You are on vacation until" in card.text and not card.has_keyboard

@@ -8,17 +8,19 @@ from typing import Any
 
 from bot.intake.pace import Admission, Pace
 from bot.settings import ENV_HELP, Limits, RateLimits, from_env
+from bot.views.callbacks import Action, Callback, decode
 from standin import Message, StandIn, User
 from standin.players import live_board, start_group_match, tap_and_wait
 from tests.bot.conftest import Running
 
 
-def first_turn_button(board: Message) -> tuple[str, str]:
+def first_turn_button(board: Message) -> tuple[str, Callback]:
     """The text and data of the first button of the turn's keyboard."""
     for row in board.buttons:
         for b in row:
-            if b.callback_data and b.callback_data[0] in "fpm":
-                return b.text, b.callback_data
+            data = decode(b.callback_data)
+            if data is not None and data.action in (Action.FROM, Action.PLAY, Action.MOVE):
+                return b.text, data
     raise AssertionError(f"no turn button in {board.button_texts}")
 
 
@@ -90,12 +92,12 @@ async def test_a_tap_from_another_matchs_board_is_refused(
     two = standin.group("Two", alice, bob, carol, dan)
     board_a = await start_group_match(standin, alice, bob, one)
     board_b = await start_group_match(standin, carol, dan, two)
-    match_a = int(first_turn_button(board_a)[1].split(":")[1])
+    match_a = first_turn_button(board_a)[1].match_id
     before_a = (await bot.uc.load_match(match_a)).match
     before_b = board_b.refresh()
     mover = mover_of(board_a, alice, bob)
     _, data = first_turn_button(board_a)
-    answer = await mover.tap_data(before_b, data)  # A's button, sent from B's board
+    answer = await mover.tap_data(before_b, data.encode())  # A's button, sent from B's board
     assert answer.show_alert and "not on this message" in (answer.text or "")
     await standin.idle()
     after_a = (await bot.uc.load_match(match_a)).match

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import update
 
-from bot.views.callbacks import decode
+from bot.views.callbacks import Action, decode
 from rendering import render_board, render_table
 from rendering.theme import CLASSIC
 from rules.common.dice import Dice
@@ -58,7 +58,7 @@ async def one_move(standin: StandIn, user: User, board: Message) -> Message:
     points) the nearest destination; the board once the move is on it."""
     now = board.refresh()
     version = board_version(now)
-    checkers = turn_actions(now).get("f")
+    checkers = turn_actions(now).get(Action.FROM)
     if checkers:  # several checkers may move: choose one (a single source is chosen already)
         await tap_and_wait(standin, user, now, checkers[0])
         now = board.refresh()
@@ -116,7 +116,7 @@ async def test_a_move_and_its_undo_are_drawn_on_the_movers_board(
     assert after.uploaded_bytes == drawn_portes(start, seat, chosen)
     # And Undo takes it off the picture again
     version = board_version(after)
-    await tap_and_wait(standin, mover, after, turn_actions(after)["u"][0])
+    await tap_and_wait(standin, mover, after, turn_actions(after)[Action.UNDO][0])
     await standin.wait_for(lambda: (b := board.refresh()) is not None
                            and board_version(b) > version and b, what="the undo")
     await standin.idle()
@@ -157,7 +157,7 @@ async def test_each_of_a_doubles_four_moves_is_drawn(standin: StandIn, make_bot:
         assert shown == drawn_portes(rolled, seat, chosen)
         assert shown not in seen
         seen.append(shown)
-    assert "c" in turn_actions(board.refresh())  # and the turn can be confirmed
+    assert Action.CONFIRM in turn_actions(board.refresh())  # and the turn can be confirmed
 
 
 async def test_a_plakoto_move_is_drawn_on_the_private_board_and_the_group_board_stays(

@@ -209,20 +209,27 @@ async def test_the_five_attacks_of_the_report_change_nothing(standin: StandIn,
     s = await build(standin)
     m, carol, done = s.messages, s.carol, s.ids["done"]
     before = await stored(bot, s)
-    # the report's data carried no owner (as cards from before owners did): written by hand,
-    # since encode refuses to make a personal card's button without one
+    # each attack twice: with the report's data, which carried no owner (as cards from before
+    # owners did; written by hand, since encode refuses to make a personal card's button without
+    # one), and with Carol as its owner
     attacks = [
-        ("the leaderboard's game switch deletes a live board", "live group board", "lb:0:0:p"),
-        ("Replay turns a live board into her replay", "live group board", f"hr:{done}:0:0"),
+        ("the leaderboard's game switch deletes a live board", "live group board",
+         "lb:0:0:p",  # malformed on purpose: no owner
+         encode(Action.TOP_GAME, 0, 0, "p", owner=carol.id)),
+        ("Replay turns a live board into her replay", "live group board",
+         f"hr:{done}:0:0",  # malformed on purpose: no owner
+         encode(Action.REPLAY, done, 0, 0, owner=carol.id)),
         ("Language replaces an open challenge card", "challenge card",
-         encode(Action.LANG, 0, 0, "en")),
+         encode(Action.LANG, 0, 0, "en"), encode(Action.LANG, 0, 0, "en", owner=carol.id)),
         ("the stats switch replaces the proof of the dice", "seed reveal",
-         f"sg:{carol.id}:0:p"),
+         f"sg:{carol.id}:0:p",  # malformed on purpose: no owner
+         encode(Action.STATS_GAME, carol.id, 0, "p", owner=carol.id)),
         ("the leaderboard's switch deletes the end-of-match board", "end-of-match board",
-         "lb:0:0:k"),
+         "lb:0:0:k",  # malformed on purpose: no owner
+         encode(Action.TOP_GAME, 0, 0, "k", owner=carol.id)),
     ]
-    for what, name, data in attacks:
-        for tapped in (data, f"{data}@{carol.id}"):
+    for what, name, ownerless, owned in attacks:
+        for tapped in (ownerless, owned):
             seen = look(m[name])
             answer = await carol.tap_data(m[name], tapped)
             assert answer.show_alert and answer.text == NOT_ON_IT, (what, tapped, answer)
@@ -372,7 +379,7 @@ async def test_a_message_too_old_to_show_takes_only_board_taps(standin: StandIn,
     board = await start_group_match(standin, alice, bob, group)
     top = await reply(alice, group, "/top", lambda m: "🏆" in m.content)
     seen, shown = look(board), look(top)
-    for message, data in ((board, "lb:0:0:p"),  # no owner: by hand (encode refuses)
+    for message, data in ((board, "lb:0:0:p"),  # malformed on purpose: no owner
                           (top, encode(Action.TOP_GAME, 0, 0, "k", owner=alice.id)),
                           (board, encode(Action.LANG, 0, 0, "en", owner=carol.id))):
         answer = await carol.tap_data(message, data, inaccessible=True)
@@ -381,7 +388,8 @@ async def test_a_message_too_old_to_show_takes_only_board_taps(standin: StandIn,
     assert look(board) == seen and look(top) == shown
     mover = alice if board.mentions(alice) else bob
     play = next(b.callback_data for row in board.buttons for b in row
-                if b.callback_data and b.callback_data[:2] in ("p:", "f:", "m:"))
+                if (data := decode(b.callback_data)) is not None
+                and data.action in (Action.PLAY, Action.FROM, Action.MOVE))
     answer = await carol.tap_data(board, play, inaccessible=True)
     assert answer.show_alert and "not playing" in (answer.text or "")
     assert look(board) == seen
@@ -395,7 +403,8 @@ async def test_a_message_too_old_to_show_takes_only_board_taps(standin: StandIn,
     # a button that only posts something new counts there too: /games brings the board back
     games = await reply(alice, group, "/games")
     show = games.buttons[0][0].callback_data
-    assert show is not None and show.startswith("s:")
+    assert show is not None and (show_data := decode(show)) is not None
+    assert show_data.action is Action.SHOW
     shown_before = live_board(group)
     assert shown_before is not None
     answer = await alice.tap_data(games, show, inaccessible=True)

@@ -203,7 +203,7 @@ async def test_notices_in_a_group_point_to_the_private_chat_and_taps_elsewhere_c
     assert tap.show_alert and tap.text == ("This button is not on this message; use the "
                                            "buttons it shows now.")
     assert (await bot.uc.get_player(bob.id)).notices is True  # type: ignore[union-attr]
-    tap = await bob.tap_data(answer, "nt:0:0:maybe")  # no owner, no such state: by hand
+    tap = await bob.tap_data(answer, "nt:0:0:maybe")  # malformed on purpose: no owner, no state
     assert tap.show_alert
     # in Greek
     await alice.tap(card, "🔕 Turn notices off")

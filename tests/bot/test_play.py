@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.views.callbacks import Action, encode
 from standin import Message, StandIn, User
 from standin.players import live_board
 from storage.models import RatingRow
@@ -86,8 +87,10 @@ async def test_cancel_block_and_bad_input(standin: StandIn, bot: Running) -> Non
     answer = await alice.tap(again, SEARCH)
     assert answer is not None and answer.show_alert and "already waiting" in answer.text
     # forged and out-of-range data change nothing
-    for data in (f"pl:0:0:zz@{alice.id}", f"pl:0:0:p4h24s@{alice.id}",
-                 f"pl:0:0:p3h5s@{alice.id}", f"pl:0:0:x99@{bob.id}"):
+    for data in (encode(Action.FIND, 0, 0, "zz", owner=alice.id),
+                 encode(Action.FIND, 0, 0, "p4h24s", owner=alice.id),
+                 encode(Action.FIND, 0, 0, "p3h5s", owner=alice.id),
+                 encode(Action.FIND, 0, 0, "x99", owner=bob.id)):
         answer = await alice.tap_data(card, data)
         assert answer is not None and answer.show_alert, data
     assert len(await bot.uc.waiting_for(alice.id)) == 1

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.settings import RateLimits
+from bot.views.callbacks import Action
 from standin import Chat, StandIn, User
 from standin.players import live_board, start_group_match, tap_and_wait, turn_actions
 from tests.bot.helpers.budget import group_calls, throttled
@@ -138,15 +139,15 @@ async def test_a_tap_on_a_board_whose_move_is_still_to_show_says_it_is_updated(
         board = live_board(group)
         assert board is not None
         actions = turn_actions(board)
-        if actions.get("m"):
+        if actions.get(Action.MOVE):
             break
         # a checker with one destination moved at once: another one, or the move undone
-        tap = (actions["f"][attempt % len(actions["f"])] if actions.get("f")
-               else actions["u"][0])
+        tap = (actions[Action.FROM][attempt % len(actions[Action.FROM])] if actions.get(Action.FROM)
+               else actions[Action.UNDO][0])
         assert await tap_and_wait(standin, mover, board, tap) is None
     else:
         raise AssertionError("no checker with several destinations: pick another seed")
-    moves = actions["m"]
+    moves = actions[Action.MOVE]
     standin.inject_error("editMessageMedia", 502, chat_id=group.id, description="Bad Gateway")
     first = await mover.tap(board, moves[0])
     await standin.wait_for(lambda: standin.calls("editMessageMedia", chat_id=group.id,

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.views.board_image import drawn_game_name
+from bot.views.callbacks import Action, encode
 from rendering.geometry import WIDTH
 from rendering.table_sprites import TITLE_H, title_band
 from rendering.theme import CLASSIC
@@ -139,7 +140,7 @@ async def test_a_private_match_against_the_computer_in_russian(
     seen = assert_in_language(ivan.private.bot_messages(), "ru", ["Иван"])
     assert seen > 10
     # a tap on the finished match's board (forged: an old turn's button) is refused in Russian
-    refused = await ivan.tap_data(final, f"m:1:{version}:24")
+    refused = await ivan.tap_data(final, encode(Action.MOVE, 1, version, 24))
     assert refused is not None and refused.show_alert and refused.text
     assert not foreign(refused.text, "ru", []) and re.search("[а-я]", refused.text), refused.text
 

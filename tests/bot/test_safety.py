@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.views.callbacks import Action, encode, move_arg
+from bot.views.callbacks import Action, decode, encode, move_arg
 from standin import Message, StandIn, User
 from standin.players import live_board, start_group_match
 from tests.bot.conftest import Running
@@ -26,12 +26,12 @@ def mover_of(board: Message, alice: User, bob: User) -> tuple[User, User]:
     return (alice, bob) if board.mentions(alice) else (bob, alice)
 
 
-def first_button(board: Message, prefix: str) -> str:
+def first_button(board: Message, action: Action) -> str:
     for row in board.buttons:
         for b in row:
-            if b.callback_data and b.callback_data.startswith(prefix + ":"):
+            if (data := decode(b.callback_data)) is not None and data.action is action:
                 return b.text
-    raise AssertionError(f"no {prefix} button in {board.button_texts}")
+    raise AssertionError(f"no {action.name} button in {board.button_texts}")
 
 
 async def first_move(standin: StandIn, bot: Running, mover: User,
@@ -43,9 +43,9 @@ async def first_move(standin: StandIn, bot: Running, mover: User,
 
     match = (await bot.uc.load_match(1)).match
     assert match is not None
-    src = next(int(b.callback_data.split(":")[3]) for row in board.buttons for b in row
-               if b.callback_data and b.callback_data.startswith("f:")
-               and len(destinations(match.state, int(b.callback_data.split(":")[3]))) > 1)
+    checkers = [d.int_arg() for row in board.buttons for b in row
+                if (d := decode(b.callback_data)) is not None and d.action is Action.FROM]
+    src = next(c for c in checkers if len(destinations(match.state, c)) > 1)
     dest = destinations(match.state, src)[0]
     data = encode(Action.MOVE, 1, match.version, move_arg(src, dest.to_point)
                   + (f"-{dest.route}" if dest.route else ""))
@@ -162,19 +162,19 @@ async def test_undo_takes_back_a_move(standin: StandIn, make_bot: Any) -> None:
     bot: Running = await make_bot(plays_direct=0, group_moves=0)
     alice, bob, board = await group_match(standin)
     mover, _ = mover_of(board, alice, bob)
-    await mover.tap(board, first_button(board, "f"))
+    await mover.tap(board, first_button(board, Action.FROM))
 
-    def actions() -> set[str]:
-        return {b.callback_data.split(":")[0] for row in board.refresh().buttons for b in row
-                if b.callback_data}
+    def actions() -> set[Action]:
+        return {d.action for row in board.refresh().buttons for b in row
+                if (d := decode(b.callback_data)) is not None}
 
-    await standin.wait_for(lambda: "m" in actions() or "u" in actions())
-    if "u" not in actions():
-        await mover.tap(board.refresh(), first_button(board.refresh(), "m"))
-        await standin.wait_for(lambda: "u" in actions())
+    await standin.wait_for(lambda: Action.MOVE in actions() or Action.UNDO in actions())
+    if Action.UNDO not in actions():
+        await mover.tap(board.refresh(), first_button(board.refresh(), Action.MOVE))
+        await standin.wait_for(lambda: Action.UNDO in actions())
     assert "So far:" in board.refresh().caption
     await mover.tap(board.refresh(), "⟲ Undo")
-    await standin.wait_for(lambda: "u" not in actions())
+    await standin.wait_for(lambda: Action.UNDO not in actions())
     match = (await bot.uc.load_match(1)).match
     assert match is not None and match.state.chosen == ()
     assert "So far:" not in board.refresh().caption

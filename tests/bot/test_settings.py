@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.views.board_image import DEFAULT_LOOK, Look, draw_board_async
 from bot.views.callbacks import Action as A
-from bot.views.callbacks import encode
+from bot.views.callbacks import decode, encode
 from rendering.theme import CLASSIC, HIGH_CONTRAST, Colour
 from standin import Chat, Message, StandIn, User
 from standin.players import (
@@ -174,11 +174,11 @@ async def test_taps_from_elsewhere_on_an_old_card_or_forged_change_nothing(
     await standin.wait_for(lambda: "Board: High contrast" in old.refresh().content)
     assert "Home board: on the right" in old.refresh().content
     # forged changes on the current card
-    code = int(card.refresh().buttons[0][0].callback_data.split(":")[2])  # type: ignore[union-attr]
+    code = decode(card.refresh().buttons[0][0].callback_data).version  # type: ignore[union-attr]
     for data in (encode(A.SETTINGS, 0, code, "th-purple", owner=alice.id),
                  encode(A.SETTINGS, 0, code, "xx-on", owner=alice.id),
                  encode(A.SETTINGS, 0, code, "home-left", owner=bob.id),
-                 # not our data's shape (a newline, a version that is no number): by hand
+                 # malformed on purpose (a newline, a version that is no number): by hand
                  f"st:0:{code}:home-left@{alice.id}\n", "st:0:x:home-left"):
         answer = await alice.tap_data(card.refresh(), data)
         assert answer is not None and answer.show_alert, data

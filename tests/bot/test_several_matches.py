@@ -3,6 +3,7 @@ or the bot asks which (one button per match, with the opponent and the score).""
 
 from __future__ import annotations
 
+from bot.views.callbacks import Action, decode
 from standin import StandIn, User
 from standin.players import tap_and_wait
 from tests.bot.conftest import Running
@@ -27,7 +28,7 @@ async def tap_a_checker(standin: StandIn, alice: User, match_id: int) -> None:
     board = board_of(alice, match_id)
     assert board is not None
     choice = next(b.text for row in board.buttons for b in row
-                  if b.callback_data and b.callback_data.startswith("f:"))
+                  if (data := decode(b.callback_data)) is not None and data.action is Action.FROM)
     assert await tap_and_wait(standin, alice, board, choice) is None
 
 

@@ -187,7 +187,7 @@ async def test_wrong_game_names_and_forged_buttons(standin: StandIn, bot: Runnin
     for message, data in (
             (top, encode(Action.TOP_GAME, 0, 0, "z", owner=zoe.id)),  # no such game
             (top, encode(Action.TOP_GAME, 5, 0, "k", owner=zoe.id)),  # ids where none go
-            (top, "lb:0:0:k"),  # no owner (forged by hand: encode refuses to make it)
+            (top, "lb:0:0:k"),  # malformed on purpose: no owner (encode refuses to make it)
             (stats, encode(Action.STATS_GAME, zoe.id, 0, "q", owner=zoe.id)),
             (stats, encode(Action.STATS_GAME, zoe.id, 0, "k-x", owner=zoe.id)),
             (stats, encode(Action.STATS_GAME, 12345, 0, "k",  # someone else's record
@@ -196,5 +196,5 @@ async def test_wrong_game_names_and_forged_buttons(standin: StandIn, bot: Runnin
         assert refused.show_alert
         assert refused.text == "This button is not on this message; use the buttons it shows now."
         assert message.refresh().content == message.content and message.refresh().edit_count == 0
-    refused = await zoe.tap_data(top, "lb:0:0:k\n")  # not even our data's shape
+    refused = await zoe.tap_data(top, "lb:0:0:k\n")  # malformed on purpose: not our shape
     assert refused.show_alert and stats.refresh().edit_count == 0

@@ -12,6 +12,7 @@ import os
 import socket
 from typing import Any
 
+from bot.views.callbacks import Action, decode
 from standin import Chat, Message, StandIn
 from standin.players import live_board
 from tests.bot.conftest import Running
@@ -33,8 +34,9 @@ async def checker_with_choices(bot: Running, board: Message) -> tuple[str, int]:
     assert match is not None
     for row in board.buttons:
         for b in row:
-            if b.callback_data and b.callback_data.startswith("f:"):
-                src = int(b.callback_data.split(":")[3])
+            data = decode(b.callback_data)
+            if data is not None and data.action is Action.FROM:
+                src = data.int_arg()
                 if len(destinations(match.state, src)) > 1:
                     return b.text, src
     raise AssertionError(f"no checker with several destinations: {board.button_texts}")
@@ -45,10 +47,9 @@ def shows_choice(board: Message | None, src: int) -> bool:
     back to the list)."""
     if board is None:
         return False
-    data = [b.callback_data or "" for row in board.buttons for b in row]
-    return (any(d.startswith("b:") for d in data)
-            and any(d.startswith("m:") and d.split(":")[3].split("-")[0] == str(src)
-                    for d in data))
+    data = [d for row in board.buttons for b in row if (d := decode(b.callback_data))]
+    return (any(d.action is Action.BACK for d in data)
+            and any(d.action is Action.MOVE and d.move()[0] == src for d in data))
 
 
 async def the_choice_shows(standin: StandIn, group: Chat, src: int) -> Message:

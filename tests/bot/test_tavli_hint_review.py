@@ -3,6 +3,7 @@ the computer, its Hint button, and the review at its end, through the stand-in."
 
 from __future__ import annotations
 
+from bot.views.callbacks import Action
 from standin import StandIn
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from tests.bot.conftest import Running
@@ -34,7 +35,7 @@ async def test_a_plakoto_hint_and_review_against_the_computer(
         _, board = await next_private_turn(standin, [alice], version)
         assert "wins the match" not in (board.caption or ""), "the match ended before a hint"
         version = board_version(board)
-        if "h" in actions(board):
+        if Action.HINT in actions(board):
             answer = await alice.tap(board, "💡 Hint")
             assert answer is not None and answer.show_alert
             assert "💡 Best play:" in (answer.text or "")

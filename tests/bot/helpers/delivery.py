@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.views.callbacks import Action, decode
 from standin import Chat, Message, StandIn, StandInError, User
 from standin.players import live_board, start_group_match, tap_and_wait
 
@@ -23,10 +24,10 @@ async def players_in_a_group(standin: StandIn, *, started: bool = True
 
 def final_button(board: Message) -> str | None:
     """The button that ends the turn (Confirm, or a whole play), if offered."""
-    for prefix in ("c", "p"):
+    for action in (Action.CONFIRM, Action.PLAY):
         for row in board.buttons:
             for b in row:
-                if b.callback_data and b.callback_data.split(":")[0] == prefix:
+                if (data := decode(b.callback_data)) is not None and data.action is action:
                     return b.text
     return None
 
@@ -41,7 +42,8 @@ async def up_to_the_last_tap(standin: StandIn, user: User, chat: Chat) -> tuple[
         if final is not None:
             return board, final
         choices = [b.text for row in board.buttons for b in row
-                   if b.callback_data and b.callback_data[0] in "mf"]
+                   if (data := decode(b.callback_data)) is not None
+                   and data.action in (Action.MOVE, Action.FROM)]
         assert choices, board.button_texts
         assert await tap_and_wait(standin, user, board, choices[0]) is None
     raise AssertionError("a turn took more than 12 taps")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.views.callbacks import decode
 from standin import Message, StandIn, User
 from standin.players import play_turn
 from tests.bot.conftest import Running
@@ -33,7 +34,7 @@ def board_of(user: User, match_id: int) -> Message | None:
     for m in reversed(user.private.bot_messages()):
         if m.photo_bytes is None:
             continue
-        if any(b.callback_data and b.callback_data.split(":")[1] == str(match_id)
+        if any((data := decode(b.callback_data)) is not None and data.match_id == match_id
                for row in m.buttons for b in row):
             return m
     return None

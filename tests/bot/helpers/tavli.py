@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.views.callbacks import Action, decode
 from standin import Chat, Message, StandIn, User
 from standin.players import live_board
 
@@ -40,11 +41,11 @@ async def private_game(standin: StandIn, game: str, length: str = "1 point"
     return alice, bob
 
 
-def actions(board: Message | None) -> set[str]:
+def actions(board: Message | None) -> set[Action]:
     if board is None:
         return set()
-    return {b.callback_data.split(":")[0] for row in board.buttons for b in row
-            if b.callback_data}
+    return {data.action for row in board.buttons for b in row
+            if (data := decode(b.callback_data)) is not None}
 
 
 async def resign_game(standin: StandIn, mover: User, other: User) -> None:
@@ -54,6 +55,7 @@ async def resign_game(standin: StandIn, mover: User, other: User) -> None:
         after=cmd, predicate=lambda m: m.photo_bytes is None and bool(m.button_texts))
     await mover.tap(menu, menu.button_texts[0])  # the game for 1 point, in either language
     offer = await standin.wait_for(
-        lambda: (b := live_board(other.private)) is not None and "ra" in actions(b) and b,
+        lambda: (b := live_board(other.private)) is not None
+        and Action.RESIGN_ACCEPT in actions(b) and b,
         what="the offer")
     await other.tap(offer, offer.button_texts[0])  # Accept / Αποδοχή
