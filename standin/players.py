@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from bot.views.callbacks import Action, decode
 from standin import Chat, Message, StandIn, StandInError, User
+from standin.sim import HANG_GUARD
 
 CONFIRM = "✅ Confirm"
 UNDO = "⟲ Undo"
 
 
-async def start_the_bot(*users: User, timeout: float = 10.0) -> None:
+async def start_the_bot(*users: User, timeout: float = HANG_GUARD) -> None:
     """Each user presses START in the bot's private chat and gets the welcome (``timeout``:
     the hang guard of each welcome; a bot process just started may take longer)."""
     for user in users:
