@@ -34,7 +34,10 @@ class AccuracyCases(Feature):
         k = self.kernel
         now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
-            match = session.get(MatchRow, match_id)
+            # the match's row locked first: two instances that judged it at once store one
+            # after the other, and the second finds the first's figures (PostgreSQL; SQLite's
+            # writers are one at a time already)
+            match = session.get(MatchRow, match_id, with_for_update=True)
             if match is None or MatchStatus(match.status) not in ENDED_STATUSES:
                 return []
             if session.scalar(select(AccuracyRow.match_id).where(

@@ -61,3 +61,19 @@ async def test_stats_average_the_last_matches_and_keep_the_best(uc: UseCases) ->
     assert against.average is not None and round(against.average.error_rate, 6) == 2.5
     # another game: nothing yet
     assert (await uc.accuracy_summary(ALICE, "plakoto")).average is None
+
+
+async def test_two_instances_storing_one_matchs_figures_at_once_store_them_once(
+        uc: UseCases, db_url: str) -> None:
+    """Two instances judge the same match at the same moment (both found it unjudged): the
+    second store waits for the first and changes nothing, instead of failing on the key."""
+    import asyncio
+
+    for _ in range(8):
+        match_id = await resigned_match(uc)
+        stores = await asyncio.gather(*(
+            uc.store_accuracy(match_id, [(20, 0.1), (10, 0.02)], f"instance {i}")
+            for i in range(2)))
+        assert sum(1 for keys in stores if keys) == 1, stores
+        assert sql_rows(db_url, "SELECT count(*) FROM match_accuracy WHERE match_id = :m",
+                        m=match_id) == [(2,)]
