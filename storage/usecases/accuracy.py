@@ -36,8 +36,10 @@ class AccuracyCases(Feature):
         with k.db.write_lock(), k.sessions.begin() as session:
             # the match's row locked first: two instances that judged it at once store one
             # after the other, and the second finds the first's figures (PostgreSQL; SQLite's
-            # writers are one at a time already)
-            match = session.get(MatchRow, match_id, with_for_update=True)
+            # writers are one at a time already). FOR NO KEY UPDATE: a delivery recorded
+            # meanwhile (its foreign key's KEY SHARE on the match) is not blocked by it, which
+            # with FOR UPDATE deadlocked against this transaction's own delivery upsert
+            match = session.get(MatchRow, match_id, with_for_update={"key_share": True})
             if match is None or MatchStatus(match.status) not in ENDED_STATUSES:
                 return []
             if session.scalar(select(AccuracyRow.match_id).where(
