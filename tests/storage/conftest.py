@@ -20,7 +20,6 @@ from sqlalchemy import text
 from standin.databases import create_database, drop_database
 from storage import migrate
 from storage.db import Database, make_engine
-from storage.models import Base
 from storage.usecases import UseCases
 from tests.storage.helpers import barrier_checkpoint
 
@@ -98,7 +97,12 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     engine = make_engine(url)
     try:
         with engine.begin() as conn:
-            tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+            # every table the migrations made, read from the database: the models' metadata
+            # misses those declared elsewhere (the ladders'), whose rows then leaked between tests
+            names = conn.execute(text(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() "
+                "AND tablename <> 'alembic_version'")).scalars()
+            tables = ", ".join(f'"{name}"' for name in names)
             conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
     finally:
         engine.dispose()
