@@ -5,13 +5,23 @@ takes tests from the end of another's; every share begins with its part of the l
 (dealt round-robin), the short ones fill in behind them, and no long test is left to start when
 the rest is done.
 
-Order only: nothing here changes what a test does or how long it may take."""
+Order only: nothing here changes what a test does or how long it may take.
+
+And bytecode: the run keeps the compiled modules it makes (``__pycache__``, ignored by git) even
+where ``PYTHONDONTWRITEBYTECODE`` is set, for itself and the processes it starts. Without them
+each of the hundred-odd bot processes, engine workers and pytest workers of a run compiled the
+whole bot again, and each worker rewrote every test module's asserts: 2.3 CPU s to start a bot
+process against 1.7 with them, 7.4 s to collect the suite against 3.0 (measured on 2 cores)."""
 
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
+
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 def workers() -> int:

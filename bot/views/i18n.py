@@ -4,8 +4,10 @@ The catalogues are ``<locales>/<lang>/LC_MESSAGES/portes.po``; ``<locales>`` is 
 unless ``PORTES_LOCALES`` names another directory. The languages offered are the folders found
 there (:func:`langs`): adding a language is adding its folder (``docs/translating.md``). A
 compiled ``portes.mo`` beside a ``.po`` is used when it is at least as new; otherwise the ``.po``
-is compiled in memory at load time with ``babel.messages``, so a fresh ``pip install -e .`` works
-without a build step. Message ids are the English texts; placeholders are named, ``{player}``.
+is compiled at load time with ``babel.messages``, so a fresh ``pip install -e .`` works
+without a build step, and the result kept as that ``.mo`` where the folder is writable (reading
+the four ``.po`` files took a quarter of a CPU second at every start; ignored by git).
+Message ids are the English texts; placeholders are named, ``{player}``.
 
 To change texts (the games' names are in the registry, ``rules/game.py``):
 ``pybabel extract -F bot/babel.cfg -o bot/locales/portes.pot bot rules/game.py``, then
@@ -16,6 +18,7 @@ what is missing or stale in each language; ``tests/bot/test_locales.py`` fails o
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import os
@@ -101,8 +104,21 @@ def _translations(root: Path, lang: str) -> Translations:
         catalog = read_po(fh, locale=lang, domain=DOMAIN)
     buf = io.BytesIO()
     write_mo(buf, catalog, use_fuzzy=False)
+    _keep(mo, buf.getvalue())
     buf.seek(0)
     return Translations(buf, domain=DOMAIN)
+
+
+def _keep(mo: Path, compiled: bytes) -> None:
+    """Write ``compiled`` to ``mo`` for the next start, whole or not at all (another process
+    may read it meanwhile); a read-only install just compiles again next time."""
+    part = mo.with_name(f".{mo.name}.{os.getpid()}")
+    try:
+        part.write_bytes(compiled)
+        os.replace(part, mo)
+    except OSError:
+        with contextlib.suppress(OSError):
+            part.unlink()
 
 
 class Tr:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import shutil
 import string
 from datetime import timedelta
 from pathlib import Path
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
+from babel.support import Translations
 
 from bot.views import i18n
-from bot.views.i18n import lang_of, langs, po_path, tr
+from bot.views.i18n import Tr, lang_of, langs, po_path, tr
 from bot.views.texts import duration
 
 BOT = Path(i18n.__file__).parent.parent
@@ -92,6 +94,17 @@ def test_catalogues_compile_in_memory_without_mo_files(tmp_path: Path) -> None:
         buf = io.BytesIO()
         write_mo(buf, catalog)
         assert buf.getvalue()
+
+
+def test_a_catalogue_compiled_at_load_is_kept_for_the_next_start(tmp_path: Path) -> None:
+    folder = tmp_path / "el" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    shutil.copy(po_path("el"), folder / "portes.po")
+    assert Tr("el", tmp_path)._("Your turn: {dice}", dice="6-5") == "Σειρά σου: 6-5"
+    kept = folder / "portes.mo"
+    with kept.open("rb") as fh:
+        assert Translations(fh).gettext("Your turn: {dice}") == "Σειρά σου: {dice}"
+    assert sorted(p.name for p in folder.iterdir()) == ["portes.mo", "portes.po"]
 
 
 def test_greek_and_english_texts() -> None:
