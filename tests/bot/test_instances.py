@@ -188,11 +188,16 @@ async def play_and_check(standin: StandIn, cluster: Cluster, size: Size) -> None
     stop = asyncio.Event()
     background = [asyncio.create_task(inject_faults(standin, [g for g, _, _ in groups], stop))]
     playing = asyncio.ensure_future(asyncio.gather(*plays))
-    # the kill: once about half the turns were played
+    # the kill: once about half the turns were played, or half of the turns of the matches
+    # resigned after a few (a match played out can end well before the turns it usually
+    # takes, and the kill must still leave turns to play after it)
     half = sum(TURNS_OUT[kind] if i < size.full else size.turns
                for i, (_, _, _, kind) in enumerate(tables)) // 2
-    while sum(t.finals for t in tallies) < half and not playing.done():
-        await asyncio.sleep(0.1)
+    resigned = [t for i, (_, _, t, _) in enumerate(tables) if i >= size.full]
+    while (sum(t.finals for t in tallies) < half
+           and sum(t.finals for t in resigned) < size.turns * len(resigned) // 2
+           and not playing.done()):
+        await asyncio.sleep(0.02)
     finals_at_kill = sum(t.finals for t in tallies)
     killed_at = datetime.now(UTC)
     cluster.kill(0)
