@@ -312,7 +312,7 @@ _IN_CHAT = text(
     "SELECT p.id, p.display_name, MAX(m.id) AS latest FROM players p JOIN matches m "
     "ON p.id = m.player0_id OR p.id = m.player1_id "
     "WHERE m.chat_id = :c AND m.status IN ('active', 'finished', 'abandoned') AND p.id > 0 "
-    "GROUP BY p.id, p.display_name ORDER BY latest DESC LIMIT :n"
+    "GROUP BY p.id, p.display_name ORDER BY latest DESC, p.id LIMIT :n"
 )
 
 
@@ -327,7 +327,8 @@ class ChatPlayer:
 
 def players_in_chat(conn: Connection, chat_id: int) -> list[ChatPlayer]:
     """The people who played matches in the chat ``chat_id``, who played there last first
-    (deleted players aside)."""
+    (deleted players aside); the two players of one match in the order of their ids (without
+    it their order was the database's: on PostgreSQL it changed with the table's free space)."""
     return [ChatPlayer(r[0], r[1], r[2])
             for r in conn.execute(_IN_CHAT, {"c": chat_id, "n": CHAT_PLAYERS})]
 
