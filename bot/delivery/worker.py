@@ -221,9 +221,10 @@ class Delivery:
                 await uc.delivery.give_up_delivery(work.id, claim=work.claim, error="no such match")
                 return
             await self._place(work, mv)
-            more = await uc.delivery.complete_delivery(work.id, claim=work.claim,
-                                                       version=mv.version,
-                                              drawn=(self._selected(work, mv), mv.version))
+            more = await uc.delivery.complete_delivery(
+                work.id, claim=work.claim, version=mv.version,
+                drawn=(self._selected(work, mv), mv.version),
+                notes=work.notes if mv.version == work.version else ())
             if more:  # a newer action meanwhile, or an orphan still looked for
                 self.later(0.0 if work.version < mv.version else 2.0, key)
         except Stale:

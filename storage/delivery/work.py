@@ -18,7 +18,7 @@ never shown). SQLite serialises every writer anyway.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -81,6 +81,15 @@ def _raise_top(session: Session, insert: Any, chat_id: int, message_id: int,
 def _has_work(row: DeliveryRow) -> bool:
     return (row.shown < row.version or row.repost_version is not None
             or row.notify_version is not None or bool(row.probes) or row.keyboard_asked)
+
+
+def _lines_changed(row: DeliveryRow, version: int,
+                   drawn: Sequence[Mapping[str, Any]] | None) -> bool:
+    """Whether the place's caption lines for ``version`` are other than those its board was
+    drawn with (``None``: not known, taken as the same)."""
+    if drawn is None or row.notes_version != version or row.version != version:
+        return False
+    return list(row.notes or []) != [dict(n) for n in drawn]
 
 
 def _keyboard_done(row: DeliveryRow, drawn: tuple[int | None, int] | None) -> bool:
@@ -239,12 +248,17 @@ class DeliveryWorkCases(Feature):
 
     @off_loop
     def complete_delivery(self, work_id: int, *, claim: int, version: int,
-                          drawn: tuple[int | None, int] | None = None) -> bool:
+                          drawn: tuple[int | None, int] | None = None,
+                          notes: Sequence[Mapping[str, Any]] | None = None) -> bool:
         """The place shows ``version``: requests up to it are done (newer ones stay), and the
         keyboard's choice when its board was drawn with it (``drawn``: the checker chosen and
-        the version, see :attr:`DeliveryWork.choice`). Returns whether work is left (a newer
-        action or choice meanwhile, or an orphan still looked for); a stale claim (``claim``
-        is not the place's token any more) changes nothing."""
+        the version, see :attr:`DeliveryWork.choice`). ``notes``: the caption lines the board
+        was drawn with (:attr:`DeliveryWork.notes`); when the place's lines for ``version``
+        changed since (a reminder asked for the board again at the same version while this
+        one was on its way), its requests stay: the board goes again with the new lines.
+        Returns whether work is left (a newer action or choice meanwhile, a request at the
+        same version with other lines, or an orphan still looked for); a stale claim
+        (``claim`` is not the place's token any more) changes nothing."""
         k = self.kernel
         now = k.wall_now()
         with k.db.write_lock(), k.sessions.begin() as session:
@@ -252,10 +266,12 @@ class DeliveryWorkCases(Feature):
             if row is None:
                 return False
             row.shown = max(row.shown, version)
-            for name in ("repost_version", "firm_version", "media_version", "notify_version"):
-                asked = getattr(row, name)
-                if asked is not None and asked <= version:
-                    setattr(row, name, None)
+            if not _lines_changed(row, version, notes):
+                for name in ("repost_version", "firm_version", "media_version",
+                             "notify_version"):
+                    asked = getattr(row, name)
+                    if asked is not None and asked <= version:
+                        setattr(row, name, None)
             if row.keyboard_asked and _keyboard_done(row, drawn):
                 row.keyboard_asked = False
             # an orphan not found yet is looked for again a few times, further apart each
@@ -269,7 +285,7 @@ class DeliveryWorkCases(Feature):
             tries = min((p["tries"] for p in row.probes), default=1)
             again = PROBE_AGAIN * 2 ** (tries - 1)
             row.due_at = now + again if row.shown >= row.version and not row.keyboard_asked \
-                else now
+                and row.repost_version is None else now
             row.updated_at = now
             _release(row)
             return row.pending

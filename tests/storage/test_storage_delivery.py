@@ -188,6 +188,33 @@ async def test_an_action_committed_here_is_written_claimed_by_this_worker(
     assert theirs.id == work.id
 
 
+async def test_a_reminder_while_the_one_before_is_on_its_way_is_posted_too(
+        uc: UseCases) -> None:
+    # Given a group match whose board is being posted again with a reminder (claimed, sent)
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None
+    [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
+    said = list(work.notes)
+    await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version,
+                                        notes=work.notes)
+    remind = {"k": "remind", "seat": mv.to_act, "waited_s": 1800}
+    await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[remind])
+    [first] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
+    assert list(first.notes) == [*said, remind]
+    # When the last warning asks for it again at the same version before that one is done
+    last = {**remind, "waited_s": 3240, "last": True}
+    await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[last])
+    # Then completing the first leaves work: the board goes again, with the last warning
+    assert await uc.delivery.complete_delivery(first.id, claim=first.claim,
+                                               version=first.version, notes=first.notes)
+    [again] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
+    assert again.repost and list(again.notes) == [*said, last]
+    assert not await uc.delivery.complete_delivery(again.id, claim=again.claim,
+                                                   version=again.version, notes=again.notes)
+    assert await uc.delivery.claim_deliveries("w", chat_key=GROUP) == []
+
+
 async def test_a_board_posted_again_keeps_what_it_said_and_adds_the_reminder(
         uc: UseCases) -> None:
     # Given a group match whose first board was delivered with its notes (the dice line)
