@@ -88,10 +88,6 @@ def pool() -> ProcessPoolExecutor:
         initargs=(os.getpid(),))
 
 
-def _new_default() -> Executor:
-    return pool()
-
-
 def use_executor(executor: Executor | None) -> None:
     """Use ``executor`` for engine work (``None``: back to the default process pool).
 
@@ -108,7 +104,7 @@ def executor() -> Executor:
     """The executor in use, creating the default process pool on first use."""
     global _executor
     if _executor is None:
-        _executor = _new_default()
+        _executor = pool()
         _executor._portes_default = True  # type: ignore[attr-defined]
     return _executor
 
