@@ -4,11 +4,13 @@ the action, claims are exclusive across instances, reconciling queues only what 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from sqlalchemy import delete
 
 from storage.db import Database
 from storage.models import DeliveryRow
+from storage.results import MatchView
 from storage.usecases import UseCases
 from tests.storage.helpers import ALICE, BOB, new_match, players, posted
 
@@ -188,16 +190,24 @@ async def test_an_action_committed_here_is_written_claimed_by_this_worker(
     assert theirs.id == work.id
 
 
-async def test_a_reminder_while_the_one_before_is_on_its_way_is_posted_too(
-        uc: UseCases) -> None:
-    # Given a group match whose board is being posted again with a reminder (claimed, sent)
+async def first_board_delivered(uc: UseCases) -> tuple[MatchView, list[dict[str, Any]]]:
+    """A group match whose first board was delivered: the match, and the lines its caption
+    said (the dice line)."""
     accepted = await new_match(uc)
     mv = accepted.match
     assert mv is not None
     [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
     said = list(work.notes)
+    assert said
     await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version,
                                         notes=work.notes)
+    return mv, said
+
+
+async def test_a_reminder_while_the_one_before_is_on_its_way_is_posted_too(
+        uc: UseCases) -> None:
+    # Given a group match whose board is being posted again with a reminder (claimed, sent)
+    mv, said = await first_board_delivered(uc)
     remind = {"k": "remind", "seat": mv.to_act, "waited_s": 1800}
     await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[remind])
     [first] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
@@ -218,13 +228,7 @@ async def test_a_reminder_while_the_one_before_is_on_its_way_is_posted_too(
 async def test_a_board_posted_again_keeps_what_it_said_and_adds_the_reminder(
         uc: UseCases) -> None:
     # Given a group match whose first board was delivered with its notes (the dice line)
-    accepted = await new_match(uc)
-    mv = accepted.match
-    assert mv is not None
-    [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
-    said = list(work.notes)
-    assert said
-    await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version)
+    mv, said = await first_board_delivered(uc)
     # When a reminder posts it again with its note
     remind = {"k": "remind", "seat": mv.to_act, "waited_s": 43200}
     assert await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[remind]) == [GROUP]
