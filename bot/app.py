@@ -166,7 +166,8 @@ async def _post_init(app: Application) -> None:  # type: ignore[type-arg]
     if "portes" not in app.bot_data:
         if app.bot_data.get("migrate", True):
             await apply_migrations(settings.database_url)
-        db = Database.from_url(settings.database_url)
+        # the migrations (or whoever set the bot up) made the file: never an empty new one
+        db = Database.from_url(settings.database_url, existing_file=True)
         app.bot_data["db"] = db
         tm = settings.timeouts
         policy = TimerPolicy(

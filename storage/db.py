@@ -19,6 +19,7 @@ import asyncio
 import functools
 import os
 import threading
+import urllib.parse
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
@@ -84,11 +85,28 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor.close()
 
 
-def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
+def _open_existing_file(
+    _dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]
+) -> None:
+    # SQLite creates a missing file on connect. A file moved or deleted under a running bot
+    # would then be replaced by an empty database that pooled connections keep using after
+    # the file is back ("no such table"); opened read-write only, the connect fails instead.
+    if cparams.get("uri") or not cargs or cargs[0] == ":memory:":
+        return
+    cargs[0] = "file:" + urllib.parse.quote(os.path.abspath(cargs[0])) + "?mode=rw"
+    cparams["uri"] = True
+
+
+def make_engine(
+    url: str | None = None, *, existing_file: bool = False, **kwargs: Any
+) -> Engine:
     """The engine for ``url`` (any accepted form; default :func:`database_url`), with the
     SQLite pragmas. SQLite files get a small QueuePool whose connections may move between
     worker threads (``check_same_thread=False``; one thread uses one at a time). ``kwargs`` go
-    to ``create_engine`` (e.g. ``poolclass=NullPool`` for the migrations)."""
+    to ``create_engine`` (e.g. ``poolclass=NullPool`` for the migrations).
+
+    ``existing_file``: a SQLite file is opened, never created (the bot's engine, after the
+    migrations made the file): a missing file is an error, not a new empty database."""
     url = normalise_url(url or database_url())
     pooled = "poolclass" not in kwargs
     if is_sqlite(url):
@@ -104,6 +122,8 @@ def make_engine(url: str | None = None, **kwargs: Any) -> Engine:
     engine = create_engine(url, **kwargs)
     if is_sqlite(url):
         event.listen(engine, "connect", _sqlite_pragmas)
+        if existing_file:
+            event.listen(engine, "do_connect", _open_existing_file)
     return engine
 
 
@@ -159,10 +179,13 @@ class Database:
         return self._lock if self.is_sqlite else nullcontext()
 
     @classmethod
-    def from_url(cls, url: str | None = None, **kwargs: Any) -> Database:
-        """The engine for ``url`` (default :func:`database_url`); ``kwargs`` go to
-        ``create_engine`` (e.g. ``pool_size``, which also sets the worker threads)."""
-        return cls(make_engine(url, **kwargs))
+    def from_url(
+        cls, url: str | None = None, *, existing_file: bool = False, **kwargs: Any
+    ) -> Database:
+        """The engine for ``url`` (default :func:`database_url`); ``existing_file`` as in
+        :func:`make_engine`; ``kwargs`` go to ``create_engine`` (e.g. ``pool_size``, which also
+        sets the worker threads)."""
+        return cls(make_engine(url, existing_file=existing_file, **kwargs))
 
     @property
     def url(self) -> str:

@@ -92,6 +92,29 @@ async def test_sqlite_pragmas(db: Database) -> None:
     assert await db.run(pragmas) == ("wal", 1, 10_000, 1)
 
 
+def test_the_bots_engine_never_makes_an_empty_file_in_place_of_a_missing_one(
+        tmp_path: Path) -> None:
+    path = tmp_path / "portes sqlite #1.db"  # a space and a '#': the path is quoted in the URI
+    Database.from_url(f"sqlite:///{path}").engine.connect().close()  # what the migrations do
+    db = Database.from_url(f"sqlite:///{path}", existing_file=True)
+    with db.engine.begin() as conn:
+        conn.execute(text("CREATE TABLE matches (id INTEGER PRIMARY KEY)"))
+    assert {p.name for p in tmp_path.iterdir()} >= {path.name}
+
+    moved = path.rename(tmp_path / "elsewhere.db")
+    first = db.engine.connect()  # the pool's connection, opened before, still answers
+    with pytest.raises(Exception, match="unable to open database file"):
+        db.engine.connect()  # a second one (the pool grows) fails: no new empty database
+    assert not path.exists()
+    first.close()
+    moved.rename(path)
+    conns = [db.engine.connect() for _ in range(3)]  # new connections reach the real file
+    for conn in conns:
+        assert conn.execute(text("SELECT count(*) FROM matches")).scalar() == 0
+        conn.close()
+    db.engine.dispose()
+
+
 def test_one_engine_per_database(db: Database) -> None:
     assert db.engine.driver in ("pysqlite", "psycopg")
     assert db.url == normalise_url(db.url)
