@@ -422,7 +422,8 @@ class Delivery:
             raise
         self.p.faults.reached("sent")
         recorded = await self.p.uc.delivery.record_sent(
-            work.id, token, claim=work.claim, message_id=sent.message_id, version=mv.version)
+            work.id, token, claim=work.claim, message_id=sent.message_id, version=mv.version,
+            notes=work.notes if mv.version == work.version else ())
         if recorded is None:  # the send outlived the lease: this board is nobody's
             await self._retire_orphan(chat_id, sent.message_id)
             await self.p.uc.delivery.drop_probes(work.id, [token])

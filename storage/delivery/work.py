@@ -188,11 +188,12 @@ class DeliveryWorkCases(Feature):
 
     @off_loop
     def record_sent(self, work_id: int, token: str, *, claim: int, message_id: int,
-                    version: int) -> Recorded | None:
+                    version: int,
+                    notes: Sequence[Mapping[str, Any]] | None = None) -> Recorded | None:
         """A board was posted: it is the place's live board (the older ones are returned, to
         retire), the send is no longer of unknown outcome, and the chat's highest message id
         moves up. Also returns the earlier unknown sends, to look for their orphans below
-        ``message_id``, and that id.
+        ``message_id``, and that id. ``notes``: the caption lines the board was drawn with.
 
         ``None`` when the claim was taken over meanwhile (the send outlived the lease): the
         message is then nobody's board. It is not recorded (the place's claimant keeps its
@@ -217,11 +218,14 @@ class DeliveryWorkCases(Feature):
                 match_id=row.match_id, chat_id=row.chat_id, message_id=message_id,
                 for_seat=row.for_seat, version=version, live=True, created_at=now))
             row.probes = [p for p in (row.probes or []) if p.get("token") != token]
-            # asked for and done: a crash from here on must not post yet another board
-            for name in ("repost_version", "firm_version", "media_version"):
-                asked = getattr(row, name)
-                if asked is not None and asked <= version:
-                    setattr(row, name, None)
+            # asked for and done: a crash from here on must not post yet another board;
+            # unless the board was asked for again meanwhile with other lines (``notes``, as
+            # in :meth:`complete_delivery`): that one is still to post
+            if not _lines_changed(row, version, notes):
+                for name in ("repost_version", "firm_version", "media_version"):
+                    asked = getattr(row, name)
+                    if asked is not None and asked <= version:
+                        setattr(row, name, None)
             session.flush()
             older = [board_view(b) for b in live_boards(session, row)
                      if b.message_id != message_id]

@@ -225,6 +225,35 @@ async def test_a_reminder_while_the_one_before_is_on_its_way_is_posted_too(
     assert await uc.delivery.claim_deliveries("w", chat_key=GROUP) == []
 
 
+async def test_a_reminder_while_the_board_before_is_being_posted_is_posted_too(
+        uc: UseCases) -> None:
+    # Given a group match whose board is being posted with a reminder (claimed, being sent)
+    accepted = await new_match(uc)
+    mv = accepted.match
+    assert mv is not None
+    [work] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
+    said = list(work.notes)
+    await uc.delivery.complete_delivery(work.id, claim=work.claim, version=work.version,
+                                        notes=work.notes)
+    remind = {"k": "remind", "seat": mv.to_act, "waited_s": 1800}
+    await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[remind])
+    [first] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
+    token = await uc.delivery.mark_sending(first.id, claim=first.claim, caption="reminded",
+                                           markup=None)
+    assert token is not None
+    # When the last warning asks for the board again at the same version while it is sent
+    last = {**remind, "waited_s": 3240, "last": True}
+    await uc.delivery.redeliver(mv.id, seat=None, shared=True, notes=[last])
+    # Then the post recorded and completed leaves work: a new board, with the last warning
+    assert await uc.delivery.record_sent(first.id, token, claim=first.claim, message_id=9,
+                                         version=first.version, notes=first.notes)
+    assert await uc.delivery.complete_delivery(first.id, claim=first.claim,
+                                               version=first.version, notes=first.notes)
+    [again] = await uc.delivery.claim_deliveries("w", chat_key=GROUP)
+    assert again.repost and list(again.notes) == [*said, last]
+    assert [b.message_id for b in again.boards] == [9]
+
+
 async def test_a_board_posted_again_keeps_what_it_said_and_adds_the_reminder(
         uc: UseCases) -> None:
     # Given a group match whose first board was delivered with its notes (the dice line)
