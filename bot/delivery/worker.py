@@ -341,18 +341,21 @@ class Delivery:
         caption, markup, viewer = self._look(work, mv, await self._game_log(mv))
         boards = list(work.boards)
         live = boards[-1] if boards else None
-        repost = work.repost and not (live is not None and work.edit_if_busy
-                                      and await self._busy(work))
+        # a group match's private board is posted only for its player's turn; a new one asked
+        # for before the turn passed (a reminder's, overtaken by the match's end) is then an
+        # edit of the live one, or nothing
+        may_post = not (work.for_seat is not None and is_group_match(mv) and (
+            mv.to_act != work.for_seat or not plays_privately(mv, work.for_seat)))
+        repost = may_post and work.repost and not (
+            live is not None and work.edit_if_busy and await self._busy(work))
         edited = live is not None and not repost and await self._edit(
             work, live, mv, caption, markup, viewer)
         if edited and live is not None:
             await self._retire(work, boards[:-1])
             await self._probe(work, list(work.probes), work.top)
             return
-        if work.for_seat is not None and is_group_match(mv) and (
-                mv.to_act != work.for_seat or not plays_privately(mv, work.for_seat)):
-            return  # a group match's private board is posted only for its player's turn
-        await self._post(work, mv, caption, markup, viewer)
+        if may_post:
+            await self._post(work, mv, caption, markup, viewer)
 
     async def _busy(self, work: DeliveryWork) -> bool:
         """A turn's new board in a group both players play in: edited in place instead while
