@@ -30,6 +30,7 @@ from rules.match import Match
 from standin import Chat, Message, StandIn, StandInError, Tap, User
 from standin.crashing import command
 from standin.databases import create_database, drop_database
+from standin.forked import Process, popen
 from standin.players import board_version, live_board, turn_actions
 from standin.proxy import RoundRobinProxy, free_port
 from standin.webhook import WebhookPusher
@@ -88,7 +89,7 @@ class Cluster:
         self.duplicate_actions = duplicate_actions
         self.url = ""
         self.ports: list[int] = []
-        self.procs: list[subprocess.Popen[str]] = []
+        self.procs: list[Process] = []
         self.proxy: RoundRobinProxy | None = None
         self.pusher: WebhookPusher | None = None
 
@@ -115,9 +116,7 @@ class Cluster:
         for i, port in enumerate(self.ports):
             log = (self.logs / f"bot{i}.log").open("a")
             env = self.env_for(port)
-            self.procs.append(subprocess.Popen(
-                command(env), env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                text=True))
+            self.procs.append(popen(command(env), env=env, stdout=log))
         for i, port in enumerate(self.ports):
             await self._listening(i, port)
         self.proxy = RoundRobinProxy(self.ports).start()

@@ -6,7 +6,6 @@ import hashlib
 import itertools
 import os
 import shutil
-import subprocess
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -22,6 +21,7 @@ from bot.settings import RateLimits, Settings, Timeouts
 from bot.state import Portes
 from standin import StandIn
 from standin.fixtures import standin  # noqa: F401
+from standin.forked import Process
 from storage.db import Database
 from storage.migrate import upgrade
 from storage.results import TimerPolicy
@@ -195,9 +195,9 @@ async def make_bot(standin: StandIn, db_url: str, clock: Clock,  # noqa: F811
 
 
 @pytest.fixture
-def bot_process(standin: StandIn) -> Iterator[list[subprocess.Popen[str]]]:  # noqa: F811
+def bot_process(standin: StandIn) -> Iterator[list[Process]]:  # noqa: F811
     """The bot processes a test starts (append them): any still running is killed after it."""
-    procs: list[subprocess.Popen[str]] = []
+    procs: list[Process] = []
     yield procs
     for proc in procs:
         if proc.poll() is None:

@@ -24,8 +24,9 @@ import pytest
 from standin import Message, StandIn, User
 from standin.cluster import Cluster, until
 from standin.crashing import command as bot_command
+from standin.forked import Process, popen
 from standin.webhook import WebhookPusher
-from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.processes import env_for
 from tests.bot.helpers.webhook import SECRET, free_port, listening, post
 
 
@@ -36,7 +37,7 @@ class Bot:
         self.standin = standin
         self.tmp_path = tmp_path
         self.port = free_port()
-        self.proc: subprocess.Popen[str] | None = None
+        self.proc: Process | None = None
         self.log_path = tmp_path / "bot.log"
 
     async def start(self, **extra: str) -> None:
@@ -44,8 +45,7 @@ class Bot:
                       PORTES_WEBHOOK_LISTEN="127.0.0.1", PORTES_WEBHOOK_PORT=str(self.port),
                       PORTES_WEBHOOK_SECRET=SECRET, **extra)
         log = self.log_path.open("a")
-        self.proc = subprocess.Popen(bot_command(env), env=env, cwd=ROOT,
-                                     stdout=log, stderr=subprocess.STDOUT, text=True)
+        self.proc = popen(bot_command(env), env=env, stdout=log)
         for _ in range(600):
             if await listening(self.port):
                 return

@@ -10,13 +10,13 @@ ends with the picture once too, the one the cup's card names."""
 from __future__ import annotations
 
 import signal
-import subprocess
 from pathlib import Path
 
 import pytest
 from sqlalchemy import select
 
 from standin import Message, StandIn
+from standin.forked import Process
 from storage.db import make_engine
 from storage.models import CompetitionRow
 from tests.bot.conftest import Running
@@ -61,7 +61,7 @@ async def test_the_bracket_arrives_once_after_a_fault(standin: StandIn, bot: Run
 
 @pytest.mark.long
 async def test_killed_once_the_bracket_is_sent_it_is_there_once(
-        standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]) -> None:
+        standin: StandIn, tmp_path: Path, bot_process: list[Process]) -> None:
     """The process ends itself right after Telegram took the picture, before it knew its
     message id: the restarted one posts it again and deletes the copy."""
     proc = start_at(standin, tmp_path, None)

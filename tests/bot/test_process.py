@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -14,10 +13,11 @@ import pytest
 from sqlalchemy import select, text, update
 
 from standin import Chat, StandIn
+from standin.forked import Process, popen
 from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
-from tests.bot.helpers.processes import ROOT, env_for, run, start, start_at
+from tests.bot.helpers.processes import env_for, run, start, start_at
 from tests.sampling import sample_or_full
 
 
@@ -55,7 +55,7 @@ def test_check_applies_migrations_and_says_ok(standin: StandIn, tmp_path: Path) 
 
 @pytest.mark.long
 async def test_killed_mid_match_and_restarted(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+    standin: StandIn, tmp_path: Path, bot_process: list[Process]
 ) -> None:
     proc = start(standin, tmp_path)
     bot_process.append(proc)
@@ -99,7 +99,7 @@ def rows(url: str, sql: str, **params: object) -> list[Any]:
 
 @pytest.mark.long
 async def test_downtime_does_not_count_against_the_player(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+    standin: StandIn, tmp_path: Path, bot_process: list[Process]
 ) -> None:
     # Given a group match where the player to move has been waited for a minute
     url = f"sqlite:///{tmp_path / 'bot.sqlite3'}"
@@ -155,8 +155,7 @@ def test_the_token_never_reaches_the_log(tmp_path: Path) -> None:
     with StandIn(token=token) as server:
         env = env_for(server, tmp_path, PORTES_LOG_LEVEL="DEBUG")
         log = (tmp_path / "bot.log").open("a")
-        proc = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=ROOT, stdout=log,
-                                stderr=subprocess.STDOUT, text=True)
+        proc = popen([sys.executable, "-m", "bot"], env=env, stdout=log)
         try:
             alice = server.user("Alice")
             hello = alice.start_bot()
@@ -173,7 +172,7 @@ def test_the_token_never_reaches_the_log(tmp_path: Path) -> None:
 
 @pytest.mark.long
 async def test_stopped_right_at_a_matchs_end_the_review_still_goes_out(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]]
+    standin: StandIn, tmp_path: Path, bot_process: list[Process]
 ) -> None:
     """The review is background work started when the match ends: a stop (SIGTERM) right
     then waits for it instead of dropping it."""
@@ -216,7 +215,7 @@ in the chat, the outbox does not know it)."""
 @pytest.mark.long
 @pytest.mark.parametrize("points", sample_or_full(CRASH_SAMPLE, CRASH_POINTS))
 async def test_killed_at_each_step_of_a_turn_the_board_converges(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]],
+    standin: StandIn, tmp_path: Path, bot_process: list[Process],
     points: tuple[str, ...]
 ) -> None:
     from standin.players import board_version
@@ -273,7 +272,7 @@ them all."""
 @pytest.mark.long
 @pytest.mark.parametrize("points", sample_or_full(REVEAL_SAMPLE, REVEAL_POINTS))
 async def test_killed_at_each_step_of_a_matchs_end_the_seed_is_revealed_once(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]],
+    standin: StandIn, tmp_path: Path, bot_process: list[Process],
     points: tuple[str, ...]
 ) -> None:
     alice = standin.user("Alice", username="alice")
@@ -345,7 +344,7 @@ def due_now(url: str, kind: str) -> None:
 @pytest.mark.long
 @pytest.mark.parametrize(("kind", "points"), NOTICE_RUNS)
 async def test_killed_between_a_notices_commit_and_its_send_it_arrives_once(
-    standin: StandIn, tmp_path: Path, bot_process: list[subprocess.Popen[str]], kind: str,
+    standin: StandIn, tmp_path: Path, bot_process: list[Process], kind: str,
     points: tuple[str, ...]
 ) -> None:
     """Each notice kind, at each step from the commit of what causes it to its send: the

@@ -9,7 +9,6 @@ a message deleted twice "not found": nothing changes)."""
 from __future__ import annotations
 
 import signal
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from sqlalchemy import select
 from bot.delivery.publish import STUB
 from bot.delivery.worker import backoff
 from standin import Chat, Message, StandIn, User
+from standin.forked import Process
 from standin.players import live_board, play_turn, start_group_match, start_the_bot
 from storage.models import DeliveryRow
 from tests.bot.conftest import Running
@@ -178,7 +178,7 @@ RETIRE_SAMPLE = ("notice-sending:retire",)
 @pytest.mark.parametrize("points", sample_or_full(RETIRE_SAMPLE, RETIRE_POINTS))
 async def test_killed_between_the_cancel_and_the_board_taken_down_it_goes_once(
     standin: StandIn, tmp_path: Path,
-    bot_process: list[subprocess.Popen[str]],
+    bot_process: list[Process],
     points: tuple[str, ...],
 ) -> None:
     """The bot removed from the group of a match whose other player never started it: at

@@ -15,6 +15,7 @@ import pytest
 
 from standin import StandIn
 from standin.errors import BLOCKED
+from standin.forked import Process
 from standin.players import board_version, next_private_turn, play_turn
 from tests.bot.helpers.computer import start_computer_match
 from tests.bot.helpers.processes import ROOT, env_for, run
@@ -134,7 +135,7 @@ async def test_readyz_fails_when_the_schema_is_behind(
 
 
 async def test_webhook_mode_serves_them_beside_the_webhook(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]
+        standin: StandIn, webhook_bot: tuple[Process, int]
 ) -> None:
     proc, port = webhook_bot
     for _ in range(500):
@@ -197,7 +198,7 @@ def test_check_says_when_the_database_cannot_be_used(standin: StandIn, tmp_path:
 
 @pytest.mark.long
 async def test_sigterm_in_webhook_mode_finishes_the_update_in_flight(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]
+        standin: StandIn, webhook_bot: tuple[Process, int]
 ) -> None:
     proc, port = webhook_bot
     for _ in range(500):

@@ -22,12 +22,13 @@ from sqlalchemy import select
 from rules.match import Match
 from standin import Message, StandIn, User
 from standin.cluster import open_computer_match, until
+from standin.forked import popen
 from standin.players import board_version, live_board
 from standin.typed_play import racing_play
 from standin.webhook import WebhookPusher
 from storage.db import make_engine
 from storage.models import MatchRow
-from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.processes import env_for
 from tests.bot.helpers.webhook import SECRET, free_port, listening
 
 
@@ -42,8 +43,7 @@ class Bot:
         self.db_url = env["DATABASE_URL"]
         self.log_path = tmp_path / "bot.log"
         log = self.log_path.open("a")
-        self.proc = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=ROOT,
-                                     stdout=log, stderr=subprocess.STDOUT, text=True)
+        self.proc = popen([sys.executable, "-m", "bot"], env=env, stdout=log)
         self.pusher = WebhookPusher(standin, f"http://127.0.0.1:{self.port}/telegram", SECRET,
                                     connections=4)
         self.engine: Any = None

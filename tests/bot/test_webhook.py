@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from standin import StandIn
+from standin.forked import Process
 from tests.bot.helpers.processes import ROOT, env_for
 from tests.bot.helpers.webhook import SECRET, free_port, listening, post
 
@@ -26,7 +27,7 @@ PUBLIC_URL = "https://portes.example.org/telegram"
 
 
 async def test_webhook_mode_end_to_end(standin: StandIn,
-                                       webhook_bot: tuple[subprocess.Popen[str], int]) -> None:
+                                       webhook_bot: tuple[Process, int]) -> None:
     proc, port = webhook_bot
     # the bot registered its webhook: the public URL (ending in the path) and the secret
     await standin.wait_for(lambda: standin.webhook.get("url"), timeout=30, what="setWebhook")

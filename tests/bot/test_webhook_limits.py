@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import httpx
 import pytest
 
 from standin import StandIn
+from standin.forked import Process
 from tests.bot.helpers.service import get, value
 from tests.bot.helpers.webhook import (
     SECRET,
@@ -52,7 +52,7 @@ async def post_raw(port: int, body: bytes, secret: str | None, *, chunked: bool 
     return response.status_code
 
 
-async def up(proc: subprocess.Popen[str], port: int) -> None:
+async def up(proc: Process, port: int) -> None:
     for _ in range(600):
         if await listening(port):
             return
@@ -69,7 +69,7 @@ def padded(update: dict[str, Any], size: int) -> bytes:
 
 
 async def test_a_50_mb_post_without_the_secret_is_refused_unread(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int]
+        standin: StandIn, webhook_bot: tuple[Process, int]
 ) -> None:
     proc, port = webhook_bot
     await up(proc, port)
@@ -96,7 +96,7 @@ async def test_a_50_mb_post_without_the_secret_is_refused_unread(
 
 
 async def test_a_body_over_1_mb_is_refused_with_the_secret_and_counted(
-        standin: StandIn, webhook_bot: tuple[subprocess.Popen[str], int],
+        standin: StandIn, webhook_bot: tuple[Process, int],
         tmp_path: Path) -> None:
     proc, port = webhook_bot
     await up(proc, port)

@@ -16,6 +16,7 @@ from sqlalchemy import text
 
 from standin import StandIn
 from standin.crashing import command
+from standin.forked import Process, popen
 from storage.db import make_engine
 from storage.migrate import upgrade
 
@@ -78,7 +79,7 @@ def run(
                           capture_output=True, text=True, timeout=timeout)
 
 
-def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subprocess.Popen[str]:
+def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> Process:
     """``python -m bot`` through :mod:`standin.crashing`: with ``crash_at``, the process ends
     itself at that step (:mod:`bot.faults`); its output goes to ``bot.log`` in ``tmp_path``."""
     log = (tmp_path / "bot.log").open("a")
@@ -88,21 +89,18 @@ def start_at(standin: StandIn, tmp_path: Path, crash_at: str | None) -> subproce
         extra["PORTES_TEST_CRASH_AT"] = crash_at
     env = env_for(standin, tmp_path, **extra)
     migrated(tmp_path)
-    return polling(standin, subprocess.Popen(command(env), cwd=ROOT, text=True, env=env,
-                                             stdout=log, stderr=subprocess.STDOUT))
+    return polling(standin, popen(command(env), env=env, stdout=log))
 
 
-def start(standin: StandIn, tmp_path: Path) -> subprocess.Popen[str]:
+def start(standin: StandIn, tmp_path: Path) -> Process:
     """``python -m bot`` itself; its output goes to ``bot.log`` in ``tmp_path``."""
     log = (tmp_path / "bot.log").open("a")
     migrated(tmp_path)
-    return polling(standin, subprocess.Popen(
-        [sys.executable, "-m", "bot"], env=env_for(standin, tmp_path), cwd=ROOT, stdout=log,
-        stderr=subprocess.STDOUT, text=True))
+    return polling(standin, popen([sys.executable, "-m", "bot"],
+                                  env=env_for(standin, tmp_path), stdout=log))
 
 
-def polling(standin: StandIn, proc: subprocess.Popen[str],
-            timeout: float = 180.0) -> subprocess.Popen[str]:
+def polling(standin: StandIn, proc: Process, timeout: float = 180.0) -> Process:
     """``proc`` once it is up: it has asked Telegram to drop any webhook, the last call
     before it polls (a cold start on a loaded machine takes many seconds; what the test does
     next must not race it). Returns at once if the process exits meanwhile (the test looks)."""

@@ -15,7 +15,8 @@ import httpx
 import pytest
 
 from standin import StandIn
-from tests.bot.helpers.processes import ROOT, env_for
+from standin.forked import Process, popen
+from tests.bot.helpers.processes import env_for
 
 SECRET = "s3cret-Token_123"
 
@@ -27,14 +28,13 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def webhook_bot(standin: StandIn, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
+def webhook_bot(standin: StandIn, tmp_path: Path) -> Iterator[tuple[Process, int]]:
     port = free_port()
     env = env_for(standin, tmp_path, PORTES_WEBHOOK_URL="https://portes.example.org/",
                   PORTES_WEBHOOK_LISTEN="127.0.0.1", PORTES_WEBHOOK_PORT=str(port),
                   PORTES_WEBHOOK_SECRET=SECRET)
     log = (tmp_path / "bot.log").open("a")
-    proc = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=ROOT, stdout=log,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = popen([sys.executable, "-m", "bot"], env=env, stdout=log)
     yield proc, port
     proc.terminate()
     try:
