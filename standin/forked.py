@@ -41,7 +41,10 @@ EXEC = "PORTES_TEST_EXEC"
 PRELOAD = ("bot.app", "bot.__main__", "standin.crashing", "bot.computer_player", "computer.aio",
            "bot.accuracy_job", "bot.ops.http", "storage.health", "storage.schema",
            "storage.migrate", "sqlalchemy.dialects.sqlite.pysqlite",
-           "sqlalchemy.dialects.postgresql.psycopg")
+           "sqlalchemy.dialects.postgresql.psycopg", "httpcore", "httpcore._async.connection_pool",
+           "anyio._backends._asyncio", "h11", "certifi", "apscheduler.triggers.interval",
+           "PIL.JpegImagePlugin", "PIL.PngImagePlugin", "multiprocessing.popen_spawn_posix",
+           "multiprocessing.synchronize", "multiprocessing.resource_tracker")
 """What the zygote imports before it forks: the bot's import graph, and what it imports as it
 starts (one that cannot be imported here is left to the child)."""
 _HEADER = struct.Struct("!I")
@@ -244,6 +247,19 @@ def _reap(statuses: dict[int, int]) -> None:
         statuses[pid] = os.waitstatus_to_exitcode(status)
 
 
+def _warm() -> None:
+    """Read what every start of the bot reads from files, once: Babel's locale data (the
+    languages' names in the bot's commands) and the TLS CA bundle. Loaded data, no state."""
+    try:
+        from bot.ops.metrics import tls_context
+        from bot.views.i18n import lang_names
+
+        lang_names()
+        tls_context()
+    except Exception:  # the child loads them itself
+        return
+
+
 def serve(fd: int) -> None:
     """The zygote: import the bot, then fork a child for each request until the stream ends.
     Children are reaped as they end (a dead bot is not left a zombie that looks alive to the
@@ -255,6 +271,7 @@ def serve(fd: int) -> None:
             importlib.import_module(name)
         except ImportError:
             continue
+    _warm()
     sock = socket.socket(fileno=fd)
     statuses: dict[int, int] = {}
     while True:
