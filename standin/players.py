@@ -43,6 +43,21 @@ async def start_group_match(
     return board
 
 
+async def private_players_match(
+    standin: StandIn, length: str = "3 points"
+) -> tuple[User, User, Chat, Message]:
+    """Alice and Bob, who both started the bot, in a group match of ``length`` that Alice
+    challenged (they play their turns on their private boards): the one to move first, the
+    other, the group and its first board."""
+    alice = standin.user("Alice", username="alice")
+    bob = standin.user("Bob", username="bob")
+    await start_the_bot(alice, bob)
+    group = standin.group("Kafeneio", alice, bob)
+    board = await start_group_match(standin, alice, bob, group, length)
+    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    return mover, other, group, board
+
+
 def is_play_button(text: str) -> bool:
     return "/" in text
 

@@ -6,7 +6,14 @@ from sqlalchemy import update
 
 from bot.views.callbacks import Action, encode
 from standin import StandIn
-from standin.players import board_version, live_board, play_turn, start_group_match, start_the_bot
+from standin.players import (
+    board_version,
+    live_board,
+    play_turn,
+    private_players_match,
+    start_group_match,
+    start_the_bot,
+)
 from storage.models import MatchRow
 from tests.bot.conftest import Running
 
@@ -182,19 +189,14 @@ async def test_removed_from_a_group_the_match_goes_on_in_private(
     standin: StandIn, bot: Running
 ) -> None:
     # Given a group match between two players who started the bot
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    await start_the_bot(alice, bob)
-    group = standin.group("Kafeneio", alice, bob)
-    board = await start_group_match(standin, alice, bob, group, "3 points")
-    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    mover, other, group, board = await private_players_match(standin)
     # When the bot is removed, and then banned (a second removal notice)
-    alice.remove_bot(group)
+    mover.remove_bot(group)
     await standin.idle()
-    alice.remove_bot(group, ban=True)
+    mover.remove_bot(group, ban=True)
     await standin.idle()
     # Then each player is told once, and gets the board in private
-    for user in (alice, bob):
+    for user in (mover, other):
         told = [m for m in user.private.bot_messages() if "removed from the group" in m.content]
         assert len(told) == 1, [m.content for m in user.private.bot_messages()]
         assert live_board(user.private) is not None

@@ -12,7 +12,7 @@ from typing import Any
 
 from standin import StandIn
 from standin.cluster import match_id_of
-from standin.players import live_board, start_group_match, start_the_bot
+from standin.players import live_board, private_players_match
 from storage.db import Database
 from storage.usecases import UseCases
 
@@ -21,12 +21,7 @@ async def test_a_reminder_overtaken_by_the_matchs_end_leaves_no_live_buttons(
         standin: StandIn, make_bot: Any, db_url: str) -> None:
     # Given a group match whose players play on their private boards, the mover's one live
     bot = await make_bot()
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    await start_the_bot(alice, bob)
-    group = standin.group("Kafeneio", alice, bob)
-    board = await start_group_match(standin, alice, bob, group, "3 points")
-    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    mover, other, _group, _board = await private_players_match(standin)
     mine = await standin.wait_for(lambda: live_board(mover.private), what="the mover's board")
     assert mine.has_keyboard
     match_id = match_id_of(mine)

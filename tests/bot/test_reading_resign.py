@@ -5,18 +5,13 @@ buttons offer, and a declined offer is told to both players and on the group's b
 from __future__ import annotations
 
 from standin import StandIn
-from standin.players import live_board, start_group_match, start_the_bot
+from standin.players import live_board, private_players_match, start_group_match, start_the_bot
 from tests.bot.conftest import Running
 
 
 async def test_a_declined_resignation_is_told_everywhere(standin: StandIn, bot: Running) -> None:
     # Given a group match between two players who started the bot (they play in private)
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    await start_the_bot(alice, bob)
-    group = standin.group("Kafeneio", alice, bob)
-    board = await start_group_match(standin, alice, bob, group, "3 points")
-    mover, other = (alice, bob) if board.mentions(alice) else (bob, alice)
+    mover, other, group, _board = await private_players_match(standin)
     await standin.idle()
     # When the player who waits types /resign in the private chat holding their board
     cmd = other.send(other.private, "/resign")

@@ -19,7 +19,13 @@ from bot.delivery.publish import STUB
 from bot.delivery.worker import backoff
 from standin import Chat, Message, StandIn, User
 from standin.forked import Process
-from standin.players import live_board, play_turn, start_group_match, start_the_bot
+from standin.players import (
+    live_board,
+    play_turn,
+    private_players_match,
+    start_group_match,
+    start_the_bot,
+)
 from storage.models import DeliveryRow
 from tests.bot.conftest import Running
 from tests.bot.helpers.delivery import deleted, up_to_the_last_tap
@@ -58,12 +64,7 @@ async def test_a_board_too_old_to_delete_becomes_a_stub_exactly_once(
     turn: the new board comes, and the old one is edited to the stub."""
     wall = Wall()
     bot = await make_bot(wall=wall)
-    alice = standin.user("Alice", username="alice")
-    bob = standin.user("Bob", username="bob")
-    await start_the_bot(alice, bob)
-    group = standin.group("Kafeneio", alice, bob)
-    board = await start_group_match(standin, alice, bob, group, "3 points")
-    first, second = (alice, bob) if board.mentions(alice) else (bob, alice)
+    first, second, group, _board = await private_players_match(standin)
     old = await standin.wait_for(lambda: live_board(first.private), what="the first board")
     await play_turn(standin, first, group)
     await standin.wait_for(lambda: live_board(second.private), what="the second board")
