@@ -85,7 +85,9 @@ class Zygote:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "PORTES_"))}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "standin.forked", str(theirs.fileno())], cwd=ROOT, env=env,
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
+            # nothing on the test process's stdout: a pytest-xdist worker talks to its
+            # controller over it
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
         theirs.close()
         self.sock = ours
         self.lock = threading.Lock()
