@@ -92,6 +92,19 @@ def _lines_changed(row: DeliveryRow, version: int,
     return list(row.notes or []) != [dict(n) for n in drawn]
 
 
+def _served(row: DeliveryRow, version: int, drawn: Sequence[Mapping[str, Any]] | None,
+            requests: tuple[str, ...]) -> None:
+    """The place shows ``version``, drawn with the lines ``drawn``: its ``requests`` up to that
+    version are done, unless the board was asked for again meanwhile with other lines (a
+    reminder, then the last warning, at one version): that one is still to deliver."""
+    if _lines_changed(row, version, drawn):
+        return
+    for name in requests:
+        asked = getattr(row, name)
+        if asked is not None and asked <= version:
+            setattr(row, name, None)
+
+
 def _keyboard_done(row: DeliveryRow, drawn: tuple[int | None, int] | None) -> bool:
     """Whether the place's board shows the checker chosen on it: the board delivered was
     drawn (``drawn``: the choice and the version) with the choice the row holds now, or that
@@ -218,14 +231,8 @@ class DeliveryWorkCases(Feature):
                 match_id=row.match_id, chat_id=row.chat_id, message_id=message_id,
                 for_seat=row.for_seat, version=version, live=True, created_at=now))
             row.probes = [p for p in (row.probes or []) if p.get("token") != token]
-            # asked for and done: a crash from here on must not post yet another board;
-            # unless the board was asked for again meanwhile with other lines (``notes``, as
-            # in :meth:`complete_delivery`): that one is still to post
-            if not _lines_changed(row, version, notes):
-                for name in ("repost_version", "firm_version", "media_version"):
-                    asked = getattr(row, name)
-                    if asked is not None and asked <= version:
-                        setattr(row, name, None)
+            # asked for and done: a crash from here on must not post yet another board
+            _served(row, version, notes, ("repost_version", "firm_version", "media_version"))
             session.flush()
             older = [board_view(b) for b in live_boards(session, row)
                      if b.message_id != message_id]
@@ -270,12 +277,8 @@ class DeliveryWorkCases(Feature):
             if row is None:
                 return False
             row.shown = max(row.shown, version)
-            if not _lines_changed(row, version, notes):
-                for name in ("repost_version", "firm_version", "media_version",
-                             "notify_version"):
-                    asked = getattr(row, name)
-                    if asked is not None and asked <= version:
-                        setattr(row, name, None)
+            _served(row, version, notes, ("repost_version", "firm_version", "media_version",
+                                          "notify_version"))
             if row.keyboard_asked and _keyboard_done(row, drawn):
                 row.keyboard_asked = False
             # an orphan not found yet is looked for again a few times, further apart each
