@@ -129,9 +129,18 @@ def start_sentry(dsn: str | None, secrets: Redact) -> bool:
         return json.loads(secrets.hide(json.dumps(item, default=str)))
 
     # error log lines stay breadcrumbs: the error handler sends each error once, with its tags
-    sentry_sdk.init(dsn=dsn, include_local_variables=False, before_send=scrub,
-                    before_breadcrumb=scrub, integrations=[LoggingIntegration(event_level=None)])
+    sentry_sdk.init(dsn=dsn, before_send=scrub, before_breadcrumb=scrub,
+                    integrations=[LoggingIntegration(event_level=None)],
+                    **_no_local_variables(sentry_sdk.VERSION))
     return True
+
+
+def _no_local_variables(version: str) -> dict[str, Any]:
+    """The option that keeps stack frames' local variables out of events: sentry-sdk 3 moved
+    it into ``data_collection`` and refuses the old name, 2.x knows only the old one."""
+    if int(version.split(".")[0]) >= 3:
+        return {"data_collection": {"stack_frame_variables": False}}
+    return {"include_local_variables": False}
 
 
 def _to_sentry(error: BaseException, where: dict[str, Any]) -> None:

@@ -112,7 +112,25 @@ async def test_errors_go_to_sentry_when_a_dsn_is_set(
         (event,) = [b for b in Collector.bodies if b"BadRequest" in b]
         assert b"Chat not found" in event and str(alice.id).encode() in event
         assert standin.token.encode() not in event
+        frames = _frames(event)
+        assert frames, "the event carries no stack trace"
+        # locals hold players' messages and the Bot API's URLs: never sent
+        assert not [frame for frame in frames if frame.get("vars")]
     finally:
         sentry_sdk.get_client().close()
         sentry_sdk.init()  # no DSN: Sentry off again for the tests that follow
         server.shutdown()
+
+
+def _frames(envelope: bytes) -> list[dict[str, Any]]:
+    """The stack frames of every exception in a Sentry envelope (a JSON document a line)."""
+    frames: list[dict[str, Any]] = []
+    for line in envelope.splitlines():
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict):
+            for exception in item.get("exception", {}).get("values", []):
+                frames += (exception.get("stacktrace") or {}).get("frames", [])
+    return frames
