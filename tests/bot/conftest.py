@@ -7,6 +7,7 @@ import itertools
 import os
 import shutil
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import Executor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -29,17 +30,26 @@ from storage.usecases import UseCases
 from tests.bot.helpers.webhook import webhook_bot  # noqa: F401 (the bot in webhook mode)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def engine_worker() -> Iterator[None]:
+@pytest.fixture(scope="session")
+def engine_pool() -> Iterator[Executor]:
     """One engine worker process for the whole session (the computer's moves, hints and
     reviews), instead of one per bot started; the bots leave an executor they did not make."""
     from computer import aio
 
     pool = aio.pool()
-    aio.use_executor(pool)
-    yield
+    yield pool
     aio.use_executor(None)
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+@pytest.fixture(autouse=True)
+def engine_worker(engine_pool: Executor) -> None:
+    """Every bot test on the session's engine worker, whatever a test before it in this process
+    chose: tests/computer/test_aio.py goes back to the default pool, and each bot started after
+    it then spawned (and stopped) a worker of its own (measured: 36 spawns in a run, not 4)."""
+    from computer import aio
+
+    aio.use_executor(engine_pool)
 
 
 @pytest.fixture(scope="session")
