@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import cast
@@ -205,14 +206,16 @@ async def draw_board_async(match: Match, viewer: int, look: Look = DEFAULT_LOOK,
     return await loop.run_in_executor(_RENDERER, _draw, *key)
 
 
-def warm_up() -> None:
+def warm_up(submit: Callable[..., object] | None = None) -> None:
     """At start: draw a Portes and a Plakoto board in the drawing thread (not waited for), with
     names as a group's board has them. The first drawing of a process loads the fonts and
     sprites (most of a second); a player's first tap, which draws their move, should not pay
-    for it."""
+    for it. ``submit(fn, *args)`` runs the drawings instead (e.g. at once, in a process that
+    must start no thread); the boards drawn stay in the cache, so a second warm-up is free."""
     renderers: dict[bool, str] = {}
     for key, game_rules in GAMES.items():
         renderers.setdefault(game_rules.caps.bar_and_hits, key)
+    run = submit or _RENDERER.submit
     for game in renderers.values():  # a board of each renderer, its dice drawn too
         match = replace(Match.new(1, game_type=game), phase=Phase.PLAYING, dice=Dice(6, 5))
-        _RENDERER.submit(_draw, *board_key(match, 0, DEFAULT_LOOK, ("Portes", "Tavli")))
+        run(_draw, *board_key(match, 0, DEFAULT_LOOK, ("Portes", "Tavli")))
