@@ -21,6 +21,7 @@ Run as ``python -m standin.forked <fd>``, this module is the zygote, serving the
 from __future__ import annotations
 
 import atexit
+import gc
 import json
 import os
 import select
@@ -282,6 +283,10 @@ def serve(fd: int) -> None:
         except ImportError:
             continue
     _warm()
+    # what every child inherits is never garbage: kept out of its collector's scans (and its
+    # pages unwritten by them, shared with the zygote)
+    gc.collect()
+    gc.freeze()
     sock = socket.socket(fileno=fd)
     statuses: dict[int, int] = {}
     while True:

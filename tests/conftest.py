@@ -15,6 +15,7 @@ process against 1.7 with them, 7.4 s to collect the suite against 3.0 (measured 
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
@@ -48,3 +49,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         ordered += heads + rest[:room]
         del rest[:room]
     items[:] = ordered + rest
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (every module, test and parameter: some 300,000 objects) lives as
+    long as the run: frozen out of the garbage collector's way, each full collection of a
+    worker scans only what the tests made since (gc.freeze, as a pre-fork server does)."""
+    gc.collect()
+    gc.freeze()
