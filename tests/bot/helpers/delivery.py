@@ -33,11 +33,12 @@ def final_button(board: Message) -> str | None:
 
 
 async def up_to_the_last_tap(standin: StandIn, user: User, chat: Chat) -> tuple[Message, str]:
-    """Tap through the turn on the live board until only the tap that ends it is left."""
-    board = live_board(chat)
-    assert board is not None
+    """Tap through the turn on the live board until only the tap that ends it is left. The live
+    board is looked up anew before each tap: the turn's first board may be posted again below
+    a message that came after it (the older one deleted) while the turn is being tapped."""
     for _ in range(12):
-        board = board.refresh()
+        board = live_board(chat)
+        assert board is not None
         final = final_button(board)
         if final is not None:
             return board, final
