@@ -34,8 +34,8 @@ def final_button(board: Message) -> str | None:
 
 async def up_to_the_last_tap(standin: StandIn, user: User, chat: Chat) -> tuple[Message, str]:
     """Tap through the turn on the live board until only the tap that ends it is left. The live
-    board is looked up anew before each tap: the turn's first board may be posted again below
-    a message that came after it (the older one deleted) while the turn is being tapped."""
+    board is looked up anew before each tap: the turn's first board may be posted again meanwhile
+    (a send whose answer came too late is healed by a new post, the orphan deleted)."""
     for _ in range(12):
         board = live_board(chat)
         assert board is not None
