@@ -59,10 +59,11 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def pg_session_url() -> Iterator[str]:
+    """A PostgreSQL database at head for the worker's session: a copy of the template migrated
+    once per revision, not a migration per worker (six workers, six Alembic runs)."""
     admin = postgres_admin_url()
     assert admin is not None
-    url = create_database(admin)
-    migrate.upgrade(url)
+    url = create_database(admin, migrated=True)
     yield url
     drop_database(admin, url)
 
