@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import shutil
@@ -24,7 +25,9 @@ GAMES = BOT.parent / "rules" / "game.py"
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 
-def used_message_ids() -> set[str | tuple[str, str]]:
+@functools.cache
+def used_message_ids() -> frozenset[str | tuple[str, str]]:
+    """Read here on its own (not through :mod:`bot.views.i18n_check`), once per test process."""
     found: set[str | tuple[str, str]] = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
         str(BOT), method_map=[("**.py", "python")], keywords=KEYWORDS
@@ -36,7 +39,7 @@ def used_message_ids() -> set[str | tuple[str, str]]:
     for _line, message, _comments, _context in extract_from_file("python", str(GAMES),
                                                                   keywords=KEYWORDS):
         found.add(message)
-    return found
+    return frozenset(found)
 
 
 def test_the_games_names_are_extracted_from_the_registry() -> None:

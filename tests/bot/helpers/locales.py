@@ -5,15 +5,24 @@ out first: placeholders, commands, HTML tags, the names programs and files keep)
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from bot.views import texts
 from bot.views.i18n import Tr, lang_name, langs, tr
-from bot.views.i18n_check import used_message_ids
+from bot.views.i18n_check import MessageId, used_message_ids
 
 BOT = Path(texts.__file__).parent.parent
+
+
+@functools.cache
+def message_ids() -> frozenset[MessageId]:
+    """Every text the code translates (:func:`bot.views.i18n_check.used_message_ids`), read
+    from the sources once per test process: Babel's extraction walks every module of bot/,
+    about a second each time."""
+    return frozenset(used_message_ids())
 
 
 def alert_texts() -> list[str]:
@@ -67,11 +76,14 @@ def readable(t: Tr, msgid: str | tuple[str, str]) -> Iterator[str]:
         yield COMMAND_WORDS.sub(" ", text)
 
 
-def english_words() -> set[str]:
+@functools.cache
+def english_words() -> frozenset[str]:
+    """The words of the English texts (once per test process: every message read in a Russian
+    or Turkish test is checked against them)."""
     words: set[str] = set()
-    for msgid in used_message_ids():
+    for msgid in message_ids():
         for text in readable(tr("en"), msgid):
             words |= {w.lower() for w in LATIN_WORD.findall(text) if len(w) >= 3}
-    return words - TURKISH_TOO
+    return frozenset(words - TURKISH_TOO)
 
 
