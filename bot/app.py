@@ -241,15 +241,17 @@ def start_delivery(app: Application, portes: Portes) -> None:  # type: ignore[ty
 
 
 def start_computer(app: Application, portes: Portes) -> None:  # type: ignore[type-arg]
-    """Plug the computer player in, start the engine's worker process (in the background:
-    loading the nets takes a moment), take up the computer's turns left pending, and look for
-    unclaimed ones (another instance died) every third of a lease."""
+    """Plug the computer player in, take up the computer's turns left pending, and look for
+    unclaimed ones (another instance died) every third of a lease.
+
+    The engine's worker process starts with the first engine call (a computer turn, a hint, a
+    review), not here: an instance that plays no computer game never pays its start (about
+    0.2 CPU s) nor its memory (about 40 MB), and the first computer turn loads the nets within
+    the pause a computer move waits anyway (``PORTES_COMPUTER_DELAY``, 1 s)."""
     from bot.computer_player import ComputerSide
-    from computer import aio
 
     side = ComputerSide(portes, app.bot)
     portes.computer = side
-    portes.spawn(aio.start())
     portes.spawn(side.resume())
 
     async def take_over(_context: Any) -> None:

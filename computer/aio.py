@@ -5,7 +5,8 @@ progress during a call; a 2-ply evaluation holds it for 10-80 ms, a whole review
 A worker *thread* would therefore still stall the bot's event loop for the length of each engine
 call. So the default executor is a **process pool** (one worker, ``spawn`` start so no threads
 of the bot are forked): the loop only waits on a pipe. The worker loads the nets once (about
-0.3 s) when the pool starts; call :func:`start` at bot start-up to pay that early.
+0.3 s) when the pool starts, at the first call; :func:`start` pays that early instead. The bot
+does not call it: a computer turn's pause covers the first start.
 
 Values cross the process boundary by pickling. ``rules.position.Position`` refuses
 ``__setattr__``, which breaks pickle's default for slotted classes, so this module registers a
