@@ -19,6 +19,7 @@ import tokenize
 from pathlib import Path
 
 from bot.views.callbacks import Action, decode
+from tests import source_trees
 
 ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("tests", "standin", "bench")
@@ -46,14 +47,14 @@ def as_data(node: ast.expr) -> str | None:
 def literals(path: Path) -> list[tuple[int, str]]:
     """Where ``path`` writes our callback data by hand, outside the lines marked malformed:
     the line and the literal as written."""
-    source = path.read_text()
-    tree = ast.parse(source)
+    source = source_trees.text(path)
+    every = source_trees.nodes(source, str(path))
     marked = marked_lines(source)
     # an f-string's pieces are read as the whole f-string, not on their own
-    pieces = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+    pieces = {id(v) for node in every if isinstance(node, ast.JoinedStr)
               for v in node.values}
     found = []
-    for node in ast.walk(tree):
+    for node in every:
         if not isinstance(node, ast.expr) or id(node) in pieces:
             continue
         text = as_data(node)

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from rules.game import GAMES, KINDS
+from tests import source_trees
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("bot", "storage", "rendering", "computer")
@@ -41,8 +42,8 @@ def modules() -> Iterator[tuple[str, ast.Module, list[str]]]:
         for path in sorted((ROOT / package).rglob("*.py")):
             name = path.relative_to(ROOT).as_posix()
             if name not in ENGINES:
-                text = path.read_text(encoding="utf-8")
-                yield name, ast.parse(text), text.splitlines()
+                text = source_trees.text(path)
+                yield name, source_trees.tree(text, str(path)), text.splitlines()
 
 
 def dict_keys(tree: ast.AST) -> set[int]:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import source_trees
+
 ROOT = Path(__file__).resolve().parents[1]
 # Our top-level packages; migrations/ is storage's Alembic scripts and lives on storage's floor.
 OURS = ("rules", "storage", "rendering", "computer", "bot", "migrations")
@@ -73,7 +75,7 @@ def sources(package: str) -> list[Source]:
         is_package = parts[-1] == "__init__"
         if is_package:
             parts.pop()
-        found.append(Source(".".join(parts), is_package, path.read_text(),
+        found.append(Source(".".join(parts), is_package, source_trees.text(path),
                             str(path.relative_to(ROOT))))
     assert found, f"no modules under {package}/"
     return found
@@ -91,7 +93,7 @@ def absolute(source: Source, node: ast.ImportFrom) -> str:
 
 
 def imports(source: Source) -> Iterator[Imported]:
-    for node in ast.walk(ast.parse(source.text, source.file)):
+    for node in source_trees.nodes(source.text, source.file):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield Imported(alias.name, (), node.lineno, False)
@@ -162,7 +164,7 @@ def private_uses(source: Source, known: set[str]) -> list[str]:
             wrong = private_path(source.module, f"{imp.module}.{name}", known)
             if wrong:
                 out.append(f"{source.file}:{imp.line} imports {wrong}")
-    for node in ast.walk(ast.parse(source.text, source.file)):
+    for node in source_trees.nodes(source.text, source.file):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] in OURS:
@@ -173,7 +175,7 @@ def private_uses(source: Source, known: set[str]) -> list[str]:
             if module.split(".")[0] in OURS:
                 for alias in node.names:
                     bound[alias.asname or alias.name] = f"{module}.{alias.name}"
-    for node in ast.walk(ast.parse(source.text, source.file)):
+    for node in source_trees.nodes(source.text, source.file):
         if not isinstance(node, ast.Attribute):
             continue
         chain = _attribute_chain(node)
@@ -331,7 +333,7 @@ def chat_sign_tests(source: Source) -> list[str]:
     """Where a module tells a chat's kind by the sign of its id (``chat_id < 0`` and the like),
     a Telegram convention storage must be told instead."""
     out = []
-    for node in ast.walk(ast.parse(source.text, source.file)):
+    for node in source_trees.nodes(source.text, source.file):
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
@@ -356,7 +358,7 @@ TOOLING = ("standin", "oracles", "bench", "tools")
 def _type_checking_lines(source: Source) -> set[int]:
     """The lines of the imports under ``if TYPE_CHECKING:`` (for annotations only: never run)."""
     lines = set()
-    for node in ast.walk(ast.parse(source.text, source.file)):
+    for node in source_trees.nodes(source.text, source.file):
         if isinstance(node, ast.If) and _called(node.test) == "TYPE_CHECKING":
             lines.update(n.lineno for stmt in node.body for n in ast.walk(stmt)
                          if isinstance(n, (ast.Import, ast.ImportFrom)))
@@ -458,7 +460,7 @@ def test_no_test_module_imports_another() -> None:
     root = Path(__file__).resolve().parent
     found = []
     for path in sorted(root.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in source_trees.file_nodes(path):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import)
                      else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             found += [f"{path.relative_to(root)}:{node.lineno} imports {name}" for name in names

@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from tests import source_trees
+
 TESTS = Path(__file__).resolve().parent
 SCANNED = (TESTS, TESTS.parent / "standin")
 CLOCK_FUNCTIONS = frozenset({"monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns",
@@ -130,8 +132,8 @@ def fails(body: list[ast.stmt]) -> bool:
 
 def clock_assertions(source: str) -> Iterator[int]:
     """The line numbers of the assertions on elapsed time in ``source``."""
-    tree = ast.parse(source)
-    scopes = [tree, *(n for n in ast.walk(tree) if isinstance(n, FUNCTIONS))]
+    tree = source_trees.tree(source)
+    scopes = [tree, *(n for n in source_trees.nodes(source) if isinstance(n, FUNCTIONS))]
     found: set[int] = set()
     for scope in scopes:
         timed = timed_names(scope)

@@ -33,6 +33,7 @@ from bot.views.texts import (
     match_won_text,
     shown_name,
 )
+from tests import source_trees
 from tests.bot.helpers.locales import (
     GREEK,
     LATIN_WORD,
@@ -206,7 +207,7 @@ def button_texts() -> set[str | tuple[str, str]]:
     found: set[str | tuple[str, str]] = set()
     makers = {"Btn", "Button", "InlineKeyboardButton", "button", "url_keyboard"}
     for path in BOT.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in source_trees.file_nodes(path):
             name = isinstance(node, ast.Call) and (
                 getattr(node.func, "id", None) or getattr(node.func, "attr", None))
             if name not in makers:

@@ -7,6 +7,8 @@ import ast
 import sys
 from pathlib import Path
 
+from tests import source_trees
+
 RULES = Path(__file__).resolve().parents[2] / "rules"
 IO_AND_CLOCK = {
     "os",
@@ -54,7 +56,7 @@ def imported(tree: ast.AST) -> set[str]:
 
 def test_rules_imports_only_the_standard_library_and_itself() -> None:
     for path in modules():
-        for name in imported(ast.parse(path.read_text())):
+        for name in imported(source_trees.file_tree(path)):
             assert name == "rules" or name in sys.stdlib_module_names or name == "__future__", (
                 f"{path.name} imports {name}"
             )
@@ -62,7 +64,7 @@ def test_rules_imports_only_the_standard_library_and_itself() -> None:
 
 def test_rules_does_no_io_and_reads_no_clock() -> None:
     for path in modules():
-        names = imported(ast.parse(path.read_text()))
+        names = imported(source_trees.file_tree(path))
         assert not names & IO_AND_CLOCK, f"{path.name} imports {names & IO_AND_CLOCK}"
         if path.name != "fairdice.py":
             assert not names & CLI_ONLY, f"{path.name} imports {names & CLI_ONLY}"
@@ -71,7 +73,7 @@ def test_rules_does_no_io_and_reads_no_clock() -> None:
 
 def test_no_global_random_generator() -> None:
     for path in modules():
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in source_trees.file_nodes(path):
             if (
                 isinstance(node, ast.Attribute)
                 and isinstance(node.value, ast.Name)
@@ -85,7 +87,7 @@ def test_no_global_random_generator() -> None:
 def rules_imports(path: Path) -> set[str]:
     """The rules modules ``path`` imports, at the top or inside a function alike."""
     targets: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in source_trees.file_nodes(path):
         if isinstance(node, ast.Import):
             targets |= {a.name for a in node.names if a.name.startswith("rules.")}
         elif isinstance(node, ast.ImportFrom):

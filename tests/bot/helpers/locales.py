@@ -13,6 +13,7 @@ from pathlib import Path
 from bot.views import texts
 from bot.views.i18n import Tr, lang_name, langs, tr
 from bot.views.i18n_check import MessageId, used_message_ids
+from tests import source_trees
 
 BOT = Path(texts.__file__).parent.parent
 
@@ -30,7 +31,7 @@ def alert_texts() -> list[str]:
     ``answer_soon`` call in bot/, and every refusal the use cases can return."""
     found = [str(text) for text in texts.ERRORS.values()]
     for path in BOT.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in source_trees.file_nodes(path):
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
