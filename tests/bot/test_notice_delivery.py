@@ -124,12 +124,19 @@ async def test_an_expired_card_whose_edit_fails_says_so_all_the_same(
     await standin.wait_for(lambda: "SHA-256" in (card.refresh().text or ""))
     await standin.idle()
     shown = [m.message_id for m in group.bot_messages()]
+    edits = len(standin.calls("editMessageText", chat_id=group.id))
     standin.inject_error("editMessageText", 502, chat_id=group.id, description="Bad Gateway",
                          times=2 if fault == "502" else 1, applied=fault == "lost")
+    # the edits to come: two refused and the one made (502); the one applied whose answer was
+    # lost, and the one made again (lost): the card reads "expired" before the second
+    attempts = 3 if fault == "502" else 2
     async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
         bot.clock.advance(hours=24, minutes=1)
         await standin.wait_for(lambda: card.refresh().text == "This challenge has expired.",
                                timeout=30, what="the card expired")
+        await standin.wait_for(
+            lambda: len(standin.calls("editMessageText", chat_id=group.id)) - edits >= attempts,
+            timeout=30, what=f"{attempts} attempts at the card's edit")
         await standin.idle(quiet=0.3)
     assert [m.message_id for m in group.bot_messages()] == shown  # the card, nothing more
     failed = [c.error_code for c in standin.calls("editMessageText", chat_id=group.id, ok=False)]
