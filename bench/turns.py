@@ -74,6 +74,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -365,4 +366,7 @@ if __name__ == "__main__":
                         help="the bot's PORTES_HTTP_CLIENT")
     parser.add_argument("--profile", metavar="FILE",
                         help="run the bot under cProfile, every thread (bench/profile_bot.py)")
+    # a SIGTERM (a load loop stopped with kill) ends it like Ctrl-C: the bot it started is
+    # stopped on the way out instead of left polling a stand-in that is gone
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     sys.exit(asyncio.run(main(parser.parse_args())))
