@@ -26,7 +26,7 @@ from standin.cluster import Cluster, until
 from standin.crashing import command as bot_command
 from standin.forked import Process, popen
 from standin.webhook import WebhookPusher
-from tests.bot.helpers.processes import env_for
+from tests.bot.helpers.processes import env_for, migrated
 from tests.bot.helpers.webhook import SECRET, free_port, listening, post
 
 
@@ -45,6 +45,7 @@ class Bot:
                       PORTES_WEBHOOK_LISTEN="127.0.0.1", PORTES_WEBHOOK_PORT=str(self.port),
                       PORTES_WEBHOOK_SECRET=SECRET, **extra)
         log = self.log_path.open("a")
+        migrated(self.tmp_path)
         self.proc = popen(bot_command(env), env=env, stdout=log)
         for _ in range(600):
             if await listening(self.port):

@@ -28,7 +28,7 @@ from standin.typed_play import racing_play
 from standin.webhook import WebhookPusher
 from storage.db import make_engine
 from storage.models import MatchRow
-from tests.bot.helpers.processes import env_for
+from tests.bot.helpers.processes import env_for, migrated
 from tests.bot.helpers.webhook import SECRET, free_port, listening
 
 
@@ -43,6 +43,7 @@ class Bot:
         self.db_url = env["DATABASE_URL"]
         self.log_path = tmp_path / "bot.log"
         log = self.log_path.open("a")
+        migrated(tmp_path)
         self.proc = popen([sys.executable, "-m", "bot"], env=env, stdout=log)
         self.pusher = WebhookPusher(standin, f"http://127.0.0.1:{self.port}/telegram", SECRET,
                                     connections=4)

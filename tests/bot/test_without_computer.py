@@ -15,7 +15,7 @@ import pytest
 
 from standin import StandIn
 from standin.players import board_version, live_board, next_private_turn, play_turn
-from tests.bot.helpers.processes import ROOT, env_for
+from tests.bot.helpers.processes import ROOT, env_for, migrated
 
 HOOK = """import sys
 sys.modules["gnubg_nn"] = None  # import gnubg_nn -> ImportError, find_spec -> None
@@ -29,6 +29,7 @@ def bot_without_engine(standin: StandIn, tmp_path: Path) -> Iterator[Path]:
     (hook / "sitecustomize.py").write_text(HOOK)
     env = env_for(standin, tmp_path, PYTHONPATH=str(hook), PORTES_COMPUTER_DELAY="0")
     log_path = tmp_path / "bot.log"
+    migrated(tmp_path)
     with log_path.open("a") as log:
         proc = subprocess.Popen([sys.executable, "-m", "bot"], env=env, cwd=ROOT, stdout=log,
                                 stderr=subprocess.STDOUT, text=True)

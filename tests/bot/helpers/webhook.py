@@ -16,7 +16,7 @@ import pytest
 
 from standin import StandIn
 from standin.forked import Process, popen
-from tests.bot.helpers.processes import env_for
+from tests.bot.helpers.processes import env_for, migrated
 
 SECRET = "s3cret-Token_123"
 
@@ -34,6 +34,7 @@ def webhook_bot(standin: StandIn, tmp_path: Path) -> Iterator[tuple[Process, int
                   PORTES_WEBHOOK_LISTEN="127.0.0.1", PORTES_WEBHOOK_PORT=str(port),
                   PORTES_WEBHOOK_SECRET=SECRET)
     log = (tmp_path / "bot.log").open("a")
+    migrated(tmp_path)
     proc = popen([sys.executable, "-m", "bot"], env=env, stdout=log)
     yield proc, port
     proc.terminate()
