@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import io
 import re
 import shutil
@@ -11,39 +10,16 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 from babel.support import Translations
 
-from bot.views import i18n
 from bot.views.i18n import Tr, lang_of, langs, po_path, tr
 from bot.views.texts import duration
-
-BOT = Path(i18n.__file__).parent.parent
-GAMES = BOT.parent / "rules" / "game.py"
-"""The registry of games, whose names are message ids too (``N_("Plakoto")``)."""
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
-
-
-@functools.cache
-def used_message_ids() -> frozenset[str | tuple[str, str]]:
-    """Read here on its own (not through :mod:`bot.views.i18n_check`), once per test process."""
-    found: set[str | tuple[str, str]] = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
-        str(BOT), method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        if isinstance(message, tuple):
-            found.add((message[0], message[1]))
-        else:
-            found.add(message)
-    for _line, message, _comments, _context in extract_from_file("python", str(GAMES),
-                                                                  keywords=KEYWORDS):
-        found.add(message)
-    return frozenset(found)
+from tests.bot.helpers.locales import message_ids
 
 
 def test_the_games_names_are_extracted_from_the_registry() -> None:
-    assert {"Portes", "Plakoto", "Fevga", "Long Nardy", "Tavli"} <= used_message_ids()
+    assert {"Portes", "Plakoto", "Fevga", "Long Nardy", "Tavli"} <= message_ids()
 
 
 def fields(text: str) -> set[str]:
@@ -51,7 +27,7 @@ def fields(text: str) -> set[str]:
 
 
 def test_the_code_uses_some_texts() -> None:
-    assert len(used_message_ids()) > 50
+    assert len(message_ids()) > 50
 
 
 @pytest.mark.parametrize("lang", langs())
@@ -59,7 +35,7 @@ def test_every_message_id_is_translated(lang: str) -> None:
     with po_path(lang).open("rb") as fh:
         catalog = read_po(fh, locale=lang)
     missing = []
-    for msgid in used_message_ids():
+    for msgid in message_ids():
         key = msgid if isinstance(msgid, str) else msgid[0]
         message = catalog.get(key)
         if message is None or message.fuzzy:
