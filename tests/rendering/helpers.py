@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from rendering import render_board
 from rules.position import Position
@@ -47,11 +47,11 @@ def closer_to(actual: Colour, a: Colour, b: Colour) -> bool:
 def count_near(
     image: Image.Image, box: tuple[int, int, int, int], colour: Colour, tolerance: int
 ) -> int:
-    """How many pixels in ``box`` are within ``tolerance`` of ``colour``."""
-    left, top, right, bottom = box
-    return sum(
-        1
-        for y in range(top, bottom)
-        for x in range(left, right)
-        if near(at(image, x, y), colour, tolerance)
-    )
+    """How many pixels in ``box`` are within ``tolerance`` of ``colour`` (each channel, as
+    :func:`near`): a mask per channel through a lookup table, their minimum, its count. Read
+    pixel by pixel in Python, a whole board took 2.5 s."""
+    region = image.crop(box).convert("RGB")
+    masks = [band.point([255 if abs(v - e) <= tolerance else 0 for v in range(256)])
+             for band, e in zip(region.split(), colour, strict=True)]
+    inside = ImageChops.darker(ImageChops.darker(masks[0], masks[1]), masks[2])
+    return inside.histogram()[255]
