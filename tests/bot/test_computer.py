@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.computer_player import ComputerSide, decisions_from_record
 from bot.views.callbacks import Action, decode, encode
+from rules.position import legal_plays
 from standin import Message, StandIn
 from standin.players import board_version, live_board, next_private_turn, play_turn
 from storage.results import MatchStatus
@@ -58,6 +59,13 @@ async def test_a_full_match_against_the_computer(standin: StandIn, bot: Running)
     assert record is not None and record.match.status == MatchStatus.FINISHED
     assert any(t.player == 1 and t.moves for t in record.turns)  # the computer moved
     assert record.match.seats[1].is_computer
+    # every decision of the match is rebuilt from the move log (what reviews read): each turn's
+    # position, dice and a play legal there (checked on this match, not on another played out)
+    decisions = decisions_from_record(record)
+    assert len(decisions) == len(record.turns)
+    for d in decisions:
+        assert d.play.position in {p.position for p in legal_plays(d.position, d.dice)}
+        assert d.context.match_length == 1
     # the review arrives at match end
     review = await standin.wait_for(
         lambda: next((m for m in alice.private.bot_messages() if "Review of match #1" in m.content),
@@ -219,23 +227,3 @@ async def test_pending_computer_turns_are_resumed_at_start(
     after = (await uc.load_match(match.id)).match
     assert after is not None and after.version > match.version
 
-
-async def test_decisions_are_rebuilt_from_the_move_log(standin: StandIn, bot: Running) -> None:
-    alice = standin.user("Alice", username="alice")
-    await start_computer_match(standin, alice)
-    version = 0
-    for _ in range(300):
-        _, board = await next_private_turn(standin, [alice], version)
-        if "wins the match" in (board.caption or ""):
-            break
-        version = board_version(board)
-        await play_turn(standin, alice, alice.private, wait=False)
-    record = await bot.uc.match_record(1)
-    assert record is not None
-    decisions = decisions_from_record(record)
-    assert len(decisions) == len(record.turns)
-    from rules.position import legal_plays
-
-    for d in decisions:
-        assert d.play.position in {p.position for p in legal_plays(d.position, d.dice)}
-        assert d.context.match_length == 1
