@@ -34,13 +34,17 @@ CRAFTED = [
 ]
 
 
+@pytest.mark.parametrize("every", sample_or_full(4, 1))
 @pytest.mark.parametrize("variant", GAMES)
-def test_the_medium_player_always_chooses_a_legal_play(variant: Variant) -> None:
+def test_the_medium_player_always_chooses_a_legal_play(variant: Variant, every: int) -> None:
+    # Forty self-play positions, each with its roll: every fourth in the default run, all forty
+    # in CI's ``[full]`` (a two-ply search is some 75 ms a position).
     player = StepsMediumPlayer(plies=2, seed=3)
     assert isinstance(player, ComputerPlayer)
     rng = random.Random(2)
-    for position in steps_selfplay_positions(variant, 40, seed=9):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    rolled = [(position, (rng.randint(1, 6), rng.randint(1, 6)))
+              for position in steps_selfplay_positions(variant, 40, seed=9)]
+    for position, dice in rolled[::every]:
         assert player.choose_play(position, dice) in legal_plays(position, dice)
 
 

@@ -14,6 +14,7 @@ from computer.steps_net import StepsNet, StepsStrongPlayer, after_equities, equi
 from computer.train import train
 from rules.games import game_outcome, legal_plays, start_position
 from rules.steps.board import StepsPosition, parse_steps
+from tests.sampling import sample_or_full
 
 GAMES = ("plakoto", "fevga", "nardy")
 
@@ -74,13 +75,16 @@ def test_a_closed_six_prime_in_front_of_all_their_checkers() -> None:
     assert rows[0, column("fevga", "quarter_us")] == pytest.approx(5 / 6)  # 7-11 of 7-12
 
 
+@pytest.mark.parametrize("turns", sample_or_full(12, 40))
 @pytest.mark.parametrize("game", GAMES)
-def test_the_strong_player_makes_only_legal_plays(game: str) -> None:
+def test_the_strong_player_makes_only_legal_plays(game: str, turns: int) -> None:
+    # A game against random play: its first twelve turns in the default run, forty (or to
+    # its end) in CI's ``[full]``.
     rng = random.Random(f"strong-{game}")
     player = steps_player("strong")
     assert isinstance(player, StepsStrongPlayer)
     position = start_position(game)
-    for _ in range(40):
+    for _ in range(turns):
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         play = player.choose_play(position, dice)
         assert play in legal_plays(position, dice)
