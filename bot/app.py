@@ -322,9 +322,10 @@ async def apply_migrations(url: str) -> None:
 
 async def set_commands(app: Application) -> None:  # type: ignore[type-arg]
     """Every language's command menu (English for the others: no ``language_code``)."""
+    languages = lang_names()
     for lang in langs():
         t = tr(lang)
-        commands = [BotCommand(name, t._(text, languages=lang_names())[:256])
+        commands = [BotCommand(name, t._(text, languages=languages)[:256])
                     for name, text in COMMANDS]
         try:
             await app.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)

@@ -65,8 +65,11 @@ def langs() -> tuple[str, ...]:
     return _found(locales_dir())
 
 
+@functools.cache
 def lang_name(lang: str) -> str:
-    """A language's name in itself ("Русский", "Türkçe"), from Babel's locale data."""
+    """A language's name in itself ("Русский", "Türkçe"), from Babel's locale data (kept: a
+    lookup is a millisecond or two, and each start's command menus asked for every name in
+    every command of every language)."""
     try:
         name = Locale.parse(lang).get_display_name(lang) or lang
     except (ValueError, UnknownLocaleError):

@@ -17,7 +17,7 @@ from standin.forked import Process, popen
 from standin.players import live_board, play_turn, start_group_match
 from storage.db import Database, make_engine
 from storage.models import HeartbeatRow, MatchRow, TimerRow
-from tests.bot.helpers.processes import env_for, run, start, start_at
+from tests.bot.helpers.processes import env_for, migrated, run, start, start_at
 from tests.sampling import sample_or_full
 
 
@@ -40,6 +40,7 @@ def test_a_missing_token_is_explained() -> None:
 
 
 def test_a_rejected_token_is_explained(standin: StandIn, tmp_path: Path) -> None:
+    migrated(tmp_path)
     result = run([], env_for(standin, tmp_path, TELEGRAM_BOT_TOKEN="123:WRONG"))
     assert result.returncode == 2
     assert "rejected TELEGRAM_BOT_TOKEN" in result.stderr
@@ -154,6 +155,7 @@ def test_the_token_never_reaches_the_log(tmp_path: Path) -> None:
     token = "987654321:AAHsecret_Part-of7the8token"
     with StandIn(token=token) as server:
         env = env_for(server, tmp_path, PORTES_LOG_LEVEL="DEBUG")
+        migrated(tmp_path)
         log = (tmp_path / "bot.log").open("a")
         proc = popen([sys.executable, "-m", "bot"], env=env, stdout=log)
         try:
