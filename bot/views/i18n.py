@@ -68,8 +68,7 @@ def langs() -> tuple[str, ...]:
 @functools.cache
 def lang_name(lang: str) -> str:
     """A language's name in itself ("Русский", "Türkçe"), from Babel's locale data (kept: a
-    lookup is a millisecond or two, and each start's command menus asked for every name in
-    every command of every language)."""
+    name does not change while the bot runs, and each start's command menus ask for them all)."""
     try:
         name = Locale.parse(lang).get_display_name(lang) or lang
     except (ValueError, UnknownLocaleError):
