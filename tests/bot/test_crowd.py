@@ -150,10 +150,20 @@ async def test_a_crowd_sending_new_cannot_freeze_a_match_on_the_groups_board(
     started = crowd[::2]
 
     # every /new of a player who started the bot got one answer: its card, or a private note
-    def accounted() -> bool:
-        return all(len(replies_to(group, sent[u.id])) + len(notes(u)) == 3 for u in started)
+    def answers() -> dict[str, tuple[int, int]]:
+        return {u.first_name: (len(replies_to(group, sent[u.id])), len(notes(u)))
+                for u in started}
 
-    await standin.wait_for(accounted, timeout=60, what="every /new answered once")
+    def accounted() -> bool:
+        return all(cards + told == 3 for cards, told in answers().values())
+
+    try:
+        await standin.wait_for(accounted, timeout=60, what="every /new answered once")
+    except StandInError:
+        odd = {name: got for name, got in answers().items() if sum(got) != 3}
+        failed = [(c.method, c.chat_id, c.error_code) for c in standin.calls(ok=False)]
+        raise AssertionError(f"not every /new answered once: (replies, notes) {odd}; "
+                             f"calls refused {failed}") from None
     assert sum(len(notes(u)) for u in started) > 0  # the crowd was turned away...
     cards = sorted(m.date for m in scene.cards())  # ...within the group's cap
     assert all(len([d for d in cards if t - 60 < d <= t]) <= Limits().new_per_group_minute
