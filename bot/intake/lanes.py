@@ -16,8 +16,11 @@ A lane holds at most ``backlog`` updates. A full chatter lane sheds its *oldest*
 room for the new one; a full game lane (a flood of taps) drops the new one. Chatter whose chat
 has no room in its budget for a reply at low priority within ``patience`` seconds
 (``budget_wait``, the limiter's :meth:`~bot.delivery.limiter.ChatLimiter.low_wait`) is shed too when
-its turn comes, instead of holding its lane for a minute. Either way the update is handed to
-``on_shed`` (which answers its sender) and counted; it is never run.
+its turn comes, instead of holding its lane for a minute. A tap waiting in a chatter lane is
+shed once it has waited ``tap_patience`` seconds: Telegram takes a tap's answer only for
+a few seconds more (about 15 in all), and a tap left spinning, then silent, tells its player
+less than "busy, try again" does. Either way the update is handed to ``on_shed`` (which
+answers its sender) and counted; it is never run.
 
 The webhook waits for its update with :meth:`ChatLanes.handle`: it answers Telegram only once
 the update was handled (in its lane, in order), so an instance killed with updates in hand has
@@ -45,6 +48,8 @@ log = logging.getLogger("bot.intake.lanes")
 LANE_BACKLOG = 64
 PATIENCE = 10.0
 """Chatter that would wait longer than this for its chat's budget is shed."""
+TAP_PATIENCE = 8.0
+"""A tap in a chatter lane still waiting after this many seconds is shed (and answered)."""
 WAIT_BEHIND = 8
 """The webhook waits for an update to be handled unless this many of its lane's wait before it."""
 Queued = tuple[object, Awaitable[Any], float]
@@ -77,7 +82,7 @@ class ChatLanes(BaseUpdateProcessor):
                  backlog: int = LANE_BACKLOG, wait_behind: int = WAIT_BEHIND,
                  chatter: Callable[[object], bool] = never_chatter,
                  budget_wait: Callable[[int], Awaitable[float]] | None = None,
-                 patience: float = PATIENCE) -> None:
+                 patience: float = PATIENCE, tap_patience: float = TAP_PATIENCE) -> None:
         super().__init__(max_concurrent_updates)
         self.backlog = backlog
         self.wait_behind = wait_behind
@@ -85,6 +90,7 @@ class ChatLanes(BaseUpdateProcessor):
         """Whether an update is chatter (see the module's docstring)."""
         self.budget_wait = budget_wait
         self.patience = patience
+        self.tap_patience = tap_patience
         self.lanes: dict[LaneKey, deque[Queued]] = {}
         self.workers: set[asyncio.Task[None]] = set()
         self.dropped = 0
@@ -140,20 +146,35 @@ class ChatLanes(BaseUpdateProcessor):
             worker.add_done_callback(self.workers.discard)
         if len(lane) >= self.backlog:
             if not key[1]:  # the game's lane: the newest goes
-                self._shed(key[0], update, coroutine, len(lane))
+                self._shed(key[0], update, coroutine, f"{len(lane)} updates waiting",
+                           logging.WARNING)
                 return
             oldest, its_coroutine, _arrived = lane.popleft()  # chatter: the oldest goes
-            self._shed(key[0], oldest, its_coroutine, len(lane) + 1)
-        lane.append((update, coroutine, time.monotonic()))
+            self._shed(key[0], oldest, its_coroutine, f"{len(lane) + 1} updates waiting",
+                       logging.WARNING)
+        queued: Queued = (update, coroutine, time.monotonic())
+        lane.append(queued)
+        if key[1] and isinstance(update, Update) and update.callback_query is not None:
+            asyncio.get_running_loop().call_later(self.tap_patience, self._tap_waited, key,
+                                                  lane, queued)
 
-    def _shed(self, chat: int, update: object, coroutine: Awaitable[Any],
-              waiting: int | None) -> None:
-        """Drop ``update`` unrun, for good (a flood is not sent again), and have it answered."""
+    def _tap_waited(self, key: LaneKey, lane: deque[Queued], queued: Queued) -> None:
+        """A chatter tap's patience ran out: shed it if it is still waiting in its lane."""
+        if self.lanes.get(key) is not lane:
+            return  # the lane ended (the tap ran or was shed) and may have started again
+        for i, waiting in enumerate(lane):
+            if waiting is queued:
+                del lane[i]
+                self._shed(key[0], queued[0], queued[1],
+                           f"a tap waited {self.tap_patience:.0f} s in its lane")
+                return
+
+    def _shed(self, chat: int, update: object, coroutine: Awaitable[Any], why: str,
+              level: int = logging.INFO) -> None:
+        """Drop ``update`` unrun, for good (a flood is not sent again), and have it answered;
+        ``why`` goes to the log (a full lane at WARNING: a flood)."""
         self.dropped += 1
-        if waiting is None:
-            log.info("chat %s has no room in its budget for chatter: update shed", chat)
-        else:
-            log.warning("chat %s has %d updates waiting: update shed", chat, waiting)
+        log.log(level, "chat %s: update shed (%s)", chat, why)
         if isinstance(coroutine, Coroutine):
             coroutine.close()
         self._settle(update, True)
@@ -193,7 +214,7 @@ class ChatLanes(BaseUpdateProcessor):
         while lane:
             update, coroutine, arrived = lane.popleft()
             if key[1] and not await self._room_for_chatter(key[0], update, coroutine):
-                self._shed(key[0], update, coroutine, None)
+                self._shed(key[0], update, coroutine, "no room in its budget for chatter")
                 continue
             try:
                 await self._timed(update, coroutine, arrived)

@@ -245,6 +245,46 @@ async def test_a_chats_game_runs_beside_its_chatter_and_a_full_chatter_lane_shed
     assert done == [(5, False), (1, True), (3, True), (4, True)]  # chatter: in order, low
 
 
+def tap(update_id: int, data: str, chat_id: int = 7) -> Update:
+    user = {"id": chat_id, "is_bot": False, "first_name": "A"}
+    found = Update.de_json({"update_id": update_id, "callback_query": {
+        "id": str(update_id), "from": user, "chat_instance": "1", "data": data,
+        "message": {"message_id": 1, "date": 0, "chat": {"id": chat_id, "type": "private"},
+                    "from": user, "text": "card"}}}, None)
+    assert found is not None
+    return found
+
+
+async def test_a_tap_waiting_in_a_chatter_lane_past_its_patience_is_shed_and_answered(
+) -> None:
+    # Given a chatter lane held by a command whose reply waits (for the chat's budget, say)
+    lanes = ChatLanes(8, chatter=lambda u: True, tap_patience=0.05)
+    shed: list[int] = []
+    lanes.on_shed = lambda u: shed.append(u.update_id)  # type: ignore[attr-defined]
+    gate = asyncio.Event()
+    done: list[int] = []
+
+    async def work(n: int, held: bool = False) -> None:
+        if held:
+            await gate.wait()
+        done.append(n)
+
+    await lanes.process_update(update(1, "/top"), work(1, held=True))
+    # When a tap and then a command queue behind it, and the tap's patience runs out
+    await lanes.process_update(tap(2, "top:next"), work(2))
+    await lanes.process_update(update(3, "/games"), work(3))
+    for _ in range(200):
+        if shed:
+            break
+        await asyncio.sleep(0.01)
+    # Then the tap is shed (answered "busy" by on_shed) while still waiting, never run, and
+    # the command behind it still runs in order
+    assert shed == [2] and done == [] and lanes.dropped == 1
+    gate.set()
+    await lanes.drain(1.0)
+    assert done == [1, 3] and shed == [2]
+
+
 async def test_chatter_with_no_room_in_its_chats_budget_is_shed_when_its_turn_comes() -> None:
     limiter = ChatLimiter(group_per_minute=4, chat_per_second=0, overall_per_second=0,
                           answers_kept=0)  # no answers kept: chatter keeps to its share
