@@ -9,7 +9,8 @@ minute, twice what Telegram accepts. This limiter counts what Telegram counts, t
 in the last 60 s (and the last few seconds in a chat, and the last second overall), each at the
 time its answer came (so a request that waited on the way is not counted too early). A call
 over a limit waits for room in *its* chat only; a 429 that comes anyway (another bot instance
-shares the budget) holds that chat for its ``retry_after``, never the others.
+shares the budget) holds that chat for its ``retry_after``, never the others. A call that found no
+free connection in the HTTP pool never left, and is sent again within the same retries.
 
 The delivery worker asks :meth:`ChatLimiter.ready` before it builds a board's call, so what it
 sends after a wait is the latest state of the match, not the one from before the wait.
@@ -51,11 +52,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from telegram.error import RetryAfter
+from telegram.error import RetryAfter, TimedOut
 from telegram.ext import BaseRateLimiter
 
 from bot.delivery.pacing import half_spent, spacing
-from bot.delivery.telegram import chat_of, is_group, retry_seconds
+from bot.delivery.telegram import chat_of, is_group, never_sent, retry_seconds
 
 log = logging.getLogger("bot.delivery.limiter")
 JSONDict = dict[str, Any]
@@ -484,6 +485,12 @@ class ChatLimiter(BaseRateLimiter[int]):
                 if chat is not None and isinstance(result, dict) and "message_id" in result:
                     self._posted(chat, int(result["message_id"]))
                 return result
+            except TimedOut as exc:
+                # a burst (a crowd's notes) can hold every connection of the pool for longer
+                # than python-telegram-bot waits for one: the call never left, so it goes again
+                if not never_sent(exc) or attempt == retries:
+                    raise
+                log.info("no connection free for %s in %s: sent again", endpoint, chat)
             except RetryAfter as exc:
                 if attempt == retries:
                     raise

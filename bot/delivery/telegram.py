@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+import httpx
 from telegram import Chat
 from telegram.constants import ChatType
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
@@ -76,6 +77,13 @@ async def quietly(coro: Awaitable[T]) -> T | None:
     except TelegramError as exc:
         log.warning("Telegram call failed: %s", exc)
     return None
+
+
+def never_sent(exc: BaseException) -> bool:
+    """Whether a failed call never left the bot: no connection of the pool was free in time
+    (python-telegram-bot's ``TimedOut`` from httpx's ``PoolTimeout``). Sending it again cannot
+    make it twice; any other timeout may have reached Telegram."""
+    return isinstance(exc, TimedOut) and isinstance(exc.__cause__, httpx.PoolTimeout)
 
 
 def retry_seconds(exc: RetryAfter) -> float:

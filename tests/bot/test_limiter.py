@@ -10,12 +10,15 @@ speed."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Iterator
 from typing import Any
 
 import pytest
 from telegram import Bot
+from telegram.error import TimedOut
 from telegram.ext import ExtBot
+from telegram.request import HTTPXRequest
 
 from bot.delivery.limiter import ChatLimiter
 from standin import Chat, FloodLimits, ManualClock, StandIn
@@ -198,3 +201,53 @@ async def test_reading_and_answering_are_not_counted(standin: StandIn) -> None:
         assert limiter.room(group.id) > 50  # a third message would wait for the minute
     finally:
         await bot.shutdown()
+
+
+async def test_a_call_that_found_no_free_connection_is_sent_again(
+        standin: StandIn, caplog: pytest.LogCaptureFixture) -> None:
+    # Given a bot whose one HTTP connection is held by a send Telegram has not answered yet
+    caplog.set_level(logging.INFO, "bot.delivery.limiter")
+    alice = standin.user("Alice")
+    alice.start_bot()
+    standin.inject_delay("sendMessage", 5.0, chat_id=alice.id)
+    limiter = ChatLimiter(chat_per_second=0, group_per_minute=0, overall_per_second=0,
+                          max_retries=10_000)  # as many pool waits as the slow call takes
+    bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
+                               request=HTTPXRequest(connection_pool_size=1, pool_timeout=0.05),
+                               rate_limiter=limiter)
+    await bot.initialize()
+    try:
+        held = asyncio.ensure_future(bot.send_message(alice.id, "held"))
+        await standin.wait_for(lambda: standin.requests_in_flight == 1, what="the held send")
+        # When another send waits for that connection longer than the pool lets it
+        queued = asyncio.ensure_future(bot.send_message(alice.id, "queued"))
+        await standin.wait_for(lambda: "sent again" in caplog.text, what="a pool timeout")
+        # Then it is sent again (it never left), and goes once the connection is free
+        standin.advance_clock(5.0)
+        await asyncio.wait_for(asyncio.gather(held, queued), timeout=30)  # a hang guard
+    finally:
+        await bot.shutdown()
+    assert [m.text for m in alice.private.bot_messages()] == ["held", "queued"]
+    assert refused(standin) == []
+
+
+async def test_a_call_that_timed_out_on_its_way_is_not_sent_again(standin: StandIn) -> None:
+    # Given Telegram slower to answer a send than the bot waits for it
+    alice = standin.user("Alice")
+    alice.start_bot()
+    standin.inject_delay("sendMessage", 5.0, chat_id=alice.id)
+    limiter = ChatLimiter(chat_per_second=0, group_per_minute=0, overall_per_second=0)
+    bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
+                               request=HTTPXRequest(read_timeout=0.2), rate_limiter=limiter)
+    await bot.initialize()
+    try:
+        # When the send times out while Telegram holds it
+        with pytest.raises(TimedOut):
+            await bot.send_message(alice.id, "maybe")
+        standin.advance_clock(5.0)
+        await standin.wait_for(lambda: alice.private.bot_messages(), what="the held send")
+    finally:
+        await bot.shutdown()
+    # Then it is not sent a second time: it had reached Telegram
+    assert [m.text for m in alice.private.bot_messages()] == ["maybe"]
+    assert len(standin.calls("sendMessage", chat_id=alice.id)) == 1
