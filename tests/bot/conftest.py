@@ -212,7 +212,7 @@ def bot_process(standin: StandIn) -> Iterator[list[Process]]:  # noqa: F811
     for proc in procs:
         if proc.poll() is None:
             proc.kill()
-            proc.wait(timeout=10)
+            proc.wait(timeout=30)  # a hang guard (10 s ran out once, under py-spy)
 
 
 @pytest.fixture
