@@ -75,9 +75,11 @@ class Waits:
         return [t.result() for t in tasks]
 
 
-async def a_bot(standin: StandIn, limiter: ChatLimiter) -> ExtBot[None]:
+async def a_bot(standin: StandIn, limiter: ChatLimiter,
+                request: HTTPXRequest | None = None) -> ExtBot[None]:
     bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
-                               base_file_url=standin.base_file_url, rate_limiter=limiter)
+                               base_file_url=standin.base_file_url, rate_limiter=limiter,
+                               request=request)
     await bot.initialize()
     return bot
 
@@ -212,10 +214,7 @@ async def test_a_call_that_found_no_free_connection_is_sent_again(
     standin.inject_delay("sendMessage", 5.0, chat_id=alice.id)
     limiter = ChatLimiter(chat_per_second=0, group_per_minute=0, overall_per_second=0,
                           max_retries=10_000)  # as many pool waits as the slow call takes
-    bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
-                               request=HTTPXRequest(connection_pool_size=1, pool_timeout=0.05),
-                               rate_limiter=limiter)
-    await bot.initialize()
+    bot = await a_bot(standin, limiter, HTTPXRequest(connection_pool_size=1, pool_timeout=0.05))
     try:
         held = asyncio.ensure_future(bot.send_message(alice.id, "held"))
         await standin.wait_for(lambda: standin.requests_in_flight == 1, what="the held send")
@@ -237,9 +236,7 @@ async def test_a_call_that_timed_out_on_its_way_is_not_sent_again(standin: Stand
     alice.start_bot()
     standin.inject_delay("sendMessage", 5.0, chat_id=alice.id)
     limiter = ChatLimiter(chat_per_second=0, group_per_minute=0, overall_per_second=0)
-    bot: ExtBot[None] = ExtBot(standin.token, base_url=standin.base_url,
-                               request=HTTPXRequest(read_timeout=0.2), rate_limiter=limiter)
-    await bot.initialize()
+    bot = await a_bot(standin, limiter, HTTPXRequest(read_timeout=0.2))
     try:
         # When the send times out while Telegram holds it
         with pytest.raises(TimedOut):
