@@ -33,8 +33,14 @@ def workers() -> int:
         return 1
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Long tests first in each worker's share, the rest in their usual order behind them."""
+    """Long tests first in each worker's share, the rest in their usual order behind them.
+
+    Last of the hooks: after ``-m 'not full'`` deselected the whole sets. Before it, the
+    shares were cut on the collection with them, and the removal of the long ``[full]``
+    tests moved the cuts: two workers began on short tests, one reaching its long ones only
+    at two thirds of the run, and the run ended on it with the other core idle."""
     long = [item for item in items if item.get_closest_marker("long") is not None]
     if not long:
         return
