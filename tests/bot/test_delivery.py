@@ -120,13 +120,13 @@ async def test_a_board_that_cannot_be_posted_is_posted_once_telegram_answers(
     bot = await make_bot(wall=wall)
     limiter = bot.app.bot.rate_limiter
     limiter.clock, limiter.sleep = wall, wall.sleep
-    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as jumps:
+    async with retries_come_due(bot.uc, wall, bot.app.bot_data["portes"].delivery.poll) as retries:
         await the_turn_passes_with(standin, bot, lambda: standin.inject_error(
             "sendPhoto", code, times=times, retry_after=1 if code == 429 else None,
             description="Bad Gateway" if code == 502 else None), started=started)
     assert standin.calls("sendPhoto", ok=True)
     assert len(standin.calls("sendPhoto", ok=False)) == times
-    assert jumps  # the worker waited to try again
+    assert retries.delays  # the worker waited to try again
 
 
 @pytest.mark.long

@@ -75,7 +75,7 @@ async def test_a_board_too_old_to_delete_becomes_a_stub_exactly_once(
     # (once: the board's place is tried again as a whole, its new board's edit first, also
     # an editMessageCaption in that chat)
     inject(standin, "editMessageCaption", first.private, fault, times=1)
-    async with retries_come_due(bot.uc, wall, started(bot).poll) as jumps:
+    async with retries_come_due(bot.uc, wall, started(bot).poll) as retries:
         # When their next turn comes (a new board for them)
         await second.tap(board, final)
         await standin.wait_for(lambda: live_board(first.private).message_id != old.message_id,  # type: ignore[union-attr]
@@ -93,7 +93,7 @@ async def test_a_board_too_old_to_delete_becomes_a_stub_exactly_once(
     assert edits == ([502, None] if fault == "502" else [502, 400]), edits
     assert [m.message_id for m in first.private.bot_messages() if m.has_keyboard] == [
         live_board(first.private).message_id]  # type: ignore[union-attr]
-    assert jumps and jumps[0] == backoff(0), jumps
+    assert retries.delays[:1] == [backoff(0)], retries
 
 
 async def group_match_to_move(standin: StandIn, *, alice_started: bool
@@ -124,7 +124,7 @@ async def test_the_boards_of_a_match_moved_out_of_its_group_are_taken_down_once(
     bot = await make_bot(wall=wall)
     alice, bob, group, old = await group_match_to_move(standin, alice_started=False)
     inject(standin, "deleteMessage", group, fault)
-    async with retries_come_due(bot.uc, wall, started(bot).poll) as jumps:
+    async with retries_come_due(bot.uc, wall, started(bot).poll) as retries:
         standin.inject_error("sendPhoto", 403, chat_id=group.id,
                              description="Forbidden: not enough rights to send photos")
         await play_turn(standin, alice if old.mentions(alice) else bob, group, wait=False)
@@ -140,7 +140,7 @@ async def test_the_boards_of_a_match_moved_out_of_its_group_are_taken_down_once(
     assert tries == ([502, 502, None] if fault == "502" else [502, 400]), tries
     assert not standin.calls("editMessageCaption", chat_id=group.id)
     assert not [m for m in group.bot_messages() if m.photo_bytes is not None]
-    assert jumps and jumps[0] == backoff(0), jumps
+    assert retries.delays[:1] == [backoff(0)], retries
 
 
 @pytest.mark.parametrize("fault", ["502", "lost"])
@@ -153,7 +153,7 @@ async def test_the_private_board_of_a_cancelled_match_is_taken_down_once(
     bot = await make_bot(wall=wall)
     alice, _bob, group, old = await group_match_to_move(standin, alice_started=True)
     inject(standin, "deleteMessage", alice.private, fault)
-    async with retries_come_due(bot.uc, wall, started(bot).poll) as jumps:
+    async with retries_come_due(bot.uc, wall, started(bot).poll) as retries:
         alice.remove_bot(group)
         await standin.wait_for(lambda: deleted(old), timeout=30, what="her board deleted")
         await standin.wait_for(lambda: any("Match #1 is cancelled" in m.content
@@ -166,7 +166,7 @@ async def test_the_private_board_of_a_cancelled_match_is_taken_down_once(
     assert tries == ([502, 502, None] if fault == "502" else [502, 400]), tries
     assert not standin.calls("editMessageCaption", chat_id=alice.private.id)
     assert not [m for m in alice.private.bot_messages() if m.has_keyboard]
-    assert jumps and jumps[0] == backoff(0), jumps
+    assert retries.delays[:1] == [backoff(0)], retries
 
 
 RETIRE_POINTS = ("committed", "notice-sending:retire", "notice-sent:retire")
