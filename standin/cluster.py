@@ -128,6 +128,8 @@ class Cluster:
                                     duplicate_actions=self.duplicate_actions).start()
 
     async def _listening(self, i: int, port: int) -> None:
+        """Until instance ``i`` answers on ``port``: its own answer (its log says it serves
+        there), not whoever else might hold the port."""
         deadline = time.monotonic() + HANG
         async with httpx.AsyncClient() as client:
             while time.monotonic() < deadline:
@@ -135,9 +137,11 @@ class Cluster:
                     raise AssertionError(f"instance {i} exited: {self.log(i)[-3000:]}")
                 try:
                     await client.get(f"http://127.0.0.1:{port}/telegram", timeout=0.5)
-                    return
+                    if f"on 127.0.0.1:{port}" in self.log(i):
+                        return
                 except httpx.TransportError:
-                    await asyncio.sleep(0.1)
+                    pass
+                await asyncio.sleep(0.1)
         raise AssertionError(f"instance {i} never listened: {self.log(i)[-3000:]}")
 
     def kill(self, i: int) -> None:

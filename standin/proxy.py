@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import http.client
 import itertools
+import os
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 HOP_HEADERS = {"connection", "keep-alive", "transfer-encoding", "content-length", "host"}
@@ -132,7 +134,44 @@ class RoundRobinProxy:
         return f"http://127.0.0.1:{self.port}"
 
 
+EPHEMERAL = "/proc/sys/net/ipv4/ip_local_port_range"
+_handed: set[int] = set()
+_lock = threading.Lock()
+
+
+def _span() -> tuple[int, int]:
+    """The ports to hand out: below the range the kernel takes ephemeral ports from (Linux's
+    is 32768-60999), where no outgoing connection and no ``bind(0)`` can take one first."""
+    try:
+        low = int(Path(EPHEMERAL).read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    return (10_000, low) if low > 12_000 else (low, 65_536)
+
+
 def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port on 127.0.0.1 for a process started next to listen on (a bot in webhook mode).
+
+    Not ``bind(0)``'s: that port comes from the ephemeral range, and between this call and
+    the process's bind any outgoing connection on the machine (a database client, an HTTP
+    pool, another test's) could take it as its local port; the bot then died on "address
+    already in use" while the test's readiness check reached whoever held the port (seen
+    under load: a /start never answered). So the ports come from below that range, each
+    process starting at its own place in it (by pid) and never handing out a port twice;
+    a port that cannot be bound now (taken, or lingering) is skipped."""
+    low, high = _span()
+    width = high - low
+    with _lock:
+        start = (os.getpid() * 7919) % width
+        for step in range(width):
+            port = low + (start + step) % width
+            if port in _handed:
+                continue
+            with socket.socket() as sock:
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+            _handed.add(port)
+            return port
+    raise OSError("no free port below the ephemeral range")
