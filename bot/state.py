@@ -207,6 +207,17 @@ class Portes:
                        turn_changed=True, private=started(mv))
         self.delivery.kick(*(w.chat_key for w in found))
 
+    async def card_shown(self, challenge_id: int, *, chat_id: int | None = None,
+                         message_id: int | None = None,
+                         inline_message_id: str | None = None) -> None:
+        """Remember the message showing a challenge's card; one that expired while its card
+        was on its way is edited to say so now (the row the call wrote)."""
+        res = await self.uc.set_challenge_card(challenge_id, chat_id=chat_id,
+                                               message_id=message_id,
+                                               inline_message_id=inline_message_id)
+        if res.chat_keys and self.delivery is not None:
+            self.delivery.kick(*res.chat_keys)
+
     def link(self, payload: str) -> str:
         return f"https://t.me/{self.username}?start={payload}"
 

@@ -353,6 +353,8 @@ class ChallengeResult:
     challenge: ChallengeView | None = None
     code: str | None = None
     message: str | None = None
+    chat_keys: tuple[str, ...] = ()
+    """The chats with delivery work the call wrote (to kick)."""
 
     @property
     def ok(self) -> bool:

@@ -168,7 +168,7 @@ async def show_challenge_card(p: Portes, t: Tr, msg: Message, c: ChallengeView,
     else:
         card = await msg.reply_text(text, parse_mode=HTML, disable_web_page_preview=True,
                                     reply_markup=markup, do_quote=True)
-    await p.uc.set_challenge_card(c.id, chat_id=card.chat.id, message_id=card.message_id)
+    await p.card_shown(c.id, chat_id=card.chat.id, message_id=card.message_id)
 
 
 async def new_from_args(p: Portes, t: Tr, msg: Message, user: User, target: int | None,
@@ -229,7 +229,7 @@ async def on_new_computer(update: Update, context: Ctx, cb: Callback) -> None:
     c = res.challenge
     await msg.edit_text(texts.computer_challenge_text(t, c), parse_mode=HTML,
                         reply_markup=computer_challenge_keyboard(t, c.id))
-    await p.uc.set_challenge_card(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
+    await p.card_shown(c.id, chat_id=msg.chat.id, message_id=msg.message_id)
 
 
 async def card_level(p: Portes, user_id: int, game: str, shown: int, *, chosen: bool) -> int:

@@ -212,7 +212,7 @@ async def materialise_inline(p: Portes, inline_message_id: str, author_id: int, 
                 return res
             c = res.challenge
             known[inline_message_id] = c.id
-            await p.uc.set_challenge_card(c.id, inline_message_id=inline_message_id)
+            await p.card_shown(c.id, inline_message_id=inline_message_id)
         t = p.t_user(c.author)
         author, target = texts.challenge_names(c)
         await quietly(context.bot.edit_message_text(

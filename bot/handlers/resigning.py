@@ -130,12 +130,12 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
             mv.place.chat_id, texts.challenge_card_text(ct, c, author, target, default),
             parse_mode=HTML,
             reply_markup=challenge_keyboard(ct, c.id), message_thread_id=mv.place.thread_id)
-        await p.uc.set_challenge_card(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
+        await p.card_shown(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
     elif other.is_computer:
         sent = await context.bot.send_message(
             user.id, texts.computer_challenge_text(t, c), parse_mode=HTML,
             reply_markup=computer_challenge_keyboard(t, c.id))
-        await p.uc.set_challenge_card(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
+        await p.card_shown(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
     elif other.player is not None:
         ot = p.t_user(other.player)
         try:
@@ -143,8 +143,7 @@ async def on_rematch(update: Update, context: Ctx, cb: Callback) -> None:
                 other.player.id, texts.challenge_card_text(ot, c, author, target, default),
                 parse_mode=HTML,
                 reply_markup=challenge_keyboard(ot, c.id, cancel=False))
-            await p.uc.set_challenge_card(c.id, chat_id=sent.chat_id,
-                                          message_id=sent.message_id)
+            await p.card_shown(c.id, chat_id=sent.chat_id, message_id=sent.message_id)
         except Forbidden:
             await p.uc.set_can_message(other.player.id, False)
 

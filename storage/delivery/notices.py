@@ -32,7 +32,7 @@ from sqlalchemy.sql import Executable
 from rules.game import find_kind
 from storage.delivery.outbox import Claimant, Where, outbox_row, upsert
 from storage.models import BoardMessageRow, DeliveryRow, MatchRow, Player
-from storage.results import ENDED_STATUSES, MatchStatus, PlayerView
+from storage.results import ENDED_STATUSES, ChallengeView, MatchStatus, PlayerView
 
 if TYPE_CHECKING:
     from storage.usecases.kernel import Kernel
@@ -137,6 +137,23 @@ def expiry_step(insert: Any, dialect: str, match_id: int, version: int, *,
         return None
     notes = [{"k": "notice", "kind": EXPIRED, "card": message_id}]
     return upsert(insert, dialect), [outbox_row(where, match_id, version, now, notes, claimant)]
+
+
+def expiry_notice(kernel: Kernel, session: Session, cview: ChallengeView) -> tuple[str, ...]:
+    """The outbox row that edits an expired challenge's card to say so; nothing while the
+    card is not known yet (``set_challenge_card`` writes it then). Returns the chat to kick."""
+    k = kernel
+    version = session.scalar(select(MatchRow.version).where(MatchRow.id == cview.match_id))
+    claimant = k.own_claim.at(k.wall_now())
+    step = expiry_step(k.insert, k.db.engine.dialect.name, cview.match_id, version or 0,
+                       chat_id=cview.card_chat_id, message_id=cview.card_message_id,
+                       inline_message_id=cview.card_inline_message_id,
+                       now=k.wall_now(), claimant=claimant)
+    if step is None:
+        return ()
+    session.connection().execute(*step)
+    return (f"inline:{cview.card_inline_message_id}" if cview.card_inline_message_id
+            else str(cview.card_chat_id),)
 
 
 def notice_rows(session: Session, kernel: Kernel, match_id: int,

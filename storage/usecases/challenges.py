@@ -15,6 +15,7 @@ from rules.common.errors import CorruptState, InvalidAction, PortesError
 from rules.common.fairdice import FairDice, commitment
 from rules.game import DEFAULT_KIND
 from rules.match import Event, Match
+from storage.delivery.notices import expiry_notice
 from storage.models import (
     ChallengeRow,
     ChatSettingRow,
@@ -83,7 +84,9 @@ def close_challenge(
     )
     row = session.get(MatchRow, ch.match_id, populate_existing=True)
     assert row is not None
-    ch.status = status.value
+    # read again after the compare-and-swap: the card may have been stored meanwhile by a
+    # transaction committed before it (PostgreSQL), and an expiry edits the card it finds
+    session.refresh(ch)
     return read_challenge_view(kernel, session, ch)
 
 
@@ -307,10 +310,12 @@ class ChallengeCases(Feature):
     ) -> ChallengeResult:
         """Remember the message showing the challenge card, to edit it when it is accepted,
         cancelled or expires."""
-        with self.kernel.sessions.begin() as session:
-            ch = session.get(ChallengeRow, challenge_id)
+        with self.kernel.db.write_lock(), self.kernel.sessions.begin() as session:
+            # locked: an expiry committing meanwhile is seen (it then found no card to edit)
+            ch = session.get(ChallengeRow, challenge_id, with_for_update=True)
             if ch is None:
                 return ChallengeResult(Outcome.NOT_FOUND, code="not_found")
+            unknown = ch.card_message_id is None and ch.card_inline_message_id is None
             if chat_id is not None:
                 ch.card_chat_id = chat_id
             if message_id is not None:
@@ -319,7 +324,11 @@ class ChallengeCases(Feature):
                 ch.card_inline_message_id = inline_message_id
             session.flush()
             view = read_challenge_view(self.kernel, session, ch)
-        return ChallengeResult(Outcome.OK, challenge=view)
+            # expired while its card was on its way (the expiry found no card to edit): the
+            # card says so now, from the row written here
+            keys = expiry_notice(self.kernel, session, view) if (
+                unknown and ch.status == ChallengeStatus.EXPIRED) else ()
+        return ChallengeResult(Outcome.OK, challenge=view, chat_keys=keys)
 
     @off_loop
     def challenge_cap_reached(self, author_id: int) -> int | None:

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from storage.delivery.notices import expiry_step
-from storage.models import ChallengeRow, MatchRow, TimerRow
-from storage.results import ActionResult, ChallengeStatus, ChallengeView, TimerFired, TimerKind
+from storage.delivery.notices import expiry_notice
+from storage.models import ChallengeRow, TimerRow
+from storage.results import ActionResult, ChallengeStatus, TimerFired, TimerKind
 from storage.usecases.challenges import close_challenge
 from storage.usecases.kernel import Feature, log, off_loop
 from storage.usecases.rows import to_act
@@ -74,22 +74,11 @@ class TimerCases(Feature):
         if ch is not None and ch.status == ChallengeStatus.OPEN:
             cview = close_challenge(self.kernel, session, ch, ChallengeStatus.EXPIRED)
         if cview is not None:  # its card says so: an outbox row, in the same transaction
-            self._expiry_notice(session, cview)
+            expiry_notice(self.kernel, session, cview)
         session.commit()
         if cview is None:
             return None
         return TimerFired(timer.id, TimerKind.CHALLENGE_EXPIRY, None, None, None, challenge=cview)
-
-    def _expiry_notice(self, session: Session, cview: ChallengeView) -> None:
-        k = self.kernel
-        version = session.scalar(select(MatchRow.version).where(MatchRow.id == cview.match_id))
-        claimant = k.own_claim.at(k.wall_now())
-        step = expiry_step(k.insert, k.db.engine.dialect.name, cview.match_id, version or 0,
-                           chat_id=cview.card_chat_id, message_id=cview.card_message_id,
-                           inline_message_id=cview.card_inline_message_id,
-                           now=k.wall_now(), claimant=claimant)
-        if step is not None:
-            session.connection().execute(*step)
 
     def _fire_on_match(
         self, session: Session, timer: TimerRow, now: datetime
