@@ -109,40 +109,42 @@ def expiry_rows(db: Database, match_id: int) -> list[tuple[str, str, bool]]:
                                       DeliveryRow.place.like("%:expired%")))]
 
 
+async def a_group_challenge(uc: UseCases) -> tuple[int, int]:
+    """An open challenge in group -100: its id and its match's."""
+    await players(uc)
+    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
+    assert created.challenge is not None
+    return created.challenge.id, created.challenge.match_id
+
+
 async def test_a_challenge_expired_before_its_card_was_known_has_its_card_edited(
     uc: UseCases, db: Database, clock: FakeClock
 ) -> None:
     # Given a challenge whose card is on its way (sent, its message id not stored yet)
-    await players(uc)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
-    assert created.challenge is not None
-    match_id = created.challenge.match_id
+    challenge_id, match_id = await a_group_challenge(uc)
     # When it expires meanwhile: there is no card to edit yet
     clock.advance(timedelta(hours=24))
     assert [t.kind for t in await uc.fire_due_timers()] == [TimerKind.CHALLENGE_EXPIRY]
     assert expiry_rows(db, match_id) == []
     # Then the card, once known, is edited to say so (an outbox row for its chat)
-    shown = await uc.set_challenge_card(created.challenge.id, chat_id=-100, message_id=55)
+    shown = await uc.set_challenge_card(challenge_id, chat_id=-100, message_id=55)
     assert shown.chat_keys == ("-100",)
     assert expiry_rows(db, match_id) == [("note:-100:expired:55", "-100", True)]
     # and only once: the card stored again writes nothing more
-    assert (await uc.set_challenge_card(created.challenge.id, chat_id=-100,
-                                        message_id=55)).chat_keys == ()
+    again = await uc.set_challenge_card(challenge_id, chat_id=-100, message_id=55)
+    assert again.chat_keys == ()
     assert len(expiry_rows(db, match_id)) == 1
 
 
 async def test_a_card_known_before_the_expiry_is_edited_by_the_expiry_alone(
     uc: UseCases, db: Database, clock: FakeClock
 ) -> None:
-    await players(uc)
-    created = await uc.create_challenge(ALICE, length=1, chat_id=-100, group=True)
-    assert created.challenge is not None
-    assert (await uc.set_challenge_card(created.challenge.id, chat_id=-100,
-                                        message_id=55)).chat_keys == ()
+    challenge_id, match_id = await a_group_challenge(uc)
+    shown = await uc.set_challenge_card(challenge_id, chat_id=-100, message_id=55)
+    assert shown.chat_keys == ()
     clock.advance(timedelta(hours=24))
     await uc.fire_due_timers()
-    assert expiry_rows(db, created.challenge.match_id) == [
-        ("note:-100:expired:55", "-100", True)]
+    assert expiry_rows(db, match_id) == [("note:-100:expired:55", "-100", True)]
 
 
 async def test_accepted_challenge_does_not_expire(uc: UseCases, clock: FakeClock) -> None:
