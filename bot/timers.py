@@ -68,16 +68,13 @@ async def handle_timer(p: Portes, pub: Publisher, timer: TimerFired) -> None:
     """Show one fired timer: an expired challenge card, a timed-out match, a reminder."""
     mv = timer.match
     if timer.kind == TimerKind.CHALLENGE_EXPIRY:
-        c = timer.challenge
-        if c is None:
+        if timer.challenge is None:
             return
         # its card is edited by the delivery worker, from the outbox row the expiry wrote;
         # a card not known yet gets its row when it is (bot.state.Portes.card_shown)
-        key = (f"inline:{c.card_inline_message_id}" if c.card_inline_message_id
-               else str(c.card_chat_id) if c.card_message_id is not None else None)
         p.faults.reached("committed")
-        if p.delivery is not None and key is not None:
-            p.delivery.kick(key)
+        if p.delivery is not None:
+            p.delivery.kick(*timer.chat_keys)
         return
     if mv is None:
         return

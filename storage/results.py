@@ -472,3 +472,6 @@ class TimerFired:
     """For reminders: how long until the turn's timeout, when it fired."""
     last: bool = False
     """For reminders: the last warning before the timeout (``TimerPolicy.warning``)."""
+    chat_keys: tuple[str, ...] = ()
+    """For an expiry: the chat whose card the outbox row it wrote edits (none while the card
+    is not known)."""

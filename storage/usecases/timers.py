@@ -73,12 +73,14 @@ class TimerCases(Feature):
         cview = None
         if ch is not None and ch.status == ChallengeStatus.OPEN:
             cview = close_challenge(self.kernel, session, ch, ChallengeStatus.EXPIRED)
-        if cview is not None:  # its card says so: an outbox row, in the same transaction
-            expiry_notice(self.kernel, session, cview)
-        session.commit()
         if cview is None:
+            session.commit()
             return None
-        return TimerFired(timer.id, TimerKind.CHALLENGE_EXPIRY, None, None, None, challenge=cview)
+        # its card says so: an outbox row, in the same transaction
+        keys = expiry_notice(self.kernel, session, cview)
+        session.commit()
+        return TimerFired(timer.id, TimerKind.CHALLENGE_EXPIRY, None, None, None,
+                          challenge=cview, chat_keys=keys)
 
     def _fire_on_match(
         self, session: Session, timer: TimerRow, now: datetime

@@ -21,10 +21,16 @@ def test_a_port_is_handed_out_once_outside_the_ephemeral_range_and_binds() -> No
 
 def test_a_port_someone_listens_on_is_skipped() -> None:
     low, high = _span()
-    # the next port this process would hand out, taken by another listener first
+    # the next ports this process would hand out (it walks them in turn), taken by other
+    # listeners first
     probe = free_port()
-    nxt = low + (probe - low + 1) % (high - low)
-    with socket.socket() as taker:
-        taker.bind(("127.0.0.1", nxt))
-        taker.listen()
-        assert free_port() != nxt
+    taken = [low + (probe - low + k) % (high - low) for k in range(1, 6)]
+    takers = [socket.socket() for _ in taken]
+    try:
+        for taker, port in zip(takers, taken, strict=True):
+            taker.bind(("127.0.0.1", port))
+            taker.listen()
+        assert free_port() not in taken
+    finally:
+        for taker in takers:
+            taker.close()

@@ -124,7 +124,8 @@ async def test_a_challenge_expired_before_its_card_was_known_has_its_card_edited
     challenge_id, match_id = await a_group_challenge(uc)
     # When it expires meanwhile: there is no card to edit yet
     clock.advance(timedelta(hours=24))
-    assert [t.kind for t in await uc.fire_due_timers()] == [TimerKind.CHALLENGE_EXPIRY]
+    fired = await uc.fire_due_timers()
+    assert [(t.kind, t.chat_keys) for t in fired] == [(TimerKind.CHALLENGE_EXPIRY, ())]
     assert expiry_rows(db, match_id) == []
     # Then the card, once known, is edited to say so (an outbox row for its chat)
     shown = await uc.set_challenge_card(challenge_id, chat_id=-100, message_id=55)
@@ -143,7 +144,7 @@ async def test_a_card_known_before_the_expiry_is_edited_by_the_expiry_alone(
     shown = await uc.set_challenge_card(challenge_id, chat_id=-100, message_id=55)
     assert shown.chat_keys == ()
     clock.advance(timedelta(hours=24))
-    await uc.fire_due_timers()
+    assert [t.chat_keys for t in await uc.fire_due_timers()] == [("-100",)]
     assert expiry_rows(db, match_id) == [("note:-100:expired:55", "-100", True)]
 
 
